@@ -1,0 +1,3 @@
+//! Command-line front ends of `fma-model`.
+pub mod check;
+pub mod eval;

@@ -1,0 +1,1 @@
+//! Independent references (in progress).

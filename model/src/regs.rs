@@ -1,0 +1,421 @@
+//! Pipeline registers.
+//!
+//! Each struct here is one flop bank of the RTL, field for field: the RTL declares the same
+//! fields, in the same order, with the same widths, as `packed` structs in `ptxfma_pkg`. A packed
+//! struct puts its first field at the most significant end, so [`Reg::pack`] writes fields from
+//! the top down. The co-simulator compares the packed images word by word and, on a difference,
+//! walks [`Reg::layout`] to name the field.
+
+use ruint::Uint;
+
+/// 164-bit window: the aligned addend.
+pub type U164 = Uint<164, 3>;
+/// 165-bit window: the sum magnitude and the normalised significand.
+pub type U165 = Uint<165, 3>;
+/// 166-bit window: the signed adder.
+pub type U166 = Uint<166, 3>;
+
+/// Writes a packed image into 32-bit words, word 0 holding bits 31:0 (Verilator's `VlWide`
+/// order), starting at the top bit and moving down.
+pub struct BitWriter<'a> {
+    words: &'a mut [u32],
+    pos: u32,
+}
+
+impl<'a> BitWriter<'a> {
+    /// `width` is the total width of the image; writing starts at bit `width - 1`.
+    pub fn new(words: &'a mut [u32], width: u32) -> Self {
+        words.iter_mut().for_each(|w| *w = 0);
+        BitWriter { words, pos: width }
+    }
+
+    /// Puts the low `width` bits of the little-endian limbs `v` below the current position.
+    pub fn put(&mut self, v: &[u64], width: u32) {
+        self.pos -= width;
+        let lsb = self.pos;
+        for i in 0..width {
+            let b = (v[(i / 64) as usize] >> (i % 64)) & 1;
+            if b != 0 {
+                let at = lsb + i;
+                self.words[(at / 32) as usize] |= 1 << (at % 32);
+            }
+        }
+    }
+
+    /// Fast path for fields of at most 64 bits.
+    pub fn put64(&mut self, v: u64, width: u32) {
+        self.pos -= width;
+        let mut at = self.pos;
+        let mut v = if width == 64 {
+            v
+        } else {
+            v & ((1u64 << width) - 1)
+        };
+        let mut left = width;
+        while left > 0 {
+            let off = at % 32;
+            let take = (32 - off).min(left);
+            let chunk = (v & ((1u64 << take) - 1)) as u32;
+            self.words[(at / 32) as usize] |= chunk << off;
+            v >>= take;
+            at += take;
+            left -= take;
+        }
+    }
+}
+
+/// Reads a packed image written by [`BitWriter`] (or by the RTL).
+pub struct BitReader<'a> {
+    words: &'a [u32],
+    pos: u32,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(words: &'a [u32], width: u32) -> Self {
+        BitReader { words, pos: width }
+    }
+
+    /// Takes the next `width` bits (below the current position) as little-endian limbs.
+    pub fn take(&mut self, width: u32) -> [u64; 3] {
+        self.pos -= width;
+        extract(self.words, self.pos, width)
+    }
+}
+
+/// Bits `lsb + width - 1 .. lsb` of a packed image, as little-endian limbs (width <= 192).
+pub fn extract(words: &[u32], lsb: u32, width: u32) -> [u64; 3] {
+    let mut out = [0u64; 3];
+    for i in 0..width {
+        let at = lsb + i;
+        if (words[(at / 32) as usize] >> (at % 32)) & 1 != 0 {
+            out[(i / 64) as usize] |= 1 << (i % 64);
+        }
+    }
+    out
+}
+
+/// One leaf field of a register's packed layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leaf {
+    /// Dotted path, e.g. `lane0.c_aligned`.
+    pub name: String,
+    pub msb: u32,
+    pub lsb: u32,
+}
+
+impl Leaf {
+    pub fn width(&self) -> u32 {
+        self.msb - self.lsb + 1
+    }
+}
+
+/// A value that occupies a fixed number of bits in a packed register.
+pub trait Field: Sized {
+    fn put(&self, w: &mut BitWriter, width: u32);
+    fn get(r: &mut BitReader, width: u32) -> Self;
+    /// Appends the leaves below `name`; plain values are one leaf, nested registers many.
+    fn leaves(name: &str, msb: u32, width: u32, out: &mut Vec<Leaf>) {
+        out.push(Leaf {
+            name: name.to_string(),
+            msb,
+            lsb: msb + 1 - width,
+        });
+    }
+}
+
+impl Field for bool {
+    fn put(&self, w: &mut BitWriter, width: u32) {
+        w.put64(*self as u64, width)
+    }
+    fn get(r: &mut BitReader, width: u32) -> Self {
+        r.take(width)[0] & 1 != 0
+    }
+}
+
+macro_rules! int_field {
+    ($($t:ty),*) => {$(
+        impl Field for $t {
+            fn put(&self, w: &mut BitWriter, width: u32) {
+                w.put64(*self as u64, width)
+            }
+            fn get(r: &mut BitReader, width: u32) -> Self {
+                let v = r.take(width)[0];
+                // Sign-extend signed fields from their packed width.
+                let sh = 64 - width;
+                (((v << sh) as i64) >> sh) as $t
+            }
+        }
+    )*};
+}
+int_field!(u8, u16, u32, u64, i16, i32);
+
+impl Field for u128 {
+    fn put(&self, w: &mut BitWriter, width: u32) {
+        w.put(&[*self as u64, (*self >> 64) as u64], width)
+    }
+    fn get(r: &mut BitReader, width: u32) -> Self {
+        let l = r.take(width);
+        l[0] as u128 | (l[1] as u128) << 64
+    }
+}
+
+impl<const B: usize> Field for Uint<B, 3> {
+    fn put(&self, w: &mut BitWriter, width: u32) {
+        w.put(self.as_limbs(), width)
+    }
+    fn get(r: &mut BitReader, width: u32) -> Self {
+        Uint::from_limbs(r.take(width))
+    }
+}
+
+/// A whole register (flop bank) with a fixed packed layout.
+pub trait Reg: Sized + Default + Clone {
+    /// Total packed width in bits.
+    const WIDTH: u32;
+    /// (field name, width) in declaration order, most significant first.
+    const FIELDS: &'static [(&'static str, u32)];
+    fn pack_into(&self, w: &mut BitWriter);
+    fn unpack_from(r: &mut BitReader) -> Self;
+
+    /// Number of 32-bit words of the packed image.
+    fn words() -> usize {
+        Self::WIDTH.div_ceil(32) as usize
+    }
+
+    /// The packed image, word 0 = bits 31:0.
+    fn pack(&self, words: &mut [u32]) {
+        let mut w = BitWriter::new(words, Self::WIDTH);
+        self.pack_into(&mut w);
+    }
+
+    fn unpack(words: &[u32]) -> Self {
+        let mut r = BitReader::new(words, Self::WIDTH);
+        Self::unpack_from(&mut r)
+    }
+
+    /// Every leaf field with its bit range in the packed image.
+    fn layout() -> Vec<Leaf> {
+        let mut out = Vec::new();
+        Self::layout_into("", Self::WIDTH - 1, &mut out);
+        out
+    }
+
+    fn layout_into(prefix: &str, msb: u32, out: &mut Vec<Leaf>);
+}
+
+/// Declares a register struct, its field table, and its packing, in one place, so the three
+/// cannot drift apart.
+macro_rules! reg {
+    (
+        $(#[$m:meta])*
+        pub struct $name:ident { $( $(#[$fm:meta])* $f:ident : $t:ty = $w:expr ),* $(,)? }
+    ) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct $name { $( $(#[$fm])* pub $f: $t ),* }
+
+        impl Reg for $name {
+            const WIDTH: u32 = 0 $( + $w )*;
+            const FIELDS: &'static [(&'static str, u32)] = &[ $( (stringify!($f), $w) ),* ];
+            fn pack_into(&self, w: &mut BitWriter) {
+                $( Field::put(&self.$f, w, $w); )*
+            }
+            fn unpack_from(r: &mut BitReader) -> Self {
+                $name { $( $f: Field::get(r, $w) ),* }
+            }
+            fn layout_into(prefix: &str, msb: u32, out: &mut Vec<Leaf>) {
+                let mut top = msb;
+                $(
+                    let name = if prefix.is_empty() {
+                        stringify!($f).to_string()
+                    } else {
+                        format!("{}.{}", prefix, stringify!($f))
+                    };
+                    <$t as Field>::leaves(&name, top, $w, out);
+                    top = top.wrapping_sub($w);
+                )*
+                let _ = top;
+            }
+        }
+
+        impl Field for $name {
+            fn put(&self, w: &mut BitWriter, _width: u32) {
+                self.pack_into(w)
+            }
+            fn get(r: &mut BitReader, _width: u32) -> Self {
+                Self::unpack_from(r)
+            }
+            fn leaves(name: &str, msb: u32, _width: u32, out: &mut Vec<Leaf>) {
+                Self::layout_into(name, msb, out)
+            }
+        }
+    };
+}
+
+reg! {
+    /// One float lane after stage 1 (unpack, special cases, exponent compare, alignment).
+    pub struct S1Lane {
+        /// Sign of the product a*b.
+        sign_p: bool = 1,
+        /// Sign of the addend after `neg_c` / `c_zero`.
+        sign_c: bool = 1,
+        /// a or b is zero (after flushing): the alignment was forced to put c on top.
+        prod_zero: bool = 1,
+        /// c is zero (after flushing).
+        c_zero: bool = 1,
+        /// Reference exponent: window bit k weighs 2^(eref - 107 + k). 14-bit two's complement.
+        eref: i16 = 14,
+        /// Addend significand placed in the 164-bit window (bits shifted below 0 are in sticky).
+        c_aligned: U164 = 164,
+        /// OR of the addend bits shifted out below window bit 0.
+        align_sticky: bool = 1,
+        /// The special-case unit decided the result (NaN or infinity).
+        spec_valid: bool = 1,
+        /// That result, encoded in the kind's format (binary32 in bits 31:0).
+        spec_res: u64 = 64,
+    }
+}
+
+reg! {
+    /// vmad side-path after stage 1.
+    pub struct S1Vmad {
+        /// c after the optional one's complement, sign- or zero-extended to 80 bits.
+        vm_cext: u128 = 80,
+        /// One's complement the product (exactly one of a, b negated).
+        vm_inv: bool = 1,
+        /// The +1 of `.po` or of a negation.
+        vm_lsb: bool = 1,
+    }
+}
+
+reg! {
+    /// Stage-1 register bank (`s1_q`): multiplier carry-save pair, vmad side path, two lanes.
+    pub struct S1 {
+        valid: bool = 1,
+        tag: u16 = 16,
+        ctrl: u32 = 24,
+        /// Carry-save tree output, sum row (106 bits, modulo 2^106).
+        mul_sum: u128 = 106,
+        /// Carry-save tree output, carry row.
+        mul_carry: u128 = 106,
+        vm: S1Vmad = S1Vmad::WIDTH,
+        lane0: S1Lane = S1Lane::WIDTH,
+        lane1: S1Lane = S1Lane::WIDTH,
+    }
+}
+
+reg! {
+    /// One float lane after stage 2 (product CPA, sm_1x truncation, add, LZA).
+    pub struct S2Lane {
+        /// Sign of the result.
+        sign: bool = 1,
+        /// The exact result is zero (magnitude and sticky both zero); `sign` is its IEEE sign.
+        zero: bool = 1,
+        /// Sign a result flushed to zero takes (differs from `sign` only for sm_1x with c = 0).
+        flush_sign: bool = 1,
+        /// Magnitude of the sum in the window, bits 164:0.
+        mag: U165 = 165,
+        /// Non-zero bits below window bit 0.
+        sticky: bool = 1,
+        /// Leading-zero anticipator prediction for `mag` (may be off by one either way).
+        lza_cnt: u8 = 8,
+        eref: i16 = 14,
+        spec_valid: bool = 1,
+        spec_res: u64 = 64,
+    }
+}
+
+reg! {
+    /// Stage-2 register bank (`s2_q`).
+    pub struct S2 {
+        valid: bool = 1,
+        tag: u16 = 16,
+        ctrl: u32 = 24,
+        /// vmad: tmp = (~)product + cext + lsb, modulo 2^80.
+        vm_tmp: u128 = 80,
+        lane0: S2Lane = S2Lane::WIDTH,
+        lane1: S2Lane = S2Lane::WIDTH,
+    }
+}
+
+reg! {
+    /// One float lane after stage 3 (normalisation).
+    pub struct S3Lane {
+        sign: bool = 1,
+        zero: bool = 1,
+        flush_sign: bool = 1,
+        /// Normalised significand: bit 164 is the leading one unless the value is subnormal.
+        norm: U165 = 165,
+        sticky: bool = 1,
+        /// Unbiased exponent of bit 164 of `norm`. 14-bit two's complement.
+        exp: i16 = 14,
+        spec_valid: bool = 1,
+        spec_res: u64 = 64,
+    }
+}
+
+reg! {
+    /// Stage-3 register bank (`s3_q`).
+    pub struct S3 {
+        valid: bool = 1,
+        tag: u16 = 16,
+        ctrl: u32 = 24,
+        /// vmad: the 64-bit result after scaling.
+        vm_res: u64 = 64,
+        lane0: S3Lane = S3Lane::WIDTH,
+        lane1: S3Lane = S3Lane::WIDTH,
+    }
+}
+
+reg! {
+    /// Output register bank (`out_q`): what retires.
+    pub struct Out {
+        valid: bool = 1,
+        tag: u16 = 16,
+        d: u64 = 64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_match_the_document() {
+        // docs/microarchitecture.md quotes these totals; the RTL package must agree.
+        assert_eq!(S1Lane::WIDTH, 248);
+        assert_eq!(S1::WIDTH, 1 + 16 + 24 + 106 + 106 + 82 + 2 * 248);
+        assert_eq!(S2Lane::WIDTH, 256);
+        assert_eq!(S3Lane::WIDTH, 248);
+        assert_eq!(Out::WIDTH, 81);
+    }
+
+    #[test]
+    fn pack_unpack_round_trip_and_layout_is_msb_first() {
+        let mut s = S2 {
+            valid: true,
+            tag: 0xBEEF,
+            ctrl: 0xABCDE,
+            vm_tmp: (1u128 << 79) | 5,
+            ..Default::default()
+        };
+        s.lane1.eref = -3;
+        s.lane1.mag = U165::from(1u8) << 164;
+        s.lane0.spec_res = u64::MAX;
+        let mut w = vec![0u32; S2::words()];
+        s.pack(&mut w);
+        assert_eq!(S2::unpack(&w), s);
+        let lay = S2::layout();
+        assert_eq!(lay[0].name, "valid");
+        assert_eq!(lay[0].msb, S2::WIDTH - 1);
+        // valid is the top bit of the image.
+        let top = S2::WIDTH - 1;
+        assert_eq!((w[(top / 32) as usize] >> (top % 32)) & 1, 1);
+        let last = lay.last().unwrap();
+        assert_eq!(last.name, "lane1.spec_res");
+        assert_eq!(last.lsb, 0);
+        let eref = lay.iter().find(|l| l.name == "lane1.eref").unwrap();
+        let v = extract(&w, eref.lsb, eref.width())[0];
+        assert_eq!(v, 0x3FFD);
+    }
+}
