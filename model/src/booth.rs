@@ -1,1 +1,103 @@
-//! (in progress)
+//! Radix-4 Booth multiplier array: 27 partial-product rows plus one row of negation bits.
+//!
+//! One 106-bit array serves every kind. The multiplier `b` is 54 bits (53-bit significands,
+//! or a sign-extended 33-bit vmad operand); the multiplicand is 106 bits wide so a signed vmad
+//! operand can be sign-extended across the whole array. All arithmetic is modulo 2^106, which is
+//! exact because no product needs more than 106 bits.
+//!
+//! f32x2 packs lane 1's multiplier into bits 51:28 and lane 0's into 23:0; the four zero bits
+//! between them make Booth digit 13 zero, so digits 0..=12 see only lane 0 and digits 14..=26
+//! only lane 1. Rows from digit 14 up take `mcand_hi` (lane 1's significand shifted by 28), so
+//! lane 0's product lands in bits 47:0 and lane 1's in 103:56 with no cross terms.
+
+/// Width of the array and of the carry-save result.
+pub const W: u32 = 106;
+pub const MASK: u128 = (1 << W) - 1;
+/// Number of Booth digits (rows) for a 54-bit multiplier.
+pub const DIGITS: usize = 27;
+/// First digit whose row uses `mcand_hi`.
+pub const HI_DIGIT: usize = 14;
+/// Rows entering the carry-save tree: the Booth rows and the negation-bit row.
+pub const ROWS: usize = DIGITS + 1;
+
+/// One Booth digit's select lines, as the hardware's encoder produces them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Digit {
+    /// Select the multiplicand.
+    pub one: bool,
+    /// Select twice the multiplicand.
+    pub two: bool,
+    /// Invert the selected multiple (the +1 goes into the negation row).
+    pub neg: bool,
+}
+
+/// Encodes digit `i` from multiplier bits 2i+1, 2i, 2i-1 (bit -1 is zero).
+pub fn encode(b: u64, i: usize) -> Digit {
+    let bit = |k: isize| k >= 0 && (b >> k) & 1 != 0;
+    let k = 2 * i as isize;
+    let (hi, mid, lo) = (bit(k + 1), bit(k), bit(k - 1));
+    Digit {
+        one: mid ^ lo,
+        two: (hi && !mid && !lo) || (!hi && mid && lo),
+        neg: hi,
+    }
+}
+
+/// The partial-product rows for `mcand_{lo,hi} * b`; row `ROWS - 1` holds the negation bits.
+pub fn rows(mcand_lo: u128, mcand_hi: u128, b: u64) -> [u128; ROWS] {
+    let mut out = [0u128; ROWS];
+    let mut neg_row = 0u128;
+    for (i, row) in out.iter_mut().take(DIGITS).enumerate() {
+        let d = encode(b, i);
+        let m = if i >= HI_DIGIT { mcand_hi } else { mcand_lo };
+        let sel = if d.one {
+            m
+        } else if d.two {
+            m << 1
+        } else {
+            0
+        };
+        let pp = if d.neg { !sel } else { sel };
+        *row = (pp << (2 * i)) & MASK;
+        neg_row |= (d.neg as u128) << (2 * i);
+    }
+    out[DIGITS] = neg_row;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sum(r: &[u128]) -> u128 {
+        r.iter().fold(0u128, |s, x| s.wrapping_add(*x)) & MASK
+    }
+
+    #[test]
+    fn rows_sum_to_the_product() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let a = (x as u128) & ((1 << 53) - 1);
+            let b = x.rotate_left(23) & ((1 << 53) - 1);
+            assert_eq!(sum(&rows(a, a, b)), a * b as u128);
+            // Signed 33-bit operands, sign-extended.
+            let sa = ((x as i64) << 31) >> 31;
+            let sb = ((x.rotate_left(7) as i64) << 31) >> 31;
+            let p = sum(&rows(
+                (sa as i128 as u128) & MASK,
+                (sa as i128 as u128) & MASK,
+                sb as u64 & ((1 << 54) - 1),
+            ));
+            assert_eq!(p, ((sa as i128 * sb as i128) as u128) & MASK);
+            // Two 24-bit lanes.
+            let (a0, a1) = (x as u128 & 0xFF_FFFF, (x >> 24) as u128 & 0xFF_FFFF);
+            let (b0, b1) = ((x >> 40) & 0xFF_FFFF, x.rotate_left(11) & 0xFF_FFFF);
+            let p = sum(&rows(a0, a1 << 28, b1 << 28 | b0));
+            assert_eq!(p & ((1 << 48) - 1), a0 * b0 as u128);
+            assert_eq!(p >> 56, a1 * b1 as u128);
+        }
+    }
+}

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod op;
 
 // Datapath parts, in pipeline order.
+pub mod adder;
 pub mod align;
 pub mod booth;
 pub mod csa_tree;

@@ -1,7 +1,10 @@
 //! The pipeline: four register banks and the pure functions between them.
 
-use crate::ctrl::Ctrl;
-use crate::regs::{Out, S1, S2, S3};
+use crate::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
+use crate::regs::{Out, S1Lane, S2Lane, S3Lane, S1, S2, S3};
+use crate::unpack::{lane_operands, LaneOperands};
+use crate::vmad_select::part_select;
+use crate::{adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, vmad};
 
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;
@@ -47,17 +50,203 @@ impl Pipeline {
     }
 }
 
-pub fn stage1(_inp: &PipeIn) -> S1 {
-    todo!()
+/// Which register banks carry live data for a kind. Unused banks load zero, as clock-gated
+/// flops would, so both sides of a comparison agree on them.
+fn lanes(ctrl: &Ctrl) -> (bool, bool, bool) {
+    let vm = ctrl.kind == Kind::Vmad;
+    (!vm, ctrl.kind == Kind::F32x2, vm)
 }
-pub fn stage2(_s1: &S1) -> S2 {
-    todo!()
+
+/// Stage 1: unpack, special cases, Booth array and carry-save tree, addend alignment.
+pub fn stage1(inp: &PipeIn) -> S1 {
+    let ctrl = Ctrl::decode(inp.ctrl);
+    let (en0, en1, en_vm) = lanes(&ctrl);
+    let mut s = S1 {
+        valid: inp.valid,
+        tag: inp.tag,
+        ctrl: inp.ctrl & ((1 << CTRL_BITS) - 1),
+        ..S1::default()
+    };
+    let (mcand_lo, mcand_hi, mplier) = if en_vm {
+        let ta = part_select(inp.a as u32, ctrl.asel, ctrl.a_signed);
+        let tb = part_select(inp.b as u32, ctrl.bsel, ctrl.b_signed);
+        s.vm = vmad::prepare(&ctrl, inp.c as u32);
+        let m = (ta as i128 as u128) & booth::MASK;
+        (m, m, (tb as u64) & MPLIER_MASK)
+    } else {
+        let l0 = lane_operands(&ctrl, 0, inp.a, inp.b, inp.c);
+        s.lane0 = lane_front(&ctrl, &l0);
+        let narrow = |x: u64| x >> F32_ALIGN;
+        if ctrl.kind == Kind::F64 {
+            (l0.a.sig as u128, l0.a.sig as u128, l0.b.sig)
+        } else if en1 {
+            let l1 = lane_operands(&ctrl, 1, inp.a, inp.b, inp.c);
+            s.lane1 = lane_front(&ctrl, &l1);
+            (
+                narrow(l0.a.sig) as u128,
+                (narrow(l1.a.sig) as u128) << X2_SHIFT,
+                narrow(l1.b.sig) << X2_SHIFT | narrow(l0.b.sig),
+            )
+        } else {
+            let m = narrow(l0.a.sig) as u128;
+            (m, m, narrow(l0.b.sig))
+        }
+    };
+    debug_assert!(en0 || en_vm);
+    let rows = booth::rows(mcand_lo, mcand_hi, mplier);
+    (s.mul_sum, s.mul_carry) = csa_tree::reduce(&rows);
+    s
 }
-pub fn stage3(_s2: &S2) -> S3 {
-    todo!()
+
+/// binary32 significands sit at bits 52:29 of the internal form; the array takes them at 23:0.
+const F32_ALIGN: u32 = 29;
+/// f32x2 lane 1 enters the array 28 bits up (see `booth`).
+const X2_SHIFT: u32 = 28;
+const MPLIER_MASK: u64 = (1 << 54) - 1;
+
+fn lane_front(ctrl: &Ctrl, l: &LaneOperands) -> S1Lane {
+    let (a, b, c) = (&l.a, &l.b, &l.c);
+    let prod_zero = a.zero || b.zero;
+    let al = align::align(c.sig, a.exp + b.exp, c.exp, prod_zero, c.zero);
+    let spec = special::special(ctrl, l);
+    S1Lane {
+        sign_p: a.sign ^ b.sign,
+        sign_c: c.sign,
+        prod_zero,
+        c_zero: c.zero,
+        eref: al.eref as i16,
+        c_aligned: al.c_aligned,
+        align_sticky: al.sticky,
+        spec_valid: spec.is_some(),
+        spec_res: spec.unwrap_or(0),
+    }
 }
-pub fn stage4(_s3: &S3) -> Out {
-    todo!()
+
+/// Stage 2: product carry-propagate add, sm_1x truncation, significand add with LZA; vmad
+/// accumulate.
+pub fn stage2(s1: &S1) -> S2 {
+    let ctrl = Ctrl::decode(s1.ctrl);
+    let (en0, en1, en_vm) = lanes(&ctrl);
+    let prod = adder::product(s1.mul_sum, s1.mul_carry);
+    let mut s = S2 {
+        valid: s1.valid,
+        tag: s1.tag,
+        ctrl: s1.ctrl,
+        ..S2::default()
+    };
+    if en_vm {
+        s.vm_tmp = vmad::accumulate(prod, &s1.vm);
+    }
+    if en0 {
+        let p = if ctrl.kind == Kind::F64 {
+            prod
+        } else {
+            (prod & LANE_PROD_MASK) << LANE_PROD_SHIFT
+        };
+        s.lane0 = lane_add(&ctrl, p, &s1.lane0);
+    }
+    if en1 {
+        let p = ((prod >> 56) & LANE_PROD_MASK) << LANE_PROD_SHIFT;
+        s.lane1 = lane_add(&ctrl, p, &s1.lane1);
+    }
+    s
+}
+
+/// A binary32 product is 48 bits; it is MSB-aligned into the 106-bit product position.
+const LANE_PROD_MASK: u128 = (1 << 48) - 1;
+const LANE_PROD_SHIFT: u32 = 58;
+
+fn lane_add(ctrl: &Ctrl, p: u128, l: &S1Lane) -> S2Lane {
+    let p = if ctrl.kind == Kind::Sm1x && !l.c_zero {
+        sm1x::truncate_product(p)
+    } else {
+        p
+    };
+    let eff_sub = l.sign_p ^ l.sign_c;
+    let (a, b) = adder::operands(p, l.c_aligned, eff_sub);
+    let sum = adder::add(a, b, eff_sub, l.align_sticky);
+    let zero = sum.mag.is_zero() && !l.align_sticky;
+    let sign = if zero {
+        if eff_sub {
+            round::effective_rnd(ctrl) == Rnd::Rm
+        } else {
+            l.sign_p
+        }
+    } else {
+        sum.neg ^ l.sign_p
+    };
+    // sm_1x with c = 0 is mul.rn then add.rn: a product flushed to zero then meets c's zero.
+    let flush_sign = if ctrl.kind == Kind::Sm1x && l.c_zero {
+        l.sign_p && l.sign_c
+    } else {
+        sign
+    };
+    S2Lane {
+        sign,
+        zero,
+        flush_sign,
+        mag: sum.mag,
+        sticky: l.align_sticky,
+        lza_cnt: lza::predict(a, b),
+        eref: l.eref,
+        spec_valid: l.spec_valid,
+        spec_res: l.spec_res,
+    }
+}
+
+/// Stage 3: normalisation; vmad scaling.
+pub fn stage3(s2: &S2) -> S3 {
+    let ctrl = Ctrl::decode(s2.ctrl);
+    let (en0, en1, en_vm) = lanes(&ctrl);
+    let emin = round::result_fmt(&ctrl).emin;
+    let lane = |l: &S2Lane| {
+        let n = normalize::normalize(l.mag, l.lza_cnt, l.eref as i32, emin);
+        S3Lane {
+            sign: l.sign,
+            zero: l.zero,
+            flush_sign: l.flush_sign,
+            norm: n.norm,
+            sticky: l.sticky || n.sticky,
+            exp: n.exp as i16,
+            spec_valid: l.spec_valid,
+            spec_res: l.spec_res,
+        }
+    };
+    S3 {
+        valid: s2.valid,
+        tag: s2.tag,
+        ctrl: s2.ctrl,
+        vm_res: if en_vm {
+            vmad::scale(&ctrl, s2.vm_tmp)
+        } else {
+            0
+        },
+        lane0: if en0 {
+            lane(&s2.lane0)
+        } else {
+            S3Lane::default()
+        },
+        lane1: if en1 {
+            lane(&s2.lane1)
+        } else {
+            S3Lane::default()
+        },
+    }
+}
+
+/// Stage 4: rounding, flushing, special results, saturation; result packing.
+pub fn stage4(s3: &S3) -> Out {
+    let ctrl = Ctrl::decode(s3.ctrl);
+    let d = match ctrl.kind {
+        Kind::Vmad => vmad::saturate(&ctrl, s3.vm_res),
+        Kind::F32x2 => round::round(&ctrl, &s3.lane1) << 32 | round::round(&ctrl, &s3.lane0),
+        _ => round::round(&ctrl, &s3.lane0),
+    };
+    Out {
+        valid: s3.valid,
+        tag: s3.tag,
+        d,
+    }
 }
 
 /// Runs one operation alone through the pipe and returns its result `d`.

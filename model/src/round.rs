@@ -1,1 +1,127 @@
-//! (in progress)
+//! Rounder: rounds the normalised significand to the lane's precision in the instruction's
+//! direction, handles overflow, flushes subnormal results (`.ftz`, sm_1x), takes the special
+//! result when there is one, and saturates (`.sat`).
+
+use crate::ctrl::{Ctrl, Kind, Rnd};
+use crate::regs::{S3Lane, U165};
+
+/// Precision and exponent range of a result format.
+#[derive(Clone, Copy, Debug)]
+pub struct ResultFmt {
+    /// Significand bits including the hidden one.
+    pub p: u32,
+    pub emin: i32,
+    pub emax: i32,
+    /// Total encoding width.
+    pub width: u32,
+}
+
+pub const F64: ResultFmt = ResultFmt {
+    p: 53,
+    emin: -1022,
+    emax: 1023,
+    width: 64,
+};
+pub const F32: ResultFmt = ResultFmt {
+    p: 24,
+    emin: -126,
+    emax: 127,
+    width: 32,
+};
+
+pub fn result_fmt(ctrl: &Ctrl) -> ResultFmt {
+    if ctrl.kind == Kind::F64 {
+        F64
+    } else {
+        F32
+    }
+}
+
+/// The rounding direction the datapath uses: sm_1x mad always rounds to nearest even.
+pub fn effective_rnd(ctrl: &Ctrl) -> Rnd {
+    if ctrl.kind == Kind::Sm1x {
+        Rnd::Rn
+    } else {
+        ctrl.rnd
+    }
+}
+
+/// binary32 1.0, the upper bound of `.sat`.
+const F32_ONE: u64 = 0x3F80_0000;
+
+/// Rounds one lane and returns its encoding (binary32 in bits 31:0 for f32 kinds).
+pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
+    let f = result_fmt(ctrl);
+    let rnd = effective_rnd(ctrl);
+    let sign_at = f.width - 1;
+    let enc = if l.spec_valid {
+        l.spec_res
+    } else if l.zero {
+        (l.sign as u64) << sign_at
+    } else {
+        let p = f.p as usize;
+        let sig = (l.norm >> (165 - p)).as_limbs()[0];
+        let rb = l.norm.bit(164 - p);
+        let below = l.norm & ((U165::from(1u8) << (164 - p)) - U165::from(1u8));
+        let st = !below.is_zero() || l.sticky;
+        let inc = match rnd {
+            Rnd::Rn => rb && (st || sig & 1 != 0),
+            Rnd::Rz => false,
+            Rnd::Rm => l.sign && (rb || st),
+            Rnd::Rp => !l.sign && (rb || st),
+        };
+        let sum = sig + inc as u64;
+        let (sig_f, e) = if sum >> p != 0 {
+            (sum >> 1, l.exp as i32 + 1)
+        } else {
+            (sum, l.exp as i32)
+        };
+        let normal = (sig_f >> (p - 1)) & 1 != 0;
+        let sign = (l.sign as u64) << sign_at;
+        let frac_mask = (1u64 << (p - 1)) - 1;
+        if normal && e > f.emax {
+            let inf = (((1u64 << (f.width - f.p)) - 1) << (p - 1)) | sign;
+            let max = inf - 1;
+            match rnd {
+                Rnd::Rn => inf,
+                Rnd::Rz => max,
+                Rnd::Rm => {
+                    if l.sign {
+                        inf
+                    } else {
+                        max
+                    }
+                }
+                Rnd::Rp => {
+                    if l.sign {
+                        max
+                    } else {
+                        inf
+                    }
+                }
+            }
+        } else {
+            let biased = if normal { (e - f.emin + 1) as u64 } else { 0 };
+            if biased == 0 && ctrl.flush() {
+                (l.flush_sign as u64) << sign_at
+            } else {
+                sign | biased << (p - 1) | (sig_f & frac_mask)
+            }
+        }
+    };
+    if ctrl.sat && f.width == 32 {
+        saturate_f32(enc)
+    } else {
+        enc
+    }
+}
+
+/// S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0.
+pub fn saturate_f32(x: u64) -> u64 {
+    let nan = (x & 0x7F80_0000) == 0x7F80_0000 && (x & 0x7F_FFFF) != 0;
+    if nan || x >> 31 != 0 {
+        0
+    } else {
+        x.min(F32_ONE)
+    }
+}

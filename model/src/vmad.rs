@@ -1,1 +1,61 @@
-//! (in progress)
+//! vmad side path. The product comes from the shared Booth array; these are the integer steps
+//! around it, one per stage, following the PTX pseudo-code with an 80-bit intermediate (bits
+//! above 79 of the 128-bit `tmp` never reach the result).
+
+use crate::ctrl::{Ctrl, Scale};
+use crate::regs::S1Vmad;
+
+pub const TMP_MASK: u128 = (1 << 80) - 1;
+
+/// Stage 1: the negation choice and the extended addend.
+pub fn prepare(ctrl: &Ctrl, c: u32) -> S1Vmad {
+    let (inv, lsb, c) = if ctrl.po {
+        (false, true, c)
+    } else if ctrl.neg_ab {
+        (true, true, c)
+    } else if ctrl.neg_c {
+        (false, true, !c)
+    } else {
+        (false, false, c)
+    };
+    let cext = if ctrl.signed_final() {
+        c as i32 as i128 as u128
+    } else {
+        c as u128
+    };
+    S1Vmad {
+        vm_cext: cext & TMP_MASK,
+        vm_inv: inv,
+        vm_lsb: lsb,
+    }
+}
+
+/// Stage 2: tmp = (~)product + c + lsb.
+pub fn accumulate(product: u128, vm: &S1Vmad) -> u128 {
+    let p = if vm.vm_inv { !product } else { product };
+    (p & TMP_MASK)
+        .wrapping_add(vm.vm_cext)
+        .wrapping_add(vm.vm_lsb as u128)
+        & TMP_MASK
+}
+
+/// Stage 3: the 64-bit result after `.shr7` / `.shr15`.
+pub fn scale(ctrl: &Ctrl, tmp: u128) -> u64 {
+    match ctrl.scale {
+        Scale::None => tmp as u64,
+        Scale::Shr7 => (tmp >> 7) as u64,
+        Scale::Shr15 => (tmp >> 15) as u64,
+    }
+}
+
+/// Stage 4: optional saturation, then the low word.
+pub fn saturate(ctrl: &Ctrl, res: u64) -> u64 {
+    let r = if !ctrl.sat {
+        res
+    } else if ctrl.signed_final() {
+        (res as i64).clamp(i32::MIN as i64, i32::MAX as i64) as u64
+    } else {
+        res.min(u32::MAX as u64)
+    };
+    r & 0xFFFF_FFFF
+}

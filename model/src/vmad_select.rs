@@ -1,1 +1,21 @@
-//! (in progress)
+//! vmad byte/half-word select with sign or zero extension (PTX `partSelectSignExtend`).
+
+use crate::ctrl::Sel;
+
+/// The selected part of `w`, extended to a 33-bit-safe signed value.
+pub fn part_select(w: u32, sel: Sel, signed: bool) -> i64 {
+    let (v, bits) = match sel {
+        Sel::B0 => (w & 0xFF, 8),
+        Sel::B1 => ((w >> 8) & 0xFF, 8),
+        Sel::B2 => ((w >> 16) & 0xFF, 8),
+        Sel::B3 => (w >> 24, 8),
+        Sel::H0 => (w & 0xFFFF, 16),
+        Sel::H1 => (w >> 16, 16),
+        Sel::W => (w, 32),
+    };
+    if signed {
+        ((v as i64) << (64 - bits)) >> (64 - bits)
+    } else {
+        v as i64
+    }
+}

@@ -1,0 +1,53 @@
+//! The adders of stage 2: the multiplier's carry-propagate adder, which turns the carry-save
+//! pair into the product, and the 166-bit significand adder, which adds or subtracts the aligned
+//! addend and returns a sign and a magnitude.
+
+use crate::booth::MASK;
+use crate::regs::{U164, U165, U166};
+use ruint::Uint;
+
+/// Resizes a window value between widths that share three limbs, dropping bits above `B`.
+pub fn resize<const A: usize, const B: usize>(x: Uint<A, 3>) -> Uint<B, 3> {
+    let mut l = *x.as_limbs();
+    l[2] &= Uint::<B, 3>::MASK;
+    Uint::from_limbs(l)
+}
+
+/// Carry-propagate add of the carry-save pair (modulo 2^106).
+pub fn product(sum: u128, carry: u128) -> u128 {
+    sum.wrapping_add(carry) & MASK
+}
+
+/// The significand adder's operands, as the LZA sees them too.
+pub fn operands(p: u128, c_aligned: U164, eff_sub: bool) -> (U166, U166) {
+    let a = U166::from(p) << 3;
+    let c = resize::<164, 166>(c_aligned);
+    (a, if eff_sub { !c } else { c })
+}
+
+/// Result of the significand add.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sum {
+    /// The sum is negative: the addend outweighs the product.
+    pub neg: bool,
+    pub mag: U165,
+}
+
+/// `a + b` for `operands(..)`, with the subtraction's +1 withheld while addend bits sit in
+/// sticky (the true addend is then a little larger than its window part). A negative sum is
+/// complemented; the +1 of the two's complement is again withheld under sticky, which makes the
+/// magnitude the integer part of the exact result in both cases.
+pub fn add(a: U166, b: U166, eff_sub: bool, sticky: bool) -> Sum {
+    let cin = U166::from((eff_sub && !sticky) as u8);
+    let s = a.wrapping_add(b).wrapping_add(cin);
+    let neg = eff_sub && s.bit(165);
+    let m = if neg {
+        (!s).wrapping_add(U166::from(!sticky as u8))
+    } else {
+        s
+    };
+    Sum {
+        neg,
+        mag: resize::<166, 165>(m),
+    }
+}
