@@ -43,23 +43,32 @@ pub fn encode(b: u64, i: usize) -> Digit {
     }
 }
 
+/// The eight multiples a Booth digit can select, indexed by its three multiplier bits: the
+/// table form of `encode` (one/two pick m or 2m, neg inverts).
+fn multiples(m: u128) -> [u128; 8] {
+    let m2 = m << 1;
+    [0, m, m, m2, !m2, !m, !m, !0]
+}
+
 /// The partial-product rows for `mcand_{lo,hi} * b`; row `ROWS - 1` holds the negation bits.
+/// Rows are exact modulo 2^106 but may carry bits above 105, which the tree never brings down
+/// (see `csa_tree::compress`); callers summing them must mask.
 pub fn rows(mcand_lo: u128, mcand_hi: u128, b: u64) -> [u128; ROWS] {
     let mut out = [0u128; ROWS];
     let mut neg_row = 0u128;
-    for (i, row) in out.iter_mut().take(DIGITS).enumerate() {
-        let d = encode(b, i);
-        let m = if i >= HI_DIGIT { mcand_hi } else { mcand_lo };
-        let sel = if d.one {
-            m
-        } else if d.two {
-            m << 1
-        } else {
-            0
-        };
-        let pp = if d.neg { !sel } else { sel };
-        *row = (pp << (2 * i)) & MASK;
-        neg_row |= (d.neg as u128) << (2 * i);
+    // Bit -1 of the multiplier is zero: shift it in at the bottom.
+    let b2 = (b as u128) << 1;
+    // Digits above the multiplier's top set bit are 000 and give zero rows.
+    let used = ((128 - b2.leading_zeros()) as usize)
+        .div_ceil(2)
+        .min(DIGITS);
+    let lo = multiples(mcand_lo);
+    let hi = multiples(mcand_hi);
+    for (i, row) in out.iter_mut().enumerate().take(used) {
+        let bits = ((b2 >> (2 * i)) & 7) as usize;
+        let table = if i >= HI_DIGIT { &hi } else { &lo };
+        *row = table[bits] << (2 * i);
+        neg_row |= ((bits >> 2) as u128) << (2 * i);
     }
     out[DIGITS] = neg_row;
     out
@@ -71,6 +80,28 @@ mod tests {
 
     fn sum(r: &[u128]) -> u128 {
         r.iter().fold(0u128, |s, x| s.wrapping_add(*x)) & MASK
+    }
+
+    #[test]
+    fn table_matches_the_encoder() {
+        let m = 0x1234_5678_9ABC_DEF0_1357u128;
+        let t = multiples(m);
+        for bits in 0..8u64 {
+            let d = encode(bits << 1, 1);
+            let sel = if d.one {
+                m
+            } else if d.two {
+                m << 1
+            } else {
+                0
+            };
+            assert_eq!(
+                t[bits as usize],
+                if d.neg { !sel } else { sel },
+                "bits {bits:03b}"
+            );
+            assert_eq!(d.neg, bits >> 2 != 0);
+        }
     }
 
     #[test]

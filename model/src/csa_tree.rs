@@ -8,34 +8,42 @@
 
 use crate::booth::{MASK, ROWS};
 
-/// One 3:2 compressor over whole rows (modulo 2^106).
+/// One 3:2 compressor over whole rows. Bits above 105 are left as they fall: every operation
+/// in the tree only moves bits upward, so they never reach the 106 bits that are kept, and
+/// [`reduce`] masks once at the end.
 #[inline]
 pub fn compress(x: u128, y: u128, z: u128) -> (u128, u128) {
-    (x ^ y ^ z, (((x & y) | (x & z) | (y & z)) << 1) & MASK)
+    (x ^ y ^ z, ((x & y) | (x & z) | (y & z)) << 1)
 }
 
 /// Row counts per level, starting with the array's output.
 pub const LEVELS: [usize; 8] = [28, 19, 13, 9, 6, 4, 3, 2];
 
+/// One level of the tree over the first `n` slots, in place: group g writes slots 2g and 2g+1
+/// only after reading 3g..3g+2, and later groups read from 3g+3 up, so nothing is overwritten
+/// before it is read. Returns the new row count.
+#[inline(always)]
+fn level(cur: &mut [u128; ROWS], n: usize) -> usize {
+    let groups = n / 3;
+    for g in 0..groups {
+        (cur[2 * g], cur[2 * g + 1]) = compress(cur[3 * g], cur[3 * g + 1], cur[3 * g + 2]);
+    }
+    let left = n - 3 * groups;
+    for k in 0..left {
+        cur[2 * groups + k] = cur[3 * groups + k];
+    }
+    2 * groups + left
+}
+
 /// Reduces the rows to (sum, carry).
 pub fn reduce(rows: &[u128; ROWS]) -> (u128, u128) {
-    let mut cur = [0u128; ROWS];
-    cur.copy_from_slice(rows);
-    let mut n = ROWS;
-    while n > 2 {
-        let mut next = [0u128; ROWS];
-        let groups = n / 3;
-        for g in 0..groups {
-            let (s, c) = compress(cur[3 * g], cur[3 * g + 1], cur[3 * g + 2]);
-            next[2 * g] = s;
-            next[2 * g + 1] = c;
-        }
-        let left = n - 3 * groups;
-        next[2 * groups..2 * groups + left].copy_from_slice(&cur[3 * groups..n]);
-        n = 2 * groups + left;
-        cur = next;
+    let mut cur = *rows;
+    // Constant level sizes let the compiler unroll every level completely.
+    for w in LEVELS.windows(2) {
+        let n = level(&mut cur, w[0]);
+        debug_assert_eq!(n, w[1]);
     }
-    (cur[0], cur[1])
+    (cur[0] & MASK, cur[1] & MASK)
 }
 
 #[cfg(test)]

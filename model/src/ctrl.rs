@@ -126,42 +126,48 @@ impl Ctrl {
     /// documented defaults (kind 5..7 -> `F32`, ab_fmt 3 -> `Native`, sel 7 -> `W`,
     /// scale 3 -> `None`), so every 24-bit pattern has one meaning on both sides.
     pub fn decode(w: u32) -> Ctrl {
+        // Table look-ups rather than matches: every stage decodes its register's word.
+        const KIND: [Kind; 8] = [
+            Kind::F32,
+            Kind::F64,
+            Kind::F32x2,
+            Kind::Sm1x,
+            Kind::Vmad,
+            Kind::F32,
+            Kind::F32,
+            Kind::F32,
+        ];
+        const RND: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
+        const AB: [AbFmt; 4] = [AbFmt::Native, AbFmt::F16, AbFmt::Bf16, AbFmt::Native];
+        const SEL: [Sel; 8] = [
+            Sel::B0,
+            Sel::B1,
+            Sel::B2,
+            Sel::B3,
+            Sel::H0,
+            Sel::H1,
+            Sel::W,
+            Sel::W,
+        ];
+        const SCALE: [Scale; 4] = [Scale::None, Scale::Shr7, Scale::Shr15, Scale::None];
         let bit = |n: u32| (w >> n) & 1 != 0;
+        let f = |n: u32, m: u32| ((w >> n) & m) as usize;
         Ctrl {
-            kind: match w & 7 {
-                1 => Kind::F64,
-                2 => Kind::F32x2,
-                3 => Kind::Sm1x,
-                4 => Kind::Vmad,
-                _ => Kind::F32,
-            },
-            rnd: match (w >> 3) & 3 {
-                0 => Rnd::Rn,
-                1 => Rnd::Rz,
-                2 => Rnd::Rm,
-                _ => Rnd::Rp,
-            },
+            kind: KIND[f(0, 7)],
+            rnd: RND[f(3, 3)],
             ftz: bit(5),
             sat: bit(6),
-            ab_fmt: match (w >> 7) & 3 {
-                1 => AbFmt::F16,
-                2 => AbFmt::Bf16,
-                _ => AbFmt::Native,
-            },
+            ab_fmt: AB[f(7, 3)],
             b_one: bit(9),
             c_zero: bit(10),
             neg_c: bit(11),
             neg_ab: bit(12),
             a_signed: bit(13),
             b_signed: bit(14),
-            asel: sel_decode((w >> 15) & 7),
-            bsel: sel_decode((w >> 18) & 7),
+            asel: SEL[f(15, 7)],
+            bsel: SEL[f(18, 7)],
             po: bit(21),
-            scale: match (w >> 22) & 3 {
-                1 => Scale::Shr7,
-                2 => Scale::Shr15,
-                _ => Scale::None,
-            },
+            scale: SCALE[f(22, 3)],
         }
     }
 
@@ -178,18 +184,6 @@ impl Ctrl {
     /// Subnormal inputs and results flush to signed zero (`.ftz`, or always on sm_1x mad).
     pub fn flush(&self) -> bool {
         (self.ftz && self.is_f32()) || self.kind == Kind::Sm1x
-    }
-}
-
-fn sel_decode(v: u32) -> Sel {
-    match v {
-        0 => Sel::B0,
-        1 => Sel::B1,
-        2 => Sel::B2,
-        3 => Sel::B3,
-        4 => Sel::H0,
-        5 => Sel::H1,
-        _ => Sel::W,
     }
 }
 

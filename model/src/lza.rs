@@ -26,3 +26,48 @@ pub fn predict(a: U166, b: U166) -> u8 {
     let pos = 165 - f.leading_zeros() as i32;
     (164 - pos).clamp(0, 165) as u8
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adder;
+    use crate::regs::U164;
+
+    /// The normaliser corrects one bit either way; the prediction must never be further off.
+    #[test]
+    fn prediction_is_within_one_bit() {
+        let mut x = 0x243F_6A88_85A3_08D3u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..200_000u32 {
+            let p = ((next() as u128) << 64 | next() as u128) >> (22 + next() % 100);
+            let p = p & ((1 << 106) - 1);
+            // Addends near the product (cancellation) and anywhere in the window.
+            let c = if i % 2 == 0 {
+                U164::from(p) << 3
+            } else {
+                U164::from(next() | 1 << 52) << (next() % 111) as usize
+            };
+            let c = c ^ U164::from(next() % 8);
+            for eff_sub in [false, true] {
+                for sticky in [false, true] {
+                    let (a, b) = adder::operands(p, c, eff_sub);
+                    let sum = adder::add(a, b, eff_sub, sticky);
+                    if sum.mag.is_zero() {
+                        continue;
+                    }
+                    let true_lz = sum.mag.leading_zeros() as i32;
+                    let pred = predict(a, b) as i32;
+                    assert!(
+                        (true_lz - pred).abs() <= 1,
+                        "p={p:#x} c={c:#x} sub={eff_sub} sticky={sticky}: lz {true_lz} pred {pred}"
+                    );
+                }
+            }
+        }
+    }
+}
