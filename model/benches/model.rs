@@ -1,1 +1,96 @@
-fn main() {}
+//! `make bench` (model part): operations per second of the cycle-level model, of
+//! `rustc_apfloat` and of the host's FMA instruction, for f32 and f64 fma, measured in one run
+//! and printed as ratios. Targets (issue 2): model >= 30 M ops/s f32, >= 15 M ops/s f64.
+
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::reference::{host, soft};
+use ptxfma_model::{PipeIn, Pipeline};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Operands: uniformly random finite-ish values; one fixed set for every engine.
+fn operands(n: usize, f64: bool) -> Vec<(u64, u64, u64)> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            if f64 {
+                let m = 0xBFFF_FFFF_FFFF_FFFFu64;
+                (next() & m, next() & m, next() & m)
+            } else {
+                let m = 0xBFFF_FFFFu64;
+                (next() & m, next() & m, next() & m)
+            }
+        })
+        .collect()
+}
+
+/// Best of three runs, in operations per second.
+fn rate(n: usize, mut f: impl FnMut() -> u64) -> f64 {
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(f());
+            n as f64 / t.elapsed().as_secs_f64()
+        })
+        .fold(0.0, f64::max)
+}
+
+fn main() {
+    let n: usize = std::env::var("BENCH_OPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    println!("model bench: {n} operations per run, best of 3, one core");
+    println!("{:<6} {:>14} {:>14} {:>14} {:>10} {:>10}", "fmt", "model Mop/s", "apfloat Mop/s", "host Mop/s", "model/apf", "model/host");
+    for (name, kind) in [("f32", Kind::F32), ("f64", Kind::F64)] {
+        let f64 = kind == Kind::F64;
+        let ops = operands(n, f64);
+        let ctrl = Ctrl::fma(kind, Rnd::Rn).encode();
+        let model = rate(n, || {
+            let mut p = Pipeline::new();
+            let mut acc = 0;
+            for (i, &(a, b, c)) in ops.iter().enumerate() {
+                let inp = PipeIn { valid: true, tag: i as u16, ctrl, a, b, c };
+                acc ^= p.tick(&inp).d;
+            }
+            acc
+        });
+        let apf = rate(n, || {
+            ops.iter().fold(0, |acc, &(a, b, c)| {
+                acc ^ if f64 {
+                    soft::fma64(a, b, c, Rnd::Rn)
+                } else {
+                    soft::fma32(a as u32, b as u32, c as u32, Rnd::Rn) as u64
+                }
+            })
+        });
+        let hst = if host::Host::detect().is_some() {
+            rate(n, || {
+                ops.iter().fold(0, |acc, &(a, b, c)| {
+                    acc ^ if f64 {
+                        host::fma64(a, b, c, Rnd::Rn).unwrap_or(0)
+                    } else {
+                        host::fma32(a as u32, b as u32, c as u32, Rnd::Rn).unwrap_or(0) as u64
+                    }
+                })
+            })
+        } else {
+            f64::NAN
+        };
+        let target = if f64 { 15.0 } else { 30.0 };
+        println!(
+            "{name:<6} {:>14.2} {:>14.2} {:>14.2} {:>10.2} {:>10.3}   (target {target} M)",
+            model / 1e6,
+            apf / 1e6,
+            hst / 1e6,
+            model / apf,
+            model / hst
+        );
+    }
+}
