@@ -11,7 +11,7 @@
 //! | `fma.rnd{.ftz}.f32x2` | sm_100+ | `F32x2` |
 //! | `fma.rnd.f64`, `mad.rnd.f64`, legacy `mad.f64` (= `mad.rn.f64`) | sm_13+ | `F64` |
 //! | `mad.rnd{.ftz}{.sat}.f32` | sm_20+ | `F32` |
-//! | `mad{.ftz}{.sat}.f32` (no `.rnd`) | sm_10..sm_13 only | `Sm1x`, always flushing |
+//! | `mad{.ftz}{.sat}.f32` (no `.rnd`) | sm_10..sm_13 only | `Sm1x` (flushes with or without `.ftz`) |
 //! | `{add,sub}{.rnd}{.sat}.f32.{f16,bf16}`, `fma.rnd{.sat}.f32.{f16,bf16}` | sm_100+ | `F32` + `ab_fmt` |
 //! | `{add,sub,mul}{.rnd}{.ftz}{.sat}.f32` (default `.rn`) | all | `F32` (`ftz` forced on sm_1x) |
 //! | `{add,sub,mul}{.rnd}.f64` (default `.rn`) | sm_13+ | `F64` |
@@ -27,8 +27,10 @@
 //! - `add`/`sub`/`mul` `.f32` on sm_1x: the PTX `add`/`sub`/`mul` pages allow only `.rn` and `.rz`
 //!   there (`.rm`/`.rp` on `.f32` need sm_20); the floating-point summary says sm_1x single
 //!   precision flushes subnormals, so the control word gets `ftz` whether or not it was written.
-//! - sm_1x `mad.f32` and `mad.ftz.f32` are the same operation, so they get the same word
-//!   (`Sm1x` with `ftz` set); its final rounding is to nearest even, so `rnd` is `Rn`.
+//! - sm_1x `mad.f32` and `mad.ftz.f32` are the same operation, but `ftz` in the word records
+//!   whether `.ftz` was written: `Kind::Sm1x` flushes regardless (`Ctrl::flush`), and keeping
+//!   the spelling lets a word print back (`stimulus::ptx_spelling`) as the text it came from.
+//!   Its final rounding is to nearest even, so `rnd` is `Rn`.
 //! - vmad: see [`decode_vmad`].
 //!
 //! [`parse_line`] reads the `fma-model eval` line format: the mnemonic followed by hex operands in
@@ -502,8 +504,8 @@ fn decode_float(op: Opcode, mods: &[&str], target: Target) -> Result<Ctrl, Decod
             bail!("rounding modifiers on mad.f32 require sm_20 or higher (`.{r}` given, target is {target})")
         }
         (Opcode::Mad, FloatForm::F32, None) if target.is_sm1x() => {
+            // `ftz` stays as written: `Kind::Sm1x` flushes either way (`Ctrl::flush`).
             kind = Kind::Sm1x;
-            ftz = true;
             Rnd::Rn
         }
         (Opcode::Mad, FloatForm::F32, None) => {
@@ -526,8 +528,9 @@ fn decode_float(op: Opcode, mods: &[&str], target: Target) -> Result<Ctrl, Decod
         (_, _, None) => Rnd::Rn,
     };
 
-    if form == FloatForm::F32 && target.is_sm1x() {
-        // sm_1x single precision always flushes subnormal inputs and results.
+    if kind == Kind::F32 && target.is_sm1x() {
+        // sm_1x single precision always flushes subnormal inputs and results; an `F32` word
+        // does not know its target, so the flush has to be in the word.
         ftz = true;
     }
 
@@ -1123,11 +1126,11 @@ mod tests {
 
     #[test]
     fn mad_f32_sm1x_is_the_truncating_form() {
-        let want = |sat| {
+        let want = |ftz, sat| {
             fw(
                 Kind::Sm1x,
                 Rnd::Rn,
-                true,
+                ftz,
                 sat,
                 AbFmt::Native,
                 false,
@@ -1136,11 +1139,13 @@ mod tests {
             )
         };
         for target in ["sm_10", "sm_11", "sm_12", "sm_13"] {
-            assert_eq!(ok("mad.f32", target), want(false));
-            assert_eq!(ok("mad.ftz.f32", target), want(false));
-            assert_eq!(ok("mad.sat.f32", target), want(true));
-            assert_eq!(ok("mad.ftz.sat.f32", target), want(true));
-            assert_eq!(ok("mad.sat.ftz.f32", target), want(true));
+            assert_eq!(ok("mad.f32", target), want(false, false));
+            assert_eq!(ok("mad.ftz.f32", target), want(true, false));
+            assert_eq!(ok("mad.sat.f32", target), want(false, true));
+            assert_eq!(ok("mad.ftz.sat.f32", target), want(true, true));
+            assert_eq!(ok("mad.sat.ftz.f32", target), want(true, true));
+            // Flushing is part of Sm1x whether or not `.ftz` was written.
+            assert!(ok("mad.f32", target).flush());
             for (rs, _) in RNDS {
                 err(
                     &format!("mad.{rs}.f32"),
