@@ -1,5 +1,303 @@
-//! `fma-model eval` (in progress).
-pub fn main(_args: &[String]) -> u8 {
-    eprintln!("error: eval not built yet");
-    1
+//! `fma-model eval`: evaluates PTX instructions on the golden model.
+//!
+//! Input is one instruction per line, from the arguments (each argument is one line) or, when
+//! there are none, from stdin: the PTX spelling with hex operands in place of registers and no
+//! destination (see [`crate::op::parse_line`]). `.target sm_NN` lines switch the target for the
+//! lines after them (default sm_100); blank lines and `//` comments print nothing. Every other
+//! line prints exactly one line, so output line k answers the k-th instruction and a script can
+//! zip them: the result as `0x%08x` (32-bit results) or `0x%016x` (f64, f32x2), or
+//! `error: <line number>: <reason>` on stdout in place of a result. A bad line does not stop the
+//! run; the exit code is 1 if any line was bad.
+
+use crate::ctrl::Ctrl;
+use crate::op::{parse_line, Target};
+use crate::pipeline;
+use std::io::{self, BufRead, IsTerminal, Write};
+
+const USAGE: &str = "usage: fma-model eval [INSTRUCTION...]
+
+Evaluates PTX instructions on the golden model, one per argument or, with no arguments, one per
+line of stdin. An instruction is the PTX spelling with hex operands and no destination:
+    fma.rz.ftz.f32 0x00000001 0x3f800000 0x80000000
+    add.f32.f16 0x3c00 0x3f800000          (add/sub take a, c; mul takes a, b)
+    vmad.s32.s32.s32.shr7 -0x5.h1 0x7.b0 0x3
+`.target sm_13` lines switch the target (default sm_100); `//` starts a comment.
+Prints one hex result per instruction, or `error: <line>: <reason>`; exits 1 if any line failed.";
+
+/// Entry point; returns the process exit code.
+pub fn main(args: &[String]) -> u8 {
+    if matches!(args.first().map(String::as_str), Some("-h" | "--help")) {
+        println!("{USAGE}");
+        return 0;
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = if args.is_empty() {
+        let stdin = io::stdin();
+        // Someone typing at a terminal wants each answer as soon as the line is entered; a pipe
+        // gets block-buffered output, which is much faster for long vector files.
+        let interactive = stdin.is_terminal();
+        run(
+            ReadLines(stdin.lock()),
+            &mut out,
+            &pipeline::eval,
+            interactive,
+        )
+    } else {
+        let lines = args.iter().map(|a| Ok(a.as_bytes().to_vec()));
+        run(lines, &mut out, &pipeline::eval, false)
+    };
+    let result = result.and_then(|all_ok| out.flush().map(|()| all_ok));
+    match result {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        // A closed stdout (`| head`) is not worth a message, but still not success.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 1,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+/// Raw lines of a reader, without the line terminator. Bytes rather than `String`, so that one
+/// line of invalid UTF-8 becomes an error for that line instead of ending the run.
+struct ReadLines<R>(R);
+
+impl<R: BufRead> Iterator for ReadLines<R> {
+    type Item = io::Result<Vec<u8>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut buf = Vec::new();
+        match self.0.read_until(b'\n', &mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                }
+                Some(Ok(buf))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+/// The evaluator: `pipeline::eval` in the binary, a stand-in in the unit tests so that the line
+/// handling can be tested on its own.
+type EvalFn = dyn Fn(&Ctrl, u64, u64, u64) -> u64;
+
+/// Processes every line; returns whether all of them were good. I/O errors (reading the input,
+/// writing the output) end the run.
+fn run<W: Write>(
+    lines: impl Iterator<Item = io::Result<Vec<u8>>>,
+    out: &mut W,
+    eval: &EvalFn,
+    flush_each: bool,
+) -> io::Result<bool> {
+    let mut target = Target::default();
+    let mut all_ok = true;
+    for (i, line) in lines.enumerate() {
+        let number = i + 1;
+        let printed = match String::from_utf8(line?) {
+            Err(_) => Some(Err("line is not valid UTF-8".to_string())),
+            Ok(text) => handle(&text, &mut target, eval).transpose(),
+        };
+        match printed {
+            None => continue,
+            Some(Ok(result)) => writeln!(out, "{result}")?,
+            Some(Err(reason)) => {
+                all_ok = false;
+                writeln!(out, "error: {number}: {reason}")?;
+            }
+        }
+        if flush_each {
+            out.flush()?;
+        }
+    }
+    Ok(all_ok)
+}
+
+/// One line: `Ok(None)` prints nothing (blank, comment, `.target`), `Ok(Some(_))` is a result,
+/// `Err(_)` the reason the line is bad.
+fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<String>, String> {
+    let code = match text.find("//") {
+        Some(p) => &text[..p],
+        None => text,
+    };
+    let code = code.trim();
+    if code.is_empty() {
+        return Ok(None);
+    }
+    if code.starts_with('.') {
+        let mut words = code.split_whitespace();
+        let directive = words.next().unwrap_or_default();
+        if directive != ".target" {
+            return Err(format!(
+                "unknown directive `{directive}` (only `.target sm_NN` is understood)"
+            ));
+        }
+        let Some(name) = words.next() else {
+            return Err("`.target` needs a target, e.g. `.target sm_13`".to_string());
+        };
+        if let Some(extra) = words.next() {
+            return Err(format!(
+                "unexpected `{extra}` after `.target {name}` (give one target)"
+            ));
+        }
+        *target = Target::parse(name).map_err(|e| e.to_string())?;
+        return Ok(None);
+    }
+    let instr = parse_line(code, *target).map_err(|e| e.to_string())?;
+    let d = eval(&instr.ctrl, instr.a, instr.b, instr.c);
+    // The result is printed as it comes out, unmasked: bits above the result width would be a
+    // model bug, and showing them (as extra digits) is better than hiding them.
+    Ok(Some(if instr.result_is_64bit() {
+        format!("{d:#018x}")
+    } else {
+        format!("{d:#010x}")
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ctrl::Kind;
+
+    /// A stand-in evaluator whose answer depends on every input, so the tests can tell which
+    /// control word and operands reached it: kind in the top byte, then a ^ b ^ c.
+    fn fake(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> u64 {
+        let tag = match ctrl.kind {
+            Kind::F32 => 1u64,
+            Kind::F64 => 2,
+            Kind::F32x2 => 3,
+            Kind::Sm1x => 4,
+            Kind::Vmad => 5,
+        };
+        match ctrl.kind {
+            Kind::F64 | Kind::F32x2 => (tag << 56) | ((a ^ b ^ c) & 0xffff_ffff_ffff),
+            _ => (tag << 28) | ((a ^ b ^ c) & 0xff_ffff),
+        }
+    }
+
+    fn go(input: &str) -> (String, bool) {
+        let lines = input.split('\n').map(|l| Ok(l.as_bytes().to_vec()));
+        let mut out = Vec::new();
+        let ok = run(lines, &mut out, &fake, false).unwrap();
+        (String::from_utf8(out).unwrap(), ok)
+    }
+
+    #[test]
+    fn results_are_printed_one_per_instruction_with_the_right_width() {
+        let (out, ok) = go("fma.rn.f32 0x1 0x2 0x4\n\
+             fma.rn.f64 0x1 0x2 0x4\n\
+             fma.rn.f32x2 0x10 0x20 0x40\n\
+             vmad.u32.u32.u32 0x1 0x1 0x1\n\
+             add.f32.f16 0x3c00 0x3f800000");
+        assert!(ok);
+        assert_eq!(
+            out,
+            "0x10000007\n0x0200000000000007\n0x0300000000000070\n0x50000001\n0x10803c00\n"
+        );
+    }
+
+    #[test]
+    fn blank_lines_comments_and_targets_print_nothing() {
+        let (out, ok) =
+            go("\n   \n// a comment\n.target sm_13\nmad.f32 0x1 0x0 0x0 // trailing\n\t\n");
+        assert!(ok);
+        assert_eq!(out, "0x40000001\n");
+    }
+
+    #[test]
+    fn target_lines_switch_the_target_for_later_lines() {
+        let (out, ok) = go("mad.f32 0x0 0x0 0x0\n\
+             .target sm_13\n\
+             mad.f32 0x0 0x0 0x0\n\
+             fma.rn.f32 0x0 0x0 0x0\n\
+             .target sm_100\n\
+             fma.rn.f32 0x0 0x0 0x0");
+        assert!(!ok);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(lines[0].starts_with("error: 1: mad.f32 on sm_20+ requires a rounding modifier"));
+        assert_eq!(lines[1], "0x40000000");
+        assert!(
+            lines[2].starts_with("error: 4: fma.f32 requires sm_20 or higher (target is sm_13)")
+        );
+        assert_eq!(lines[3], "0x10000000");
+    }
+
+    #[test]
+    fn bad_lines_report_their_number_and_the_rest_still_run() {
+        let (out, ok) = go("fma.rn.f32 0x1 0x2 0x4\n\
+             \n\
+             fma.rn.f32 0x1 0x2\n\
+             // comment\n\
+             fma.rx.f32 0x1 0x2 0x3\n\
+             fma.rn.f32 0x1 0x2 0x4");
+        assert!(!ok);
+        assert_eq!(
+            out,
+            "0x10000007\n\
+             error: 3: expected 3 operands, found 2 (fma takes a, b, c)\n\
+             error: 5: unknown modifier `.rx`\n\
+             0x10000007\n"
+        );
+    }
+
+    #[test]
+    fn bad_directives_and_targets() {
+        let (out, ok) =
+            go(".target sm_14\n.target\n.target sm_13 sm_20\n.version 8.6\nmad.f32 0x0 0x0 0x0");
+        assert!(!ok);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[0].starts_with("error: 1: unknown target `sm_14`"),
+            "{out}"
+        );
+        assert!(
+            lines[1].starts_with("error: 2: `.target` needs a target"),
+            "{out}"
+        );
+        assert!(
+            lines[2].starts_with("error: 3: unexpected `sm_20`"),
+            "{out}"
+        );
+        assert!(
+            lines[3].starts_with("error: 4: unknown directive `.version`"),
+            "{out}"
+        );
+        // No switch happened: still sm_100, where mad.f32 needs a rounding modifier.
+        assert!(lines[4].starts_with("error: 5: mad.f32 on sm_20+"), "{out}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error_for_that_line_only() {
+        let lines = vec![
+            Ok(b"fma.rn.f32 0x1 0x2 0x4".to_vec()),
+            Ok(vec![0x66, 0xff, 0x0a]),
+            Ok(b"fma.rn.f32 0x1 0x2 0x4".to_vec()),
+        ];
+        let mut out = Vec::new();
+        let ok = run(lines.into_iter(), &mut out, &fake, false).unwrap();
+        assert!(!ok);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "0x10000007\nerror: 2: line is not valid UTF-8\n0x10000007\n"
+        );
+    }
+
+    #[test]
+    fn read_lines_strips_terminators_and_keeps_crlf_lines_usable() {
+        let input: &[u8] = b"a\r\nb\n\nc";
+        let got: Vec<Vec<u8>> = ReadLines(input).map(Result::unwrap).collect();
+        assert_eq!(
+            got,
+            vec![b"a\r".to_vec(), b"b".to_vec(), b"".to_vec(), b"c".to_vec()]
+        );
+        // The stray CR is white space to the line parser.
+        let (out, ok) = go("fma.rn.f32 0x1 0x2 0x4\r");
+        assert!(ok);
+        assert_eq!(out, "0x10000007\n");
+    }
 }

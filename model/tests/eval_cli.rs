@@ -1,0 +1,189 @@
+//! `fma-model eval` as a user runs it: the built binary, stdin or arguments in, stdout and the
+//! exit code out. Expected results are written by hand from the IEEE encodings and the PTX
+//! vmad pseudo-code (noted next to each), not taken from the model.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fma-model"))
+}
+
+fn eval_stdin(input: &str) -> Output {
+    let mut child = bin()
+        .arg("eval")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn fma-model");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    // Feed stdin from a thread so a large output can never deadlock against a full input pipe.
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("wait for fma-model");
+    feeder.join().unwrap().expect("write stdin");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+#[test]
+fn only_bad_lines_give_errors_in_place_and_exit_1() {
+    // No line reaches the datapath here. The bad `.target sm_99` leaves sm_13 in force.
+    let input = "// header comment\n\
+                 fma.rn.f32 0x1 0x2\n\
+                 \n\
+                 fma.rx.f32 0x1 0x2 0x3\n\
+                 .target sm_13\n\
+                 fma.rn.f32 0x0 0x0 0x0\n\
+                 .target sm_99\n\
+                 vmad.s32.s32.s32 -0x5 0x7 -0x3\n";
+    let o = eval_stdin(input);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "error: 2: expected 3 operands, found 2 (fma takes a, b, c)\n\
+         error: 4: unknown modifier `.rx`\n\
+         error: 6: fma.f32 requires sm_20 or higher (target is sm_13)\n\
+         error: 7: unknown target `sm_99`: sm_99 is not a PTX target\n\
+         error: 8: vmad requires sm_20 or higher (target is sm_13)\n"
+    );
+}
+
+#[test]
+fn empty_input_prints_nothing_and_succeeds() {
+    let o = eval_stdin("\n// nothing\n   \n.target sm_13\n");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn help_is_not_an_error() {
+    let o = bin().args(["eval", "--help"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("usage: fma-model eval"));
+}
+
+#[test]
+fn results_in_order_with_errors_in_place() {
+    let input = "\
+fma.rn.f32 0x3f800000 0x3f800000 0x00000000
+// 1*1+0 = 1.0
+fma.rz.ftz.f32 0x00000001 0x3f800000 0x80000000
+fma.rn.f64 0x4000000000000000 0x4008000000000000 0x3ff0000000000000
+fma.rn.f32 0x1 0x2
+add.f32 0x3f800000 0x40000000
+sub.f32 0x3f800000 0x40000000
+mul.f32 0x40000000 0x40400000
+fma.rn.f32x2 0x4000000040400000 0x3f8000003f800000 0x0000000000000000
+vmad.u32.u32.u32.shr15 0x12345678.h0 0x9abcdef0.h0 0x00000003
+vmad.s32.s32.s32 -0x5 0x7 0x3
+";
+    let o = eval_stdin(input);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let want = [
+        "0x3f800000",         // 1.0
+        "0x00000000",         // ftz: a (subnormal) -> +0; +0*1 + -0 = +0 (not .rm)
+        "0x401c000000000000", // 2*3+1 = 7.0
+        "error: 5: expected 3 operands, found 2 (fma takes a, b, c)",
+        "0x40400000",         // 1+2 = 3.0
+        "0xbf800000",         // 1-2 = -1.0
+        "0x40c00000",         // 2*3 = 6.0
+        "0x4000000040400000", // lane0 3*1+0 = 3.0, lane1 2*1+0 = 2.0
+        "0x0000969a",         // (0x5678*0xdef0 + 3) >> 15 = 0x4b4d2083 >> 15
+        "0xffffffe0",         // -(5*7) + 3 = -32
+    ];
+    assert_eq!(stdout(&o), want.join("\n") + "\n");
+}
+
+#[test]
+fn target_lines_switch_the_target() {
+    let input = "\
+add.f32 0x00000001 0x00000000
+.target sm_13
+add.f32 0x00000001 0x00000000
+mad.f32 0x3f800000 0x40000000 0x3f800000
+fma.rn.f32 0x3f800000 0x3f800000 0x00000000
+.target sm_100
+add.f32 0x00000001 0x00000000
+mad.f32 0x3f800000 0x40000000 0x3f800000
+";
+    let o = eval_stdin(input);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let want = [
+        "0x00000001", // sm_100: subnormal + 0 stays subnormal
+        "0x00000000", // sm_13: single precision flushes the subnormal input
+        "0x40400000", // sm_13 mad.f32: 1*2+1 = 3.0 (exact, so truncation does not matter)
+        "error: 5: fma.f32 requires sm_20 or higher (target is sm_13)",
+        "0x00000001",
+        "error: 8: mad.f32 on sm_20+ requires a rounding modifier (.rn, .rz, .rm or .rp; target is sm_100)",
+    ];
+    assert_eq!(stdout(&o), want.join("\n") + "\n");
+}
+
+#[test]
+fn all_good_lines_exit_0() {
+    let input = "\
+mul.rn.f32 0x80000000 0x3f800000
+mul.rn.f32 0x00000000 0x3f800000
+mul.rm.f32 0x80000000 0x3f800000
+add.f32.f16 0x3c00 0x3f800000
+fma.rn.f32.bf16 0x3f80 0x4000 0x00000000
+fma.rn.sat.f32 0x40000000 0x40000000 0x00000000
+fma.rn.f32 0x7fc00001 0x3f800000 0x00000000
+fma.rn.f64 0x7ff0000000000001 0x3ff0000000000000 0x0
+sub.f64 0x3ff0000000000000 0x3ff0000000000000
+sub.rm.f64 0x3ff0000000000000 0x3ff0000000000000
+vmad.s32.s32.s32 -0x5 -0x7 -0x3
+vmad.u32.u32.u32.sat 0xffffffff 0xffffffff 0x0
+vmad.s32.s32.s32.sat 0x7fffffff 0x7fffffff 0x0
+vmad.u32.u32.u32.po 0x2 0x3 0x4
+vmad.s32.s32.s32 0x80000000.b3 0x1 0x0
+fma.rn.f32 0f3f800000 0f40000000 0f3f800000
+";
+    let o = eval_stdin(input);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let want = [
+        "0x80000000",         // -0*1 + (-0) = -0
+        "0x00000000",         // +0*1 + (-0) = +0 under .rn
+        "0x80000000",         // -0*1 + (+0) = -0 under .rm
+        "0x40000000",         // f16 1.0 + 1.0 = 2.0
+        "0x40000000",         // bf16 1.0 * bf16 2.0 + 0 = 2.0
+        "0x3f800000",         // 2*2 = 4 saturates to 1.0
+        "0x7fffffff",         // S1: every f32 NaN result is 0x7fffffff
+        "0x7ff8000000000001", // S2: first NaN operand, quieted, payload kept
+        "0x0000000000000000", // 1-1 = +0
+        "0x8000000000000000", // 1-1 = -0 under .rm
+        "0x00000020",         // (-5)*(-7) - 3 = 32: the two negations cancel
+        "0xffffffff",         // 0xfffffffe00000001 clamps to U32_MAX
+        "0x7fffffff",         // 0x3fffffff00000001 clamps to S32_MAX
+        "0x0000000b",         // 2*3+4+1 = 11
+        "0xffffff80",         // byte 3 of 0x80000000 is 0x80 = -128 signed; *1 = -128
+        "0x40400000",         // 1*2+1 = 3.0, float literal spelling
+    ];
+    assert_eq!(stdout(&o), want.join("\n") + "\n");
+}
+
+#[test]
+fn arguments_are_instructions_numbered_by_position() {
+    let o = bin()
+        .args([
+            "eval",
+            "fma.rn.f32 0x3f800000 0x40000000 0x3f800000",
+            ".target sm_13",
+            "mad.rn.f32 0x0 0x0 0x0",
+            "fma.rn.f64 0x3ff0000000000000 0x3ff0000000000000 0x3ff0000000000000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "0x40400000\n\
+         error: 3: rounding modifiers on mad.f32 require sm_20 or higher (`.rn` given, target is sm_13)\n\
+         0x4000000000000000\n"
+    );
+}
