@@ -7,7 +7,7 @@
 //!
 //! Every finite value here is an exact scaled integer `(-1)^s * m * 2^e` with an explicit,
 //! unbounded exponent; sums are formed exactly in a big integer and rounded once by
-//! [`round_rne`]. No host floating point is involved, so nothing here can inherit an FPU mode.
+//! `round_rne`. No host floating point is involved, so nothing here can inherit an FPU mode.
 
 use num_bigint::{BigInt, Sign};
 
