@@ -47,7 +47,10 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1_000_000);
     println!("model bench: {n} operations per run, best of 3, one core");
-    println!("{:<6} {:>14} {:>14} {:>14} {:>10} {:>10}", "fmt", "model Mop/s", "apfloat Mop/s", "host Mop/s", "model/apf", "model/host");
+    println!(
+        "{:<6} {:>14} {:>14} {:>14} {:>10} {:>10}",
+        "fmt", "model Mop/s", "apfloat Mop/s", "host Mop/s", "model/apf", "model/host"
+    );
     for (name, kind) in [("f32", Kind::F32), ("f64", Kind::F64)] {
         let f64 = kind == Kind::F64;
         let ops = operands(n, f64);
@@ -56,7 +59,14 @@ fn main() {
             let mut p = Pipeline::new();
             let mut acc = 0;
             for (i, &(a, b, c)) in ops.iter().enumerate() {
-                let inp = PipeIn { valid: true, tag: i as u16, ctrl, a, b, c };
+                let inp = PipeIn {
+                    valid: true,
+                    tag: i as u16,
+                    ctrl,
+                    a,
+                    b,
+                    c,
+                };
                 acc ^= p.tick(&inp).d;
             }
             acc

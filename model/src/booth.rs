@@ -44,7 +44,8 @@ pub fn encode(b: u64, i: usize) -> Digit {
 }
 
 /// The eight multiples a Booth digit can select, indexed by its three multiplier bits: the
-/// table form of `encode` (one/two pick m or 2m, neg inverts).
+/// table form of `encode` (one/two pick m or 2m, neg inverts). Used by the tests.
+#[cfg(test)]
 fn multiples(m: u128) -> [u128; 8] {
     let m2 = m << 1;
     [0, m, m, m2, !m2, !m, !m, !0]
@@ -53,6 +54,7 @@ fn multiples(m: u128) -> [u128; 8] {
 /// The partial-product rows for `mcand_{lo,hi} * b`; row `ROWS - 1` holds the negation bits.
 /// Rows are exact modulo 2^106 but may carry bits above 105, which the tree never brings down
 /// (see `csa_tree::compress`); callers summing them must mask.
+#[inline]
 pub fn rows(mcand_lo: u128, mcand_hi: u128, b: u64) -> [u128; ROWS] {
     let mut out = [0u128; ROWS];
     let mut neg_row = 0u128;
@@ -62,13 +64,17 @@ pub fn rows(mcand_lo: u128, mcand_hi: u128, b: u64) -> [u128; ROWS] {
     let used = ((128 - b2.leading_zeros()) as usize)
         .div_ceil(2)
         .min(DIGITS);
-    let lo = multiples(mcand_lo);
-    let hi = multiples(mcand_hi);
     for (i, row) in out.iter_mut().enumerate().take(used) {
-        let bits = ((b2 >> (2 * i)) & 7) as usize;
-        let table = if i >= HI_DIGIT { &hi } else { &lo };
-        *row = table[bits] << (2 * i);
-        neg_row |= ((bits >> 2) as u128) << (2 * i);
+        let bits = (b2 >> (2 * i)) as u32;
+        let (hi, mid, lo) = (bits >> 2 & 1, bits >> 1 & 1, bits & 1);
+        let m = if i >= HI_DIGIT { mcand_hi } else { mcand_lo };
+        // one: m, two: 2m, neither: 0; then invert for a negative digit.
+        let one = 0u128.wrapping_sub((mid ^ lo) as u128);
+        let two = 0u128.wrapping_sub(((hi ^ mid) & !(mid ^ lo) & 1) as u128);
+        let neg = 0u128.wrapping_sub(hi as u128);
+        let sel = (m & one) | ((m << 1) & two);
+        *row = (sel ^ neg) << (2 * i);
+        neg_row |= (hi as u128) << (2 * i);
     }
     out[DIGITS] = neg_row;
     out

@@ -23,7 +23,8 @@ pub const LEVELS: [usize; 8] = [28, 19, 13, 9, 6, 4, 3, 2];
 /// only after reading 3g..3g+2, and later groups read from 3g+3 up, so nothing is overwritten
 /// before it is read. Returns the new row count.
 #[inline(always)]
-fn level(cur: &mut [u128; ROWS], n: usize) -> usize {
+fn level<const N: usize>(cur: &mut [u128; ROWS]) -> usize {
+    let n = N;
     let groups = n / 3;
     for g in 0..groups {
         (cur[2 * g], cur[2 * g + 1]) = compress(cur[3 * g], cur[3 * g + 1], cur[3 * g + 2]);
@@ -39,10 +40,15 @@ fn level(cur: &mut [u128; ROWS], n: usize) -> usize {
 pub fn reduce(rows: &[u128; ROWS]) -> (u128, u128) {
     let mut cur = *rows;
     // Constant level sizes let the compiler unroll every level completely.
-    for w in LEVELS.windows(2) {
-        let n = level(&mut cur, w[0]);
-        debug_assert_eq!(n, w[1]);
-    }
+    let mut sizes = [0usize; 7];
+    sizes[0] = level::<28>(&mut cur);
+    sizes[1] = level::<19>(&mut cur);
+    sizes[2] = level::<13>(&mut cur);
+    sizes[3] = level::<9>(&mut cur);
+    sizes[4] = level::<6>(&mut cur);
+    sizes[5] = level::<4>(&mut cur);
+    sizes[6] = level::<3>(&mut cur);
+    debug_assert_eq!(sizes[..], LEVELS[1..]);
     (cur[0] & MASK, cur[1] & MASK)
 }
 

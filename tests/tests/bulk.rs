@@ -77,7 +77,12 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
         let out = pipe.tick(&inp);
         if i + 1 >= LATENCY as u64 {
             let (ctrl, a, b, c) = in_flight.pop_front().unwrap();
-            assert!(out.valid, "{}: result {} did not retire", g.name, i + 1 - LATENCY as u64);
+            assert!(
+                out.valid,
+                "{}: result {} did not retire",
+                g.name,
+                i + 1 - LATENCY as u64
+            );
             let want = ptx::eval(&ctrl, a, b, c);
             if out.d != want && bad.len() < 8 {
                 bad.push(format!(
@@ -98,7 +103,9 @@ fn model_matches_references_on_every_family_mode_and_ftz() {
     let groups = groups();
     // Every family, every rounding mode of the float families, both ftz settings of f32.
     assert!(groups.len() >= 30, "only {} groups", groups.len());
-    let workers = std::thread::available_parallelism().map_or(2, |p| p.get()).min(4);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |p| p.get())
+        .min(4);
     let bad: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
@@ -112,10 +119,17 @@ fn model_matches_references_on_every_family_mode_and_ftz() {
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
     println!("{} groups x {n} vectors", groups.len());
-    assert!(bad.is_empty(), "model disagrees with the references:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "model disagrees with the references:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// Every f16 and every bf16 `a` against a sampled set of `c` (and `b` for fma), every rounding
@@ -124,7 +138,13 @@ fn model_matches_references_on_every_family_mode_and_ftz() {
 fn exhaustive_f16_and_bf16_inputs() {
     use ptxfma_model::ctrl::AbFmt;
     let cs: [u64; 8] = [
-        0x0000_0000, 0x8000_0000, 0x3F80_0000, 0xBF80_0001, 0x0000_0001, 0x7F7F_FFFF, 0x7F80_0000,
+        0x0000_0000,
+        0x8000_0000,
+        0x3F80_0000,
+        0xBF80_0001,
+        0x0000_0001,
+        0x7F7F_FFFF,
+        0x7F80_0000,
         0x3380_0000,
     ];
     let bs: [u64; 2] = [0x3C01, 0xC000];
@@ -132,7 +152,12 @@ fn exhaustive_f16_and_bf16_inputs() {
     let mut count = 0u64;
     for fmt in [AbFmt::F16, AbFmt::Bf16] {
         for rnd in [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp] {
-            for (b_one, neg_c, bsel) in [(true, false, 0), (true, true, 0), (false, false, 0), (false, false, 1)] {
+            for (b_one, neg_c, bsel) in [
+                (true, false, 0),
+                (true, true, 0),
+                (false, false, 0),
+                (false, false, 1),
+            ] {
                 let ctrl = Ctrl {
                     kind: Kind::F32,
                     rnd,
@@ -149,7 +174,14 @@ fn exhaustive_f16_and_bf16_inputs() {
                     let inp = if i < total {
                         let (a, c) = (i >> 3, cs[(i & 7) as usize]);
                         q.push_back((a, c));
-                        PipeIn { valid: true, tag: 0, ctrl: ctrl.encode(), a, b, c }
+                        PipeIn {
+                            valid: true,
+                            tag: 0,
+                            ctrl: ctrl.encode(),
+                            a,
+                            b,
+                            c,
+                        }
                     } else {
                         PipeIn::default()
                     };
@@ -180,7 +212,15 @@ fn every_vmad_combination() {
     let ctrls = Family::Vmad.ctrls();
     assert_eq!(ctrls.len(), 16 * 49 * 3 * 2);
     let vals: [u64; 9] = [
-        0, 1, 0x7F, 0x80, 0xFFFF, 0x8000_8080, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF,
+        0,
+        1,
+        0x7F,
+        0x80,
+        0xFFFF,
+        0x8000_8080,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
     ];
     let mut rng = Rng::new(7);
     let mut bad = Vec::new();
