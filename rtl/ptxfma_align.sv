@@ -1,0 +1,53 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Addend alignment shifter with sticky (model/src/align.rs), working in parallel with the
+// multiplier array. The addend's leading bit starts at window bit 163 and shifts right by
+// 56 - (ec - ep); the product occupies window bits 108:3. An addend more than 56 binades above
+// the product stays at the top, and the reference exponent follows it.
+
+module ptxfma_align import ptxfma_pkg::*; (
+  input  logic [52:0]       c_sig_i,
+  input  exp_t              ep_i,       // exponent of product bit 104: ea + eb
+  input  exp_t              ec_i,
+  input  logic              prod_zero_i,
+  input  logic              c_zero_i,
+  output exp_t              eref_o,     // window bit k weighs 2^(eref - 107 + k)
+  output logic [AlignW-1:0] c_aligned_o,
+  output logic              sticky_o
+);
+
+  localparam int unsigned MaxShift = AlignW;  // everything below the window
+
+  exp_t              d, rs;
+  logic [7:0]        sh;
+  logic [AlignW-1:0] top;
+
+  always_comb begin
+    d      = ec_i - ep_i;
+    rs     = 16'sd56 - d;
+    sh     = 8'(MaxShift);
+    eref_o = ep_i;
+    if (c_zero_i) begin
+      // Nothing to align; keep the product's scale.
+      sh     = 8'(MaxShift);
+      eref_o = ep_i;
+    end else if (prod_zero_i || (d > 16'sd56)) begin
+      sh     = '0;
+      eref_o = ec_i - 16'sd56;
+    end else begin
+      sh     = (rs > exp_t'(MaxShift)) ? 8'(MaxShift) : rs[7:0];
+      eref_o = ep_i;
+    end
+  end
+
+  assign top         = {c_sig_i, 111'b0};
+  assign c_aligned_o = top >> sh;
+
+  // Sticky: the addend bits shifted below window bit 0. The significand sits at window bits
+  // 163:111, so only a shift past 111 loses bits: the low (sh - 111) bits of c_sig_i.
+  logic [52:0] lost_mask;
+  assign lost_mask = (sh > 8'd111) ? ~(53'h1F_FFFF_FFFF_FFFF << (sh - 8'd111)) : '0;
+  assign sticky_o  = (c_sig_i & lost_mask) != '0;
+
+endmodule

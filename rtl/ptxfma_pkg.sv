@@ -1,0 +1,291 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// ptxfma_pkg: every type shared by the FMA pipe's modules.
+//
+// The register types mirror `model/src/regs.rs` field for field: same names, same order, same
+// widths. A packed struct puts its first field at the most significant end, which is exactly
+// the order `Reg::pack` writes, so a register's packed image is bit-identical to the model's.
+// The control word mirrors `Ctrl::encode` in `model/src/ctrl.rs`.
+
+// The guard lets a file list name the package both first and again in a glob (`rtl/*.sv`),
+// which Verilator would otherwise reject as a duplicate declaration.
+`ifndef PTXFMA_PKG_SV
+`define PTXFMA_PKG_SV
+
+package ptxfma_pkg;
+
+  ///////////////////
+  // Control word  //
+  ///////////////////
+
+  // Datapath kind. Codes 5..7 are reserved and read as KIND_F32 (see kind_decode).
+  typedef enum logic [2:0] {
+    KIND_F32   = 3'd0,
+    KIND_F64   = 3'd1,
+    KIND_F32X2 = 3'd2,
+    KIND_SM1X  = 3'd3,
+    KIND_VMAD  = 3'd4
+  } kind_e;
+
+  // IEEE rounding direction.
+  typedef enum logic [1:0] {
+    RND_RN = 2'd0,
+    RND_RZ = 2'd1,
+    RND_RM = 2'd2,
+    RND_RP = 2'd3
+  } rnd_e;
+
+  // Source format of a (and b unless b_one). Code 3 is reserved and reads as AB_NATIVE.
+  typedef enum logic [1:0] {
+    AB_NATIVE = 2'd0,
+    AB_F16    = 2'd1,
+    AB_BF16   = 2'd2
+  } ab_fmt_e;
+
+  // vmad operand selector. Code 7 is reserved and reads as SEL_W.
+  typedef enum logic [2:0] {
+    SEL_B0 = 3'd0,
+    SEL_B1 = 3'd1,
+    SEL_B2 = 3'd2,
+    SEL_B3 = 3'd3,
+    SEL_H0 = 3'd4,
+    SEL_H1 = 3'd5,
+    SEL_W  = 3'd6
+  } sel_e;
+
+  // vmad result scaling. Code 3 is reserved and reads as SCALE_NONE.
+  typedef enum logic [1:0] {
+    SCALE_NONE  = 2'd0,
+    SCALE_SHR7  = 2'd1,
+    SCALE_SHR15 = 2'd2
+  } scale_e;
+
+  // The 24-bit control word, MSB first; bit positions equal Ctrl::encode's.
+  typedef struct packed {
+    scale_e  scale;     // 23:22
+    logic    po;        // 21
+    sel_e    bsel;      // 20:18
+    sel_e    asel;      // 17:15
+    logic    b_signed;  // 14
+    logic    a_signed;  // 13
+    logic    neg_ab;    // 12
+    logic    neg_c;     // 11
+    logic    c_zero;    // 10
+    logic    b_one;     // 9
+    ab_fmt_e ab_fmt;    // 8:7
+    logic    sat;       // 6
+    logic    ftz;       // 5
+    rnd_e    rnd;       // 4:3
+    kind_e   kind;      // 2:0
+  } ctrl_t;
+
+  // Reserved codes fall back to the documented defaults, exactly as Ctrl::decode does, so every
+  // 24-bit word has one meaning on both sides.
+  function automatic kind_e kind_decode(kind_e k);
+    unique case (k)
+      KIND_F64:   return KIND_F64;
+      KIND_F32X2: return KIND_F32X2;
+      KIND_SM1X:  return KIND_SM1X;
+      KIND_VMAD:  return KIND_VMAD;
+      default:    return KIND_F32;
+    endcase
+  endfunction
+
+  function automatic ab_fmt_e ab_fmt_decode(ab_fmt_e f);
+    unique case (f)
+      AB_F16:  return AB_F16;
+      AB_BF16: return AB_BF16;
+      default: return AB_NATIVE;
+    endcase
+  endfunction
+
+  function automatic sel_e sel_decode(sel_e s);
+    unique case (s)
+      SEL_B0:  return SEL_B0;
+      SEL_B1:  return SEL_B1;
+      SEL_B2:  return SEL_B2;
+      SEL_B3:  return SEL_B3;
+      SEL_H0:  return SEL_H0;
+      SEL_H1:  return SEL_H1;
+      default: return SEL_W;
+    endcase
+  endfunction
+
+  function automatic scale_e scale_decode(scale_e s);
+    unique case (s)
+      SCALE_SHR7:  return SCALE_SHR7;
+      SCALE_SHR15: return SCALE_SHR15;
+      default:     return SCALE_NONE;
+    endcase
+  endfunction
+
+  // The whole word canonicalised (Ctrl::decode followed by Ctrl::encode).
+  function automatic ctrl_t ctrl_decode(ctrl_t w);
+    ctrl_t c;
+    c        = w;
+    c.kind   = kind_decode(w.kind);
+    c.ab_fmt = ab_fmt_decode(w.ab_fmt);
+    c.asel   = sel_decode(w.asel);
+    c.bsel   = sel_decode(w.bsel);
+    c.scale  = scale_decode(w.scale);
+    return c;
+  endfunction
+
+  // Binary32-result kinds (everything but f64 and vmad); kind must be decoded.
+  function automatic logic kind_is_f32(kind_e k);
+    return (k == KIND_F32) || (k == KIND_F32X2) || (k == KIND_SM1X);
+  endfunction
+
+  // Ctrl::flush: subnormals flush to zero under .ftz on binary32 kinds, and always on sm_1x.
+  function automatic logic ctrl_flush(kind_e k, logic ftz);
+    return (ftz && kind_is_f32(k)) || (k == KIND_SM1X);
+  endfunction
+
+  // Ctrl::signed_final: the vmad result is signed.
+  function automatic logic ctrl_signed_final(logic a_signed, logic b_signed, logic neg_ab,
+                                             logic neg_c);
+    return a_signed || b_signed || neg_ab || neg_c;
+  endfunction
+
+  // round::effective_rnd: sm_1x mad always rounds to nearest even; kind must be decoded.
+  function automatic rnd_e effective_rnd(kind_e k, rnd_e r);
+    return (k == KIND_SM1X) ? RND_RN : r;
+  endfunction
+
+  ////////////////////////
+  // Datapath constants //
+  ////////////////////////
+
+  // Booth array: 106-bit rows, 27 radix-4 digits of a 54-bit multiplier, plus the negation row.
+  localparam int unsigned MulW      = 106;
+  localparam int unsigned MplierW   = 54;
+  // Multiplicands in two's complement: the widest multiple, 2 * (2^53 - 1), plus a sign.
+  localparam int unsigned MCandW    = 55;
+  localparam int unsigned BoothDigits = 27;
+  localparam int unsigned BoothRows = BoothDigits + 1;
+  // First Booth digit that multiplies f32x2 lane 1's multiplicand.
+  localparam int unsigned BoothHiDigit = 14;
+
+  // Adder window widths: aligned addend, magnitude / normalised significand, signed adder.
+  localparam int unsigned AlignW = 164;
+  localparam int unsigned MagW   = 165;
+  localparam int unsigned AddW   = 166;
+
+  // vmad intermediate width.
+  localparam int unsigned VmTmpW = 80;
+
+  // Internal exponent arithmetic: the model's i32, here 16 bits signed, which holds every value
+  // the datapath can form (|x| < 2^14); registers keep the low 14 bits like `as i16` packed.
+  typedef logic signed [15:0] exp_t;
+  typedef logic signed [13:0] exp14_t;
+
+  function automatic exp_t exp_widen(exp14_t e);
+    return exp_t'({{2{e[13]}}, e});
+  endfunction
+
+  //////////////////////////
+  // Unpacked operand     //
+  //////////////////////////
+
+  // unpack::Operand: 53-bit MSB-aligned significand (hidden bit at 52), exponent of bit 52.
+  typedef struct packed {
+    logic        sign;
+    exp_t        exp;
+    logic [52:0] sig;
+    logic        zero;
+    logic        inf;
+    logic        nan;
+  } operand_t;
+
+  //////////////////////////
+  // Pipeline registers   //
+  //////////////////////////
+
+  // S1Lane: one float lane after stage 1.
+  typedef struct packed {
+    logic              sign_p;
+    logic              sign_c;
+    logic              prod_zero;
+    logic              c_zero;
+    exp14_t            eref;
+    logic [AlignW-1:0] c_aligned;
+    logic              align_sticky;
+    logic              spec_valid;
+    logic [63:0]       spec_res;
+  } s1_lane_t;
+
+  // S1Vmad: vmad side path after stage 1.
+  typedef struct packed {
+    logic [VmTmpW-1:0] vm_cext;
+    logic              vm_inv;
+    logic              vm_lsb;
+  } s1_vmad_t;
+
+  // S1: stage-1 bank.
+  typedef struct packed {
+    logic            valid;
+    logic [15:0]     tag;
+    ctrl_t           ctrl;
+    logic [MulW-1:0] mul_sum;
+    logic [MulW-1:0] mul_carry;
+    s1_vmad_t        vm;
+    s1_lane_t        lane0;
+    s1_lane_t        lane1;
+  } s1_t;
+
+  // S2Lane: one float lane after stage 2.
+  typedef struct packed {
+    logic            sign;
+    logic            zero;
+    logic            flush_sign;
+    logic [MagW-1:0] mag;
+    logic            sticky;
+    logic [7:0]      lza_cnt;
+    exp14_t          eref;
+    logic            spec_valid;
+    logic [63:0]     spec_res;
+  } s2_lane_t;
+
+  // S2: stage-2 bank.
+  typedef struct packed {
+    logic              valid;
+    logic [15:0]       tag;
+    ctrl_t             ctrl;
+    logic [VmTmpW-1:0] vm_tmp;
+    s2_lane_t          lane0;
+    s2_lane_t          lane1;
+  } s2_t;
+
+  // S3Lane: one float lane after stage 3.
+  typedef struct packed {
+    logic            sign;
+    logic            zero;
+    logic            flush_sign;
+    logic [MagW-1:0] norm;
+    logic            sticky;
+    exp14_t          exp;
+    logic            spec_valid;
+    logic [63:0]     spec_res;
+  } s3_lane_t;
+
+  // S3: stage-3 bank.
+  typedef struct packed {
+    logic        valid;
+    logic [15:0] tag;
+    ctrl_t       ctrl;
+    logic [63:0] vm_res;
+    s3_lane_t    lane0;
+    s3_lane_t    lane1;
+  } s3_t;
+
+  // Out: the retiring bank.
+  typedef struct packed {
+    logic        valid;
+    logic [15:0] tag;
+    logic [63:0] d;
+  } out_t;
+
+endpackage
+
+`endif  // PTXFMA_PKG_SV

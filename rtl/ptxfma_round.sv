@@ -1,0 +1,94 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Rounder (model/src/round.rs): rounds the normalised significand to the lane's precision in
+// the instruction's direction, handles overflow, flushes subnormal results (.ftz, sm_1x),
+// takes the special result when there is one, and saturates (.sat, binary32 only).
+
+module ptxfma_round import ptxfma_pkg::*; (
+  input  logic        f64_i,    // binary64 result, else binary32 in bits 31:0
+  input  rnd_e        rnd_i,    // effective rounding direction
+  input  logic        flush_i,  // Ctrl::flush
+  input  logic        sat_i,
+  input  s3_lane_t    lane_i,
+  output logic [63:0] res_o
+);
+
+  localparam logic [63:0] F32One = 64'h3F80_0000;
+
+  // S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0.
+  function automatic logic [63:0] saturate_f32(logic [63:0] x);
+    logic nan;
+    nan = (x[30:23] == '1) && (x[22:0] != '0);
+    if (nan || (x[63:31] != '0)) begin
+      return '0;
+    end
+    return (x < F32One) ? x : F32One;
+  endfunction
+
+  logic [63:0] sig, sum, sig_f, sign_w, inf_w, enc, frac_mask, biased;
+  logic        rb, st, inc, carry, normal;
+  exp_t        e, emin, emax, be;
+
+  always_comb begin
+    // Round bit and sticky below the lane's precision p (53 or 24).
+    if (f64_i) begin
+      sig       = {11'b0, lane_i.norm[164:112]};
+      rb        = lane_i.norm[111];
+      st        = (lane_i.norm[110:0] != '0) || lane_i.sticky;
+      sign_w    = {lane_i.sign, 63'b0};
+      inf_w     = 64'h7FF0_0000_0000_0000;
+      frac_mask = 64'h000F_FFFF_FFFF_FFFF;
+      emin      = -16'sd1022;
+      emax      = 16'sd1023;
+    end else begin
+      sig       = {40'b0, lane_i.norm[164:141]};
+      rb        = lane_i.norm[140];
+      st        = (lane_i.norm[139:0] != '0) || lane_i.sticky;
+      sign_w    = {32'b0, lane_i.sign, 31'b0};
+      inf_w     = 64'h0000_0000_7F80_0000;
+      frac_mask = 64'h0000_0000_007F_FFFF;
+      emin      = -16'sd126;
+      emax      = 16'sd127;
+    end
+
+    unique case (rnd_i)
+      RND_RN:  inc = rb && (st || sig[0]);
+      RND_RZ:  inc = 1'b0;
+      RND_RM:  inc = lane_i.sign && (rb || st);
+      RND_RP:  inc = !lane_i.sign && (rb || st);
+      default: inc = 1'b0;
+    endcase
+
+    // Rounding may carry out to p + 1 bits: renormalise by one.
+    sum    = sig + 64'(inc);
+    carry  = f64_i ? sum[53] : sum[24];
+    sig_f  = carry ? (sum >> 1) : sum;
+    e      = exp_widen(lane_i.exp) + (carry ? 16'sd1 : 16'sd0);
+    normal = f64_i ? sig_f[52] : sig_f[23];
+    // Biased exponent, sign-extended like the model's `(e - emin + 1) as u64`.
+    be     = e - emin + 16'sd1;
+    biased = normal ? {{48{be[15]}}, be} : '0;
+
+    if (lane_i.spec_valid) begin
+      enc = lane_i.spec_res;
+    end else if (lane_i.zero) begin
+      enc = sign_w;
+    end else if (normal && (e > emax)) begin
+      // Overflow: infinity, or the largest finite value when rounding toward zero.
+      unique case (rnd_i)
+        RND_RZ:  enc = (inf_w | sign_w) - 64'd1;
+        RND_RM:  enc = lane_i.sign ? (inf_w | sign_w) : (inf_w | sign_w) - 64'd1;
+        RND_RP:  enc = lane_i.sign ? (inf_w | sign_w) - 64'd1 : (inf_w | sign_w);
+        default: enc = inf_w | sign_w;
+      endcase
+    end else if ((biased == '0) && flush_i) begin
+      enc = f64_i ? {lane_i.flush_sign, 63'b0} : {32'b0, lane_i.flush_sign, 31'b0};
+    end else begin
+      enc = sign_w | (biased << (f64_i ? 52 : 23)) | (sig_f & frac_mask);
+    end
+
+    res_o = (sat_i && !f64_i) ? saturate_f32(enc) : enc;
+  end
+
+endmodule

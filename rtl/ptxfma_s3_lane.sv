@@ -1,0 +1,41 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Stage-3 lane (model/src/pipeline.rs, `stage3`): normalisation; everything else rides along.
+
+module ptxfma_s3_lane import ptxfma_pkg::*; (
+  input  logic     f64_i,
+  input  s2_lane_t lane_i,
+  output s3_lane_t lane_o
+);
+
+  logic [MagW-1:0] norm;
+  logic            sticky;
+  exp_t            exp;
+
+  ptxfma_normalize u_normalize (
+    .mag_i    (lane_i.mag),
+    .lza_cnt_i(lane_i.lza_cnt),
+    .eref_i   (exp_widen(lane_i.eref)),
+    .f64_i    (f64_i),
+    .norm_o   (norm),
+    .sticky_o (sticky),
+    .exp_o    (exp)
+  );
+
+  always_comb begin
+    lane_o.sign       = lane_i.sign;
+    lane_o.zero       = lane_i.zero;
+    lane_o.flush_sign = lane_i.flush_sign;
+    lane_o.norm       = norm;
+    lane_o.sticky     = lane_i.sticky || sticky;
+    lane_o.exp        = exp[13:0];
+    lane_o.spec_valid = lane_i.spec_valid;
+    lane_o.spec_res   = lane_i.spec_res;
+  end
+
+  // The normalised exponent stays within 14 bits for every operand the decoder accepts.
+  logic unused_exp;
+  assign unused_exp = ^exp[15:14];
+
+endmodule

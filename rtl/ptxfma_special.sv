@@ -1,0 +1,70 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Special-case unit (model/src/special.rs): NaN and infinity results, decided from the operand
+// classes alone so the result is ready in stage 1 and rides down the pipe beside the
+// arithmetic. binary32 results always give the canonical NaN 0x7FFFFFFF (S1); binary64 results
+// propagate the first NaN operand in a, b, c order, quieted, payload kept (S2, S9).
+
+module ptxfma_special import ptxfma_pkg::*; (
+  input  logic        f64_i,
+  input  operand_t    a_i,
+  input  operand_t    b_i,
+  input  operand_t    c_i,
+  // Raw operand words, for binary64 NaN propagation.
+  input  logic [63:0] raw_a_i,
+  input  logic [63:0] raw_b_i,
+  input  logic [63:0] raw_c_i,
+  output logic        valid_o,
+  output logic [63:0] res_o
+);
+
+  localparam logic [63:0] F32NaN  = 64'h0000_0000_7FFF_FFFF;
+  localparam logic [63:0] F64NaN  = 64'h7FFF_FFFF_FFFF_FFFF;
+  localparam logic [63:0] F32Inf  = 64'h0000_0000_7F80_0000;
+  localparam logic [63:0] F64Inf  = 64'h7FF0_0000_0000_0000;
+  localparam logic [63:0] F64Quiet = 64'h0008_0000_0000_0000;
+
+  logic sign_p, p_inf, any_nan, invalid;
+
+  assign sign_p  = a_i.sign ^ b_i.sign;
+  assign p_inf   = a_i.inf || b_i.inf;
+  assign any_nan = a_i.nan || b_i.nan || c_i.nan;
+  assign invalid = (a_i.inf && b_i.zero) || (a_i.zero && b_i.inf)
+                || (p_inf && c_i.inf && (sign_p != c_i.sign));
+
+  // An infinity of sign s in the lane's format.
+  function automatic logic [63:0] inf_of(logic f64, logic s);
+    return f64 ? (F64Inf | {s, 63'b0}) : (F32Inf | {32'b0, s, 31'b0});
+  endfunction
+
+  always_comb begin
+    valid_o = 1'b1;
+    res_o   = '0;
+    if (any_nan || invalid) begin
+      if (!f64_i) begin
+        res_o = F32NaN;
+      end else if (a_i.nan) begin
+        res_o = raw_a_i | F64Quiet;
+      end else if (b_i.nan) begin
+        res_o = raw_b_i | F64Quiet;
+      end else if (c_i.nan) begin
+        res_o = raw_c_i | F64Quiet;
+      end else begin
+        res_o = F64NaN;
+      end
+    end else if (p_inf) begin
+      res_o = inf_of(f64_i, sign_p);
+    end else if (c_i.inf) begin
+      res_o = inf_of(f64_i, c_i.sign);
+    end else begin
+      valid_o = 1'b0;
+    end
+  end
+
+  // Only the class flags matter here (a zero c changes no special result); the magnitudes go
+  // to the multiplier and the aligner.
+  logic unused_mag;
+  assign unused_mag = ^{a_i.exp, a_i.sig, b_i.exp, b_i.sig, c_i.exp, c_i.sig, c_i.zero};
+
+endmodule

@@ -1,0 +1,389 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// ptxfma_top: the four-stage PTX FMA pipe (model/src/pipeline.rs). One operation enters per
+// cycle and retires LATENCY = 4 cycles later. The pipeline registers s1_q, s2_q, s3_q and
+// out_q are the model's S1, S2, S3 and Out banks bit for bit; they load every cycle, and the
+// lane or side path an operation does not use loads zero, as clock-gated flops would, so both
+// sides of a comparison agree on them.
+//
+// Fault injection for the co-simulator's divergence test: with FAULT_STICKY_RZ defined, the
+// alignment sticky of both lanes is dropped (forced to 0 in s1_q) whenever the control word's
+// rounding field is .rz. See rtl/README.md.
+
+module ptxfma_top import ptxfma_pkg::*; (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        in_valid_i,
+  input  logic [15:0] in_tag_i,
+  input  logic [23:0] in_ctrl_i,
+  input  logic [63:0] in_a_i,
+  input  logic [63:0] in_b_i,
+  input  logic [63:0] in_c_i,
+  output logic        out_valid_o,
+  output logic [15:0] out_tag_o,
+  output logic [63:0] out_d_o,
+  output s1_t         s1_o,
+  output s2_t         s2_o,
+  output s3_t         s3_o,
+  output out_t        out_o
+);
+
+  s1_t  s1_d, s1_q;
+  s2_t  s2_d, s2_q;
+  s3_t  s3_d, s3_q;
+  out_t out_d, out_q;
+
+  /////////////////////////////////////////////////////////////////////////////////////////////
+  // Stage 1: unpack, special cases, Booth array and carry-save tree, addend alignment; vmad //
+  // part select and addend preparation. The multiplier array is shared by every kind.       //
+  /////////////////////////////////////////////////////////////////////////////////////////////
+
+  ctrl_t   ctrl1;
+  kind_e   kind1;
+  ab_fmt_e ab_fmt1;
+  logic    flush1, signed_final1, en0_1, en1_1, envm_1;
+
+  assign ctrl1         = ctrl_t'(in_ctrl_i);
+  assign kind1         = kind_decode(ctrl1.kind);
+  assign ab_fmt1       = ab_fmt_decode(ctrl1.ab_fmt);
+  assign flush1        = ctrl_flush(kind1, ctrl1.ftz);
+  assign signed_final1 = ctrl_signed_final(ctrl1.a_signed, ctrl1.b_signed, ctrl1.neg_ab,
+                                           ctrl1.neg_c);
+  assign en0_1         = kind1 != KIND_VMAD;
+  assign en1_1         = kind1 == KIND_F32X2;
+  assign envm_1        = kind1 == KIND_VMAD;
+
+  // Float operands of both lanes.
+  operand_t a0, b0, c0, a1, b1, c1;
+
+  ptxfma_unpack #(.Lane(0)) u_unpack0 (
+    .kind_i  (kind1),
+    .rnd_i   (ctrl1.rnd),
+    .flush_i (flush1),
+    .ab_fmt_i(ab_fmt1),
+    .b_one_i (ctrl1.b_one),
+    .c_zero_i(ctrl1.c_zero),
+    .neg_c_i (ctrl1.neg_c),
+    .a_i     (in_a_i),
+    .b_i     (in_b_i),
+    .c_i     (in_c_i),
+    .a_o     (a0),
+    .b_o     (b0),
+    .c_o     (c0)
+  );
+
+  ptxfma_unpack #(.Lane(1)) u_unpack1 (
+    .kind_i  (kind1),
+    .rnd_i   (ctrl1.rnd),
+    .flush_i (flush1),
+    .ab_fmt_i(ab_fmt1),
+    .b_one_i (ctrl1.b_one),
+    .c_zero_i(ctrl1.c_zero),
+    .neg_c_i (ctrl1.neg_c),
+    .a_i     (in_a_i),
+    .b_i     (in_b_i),
+    .c_i     (in_c_i),
+    .a_o     (a1),
+    .b_o     (b1),
+    .c_o     (c1)
+  );
+
+  // Exponent path, alignment and special cases per lane. The raw words only matter for the
+  // binary64 NaN rule, which only lane 0 can see.
+  s1_lane_t lane0_1, lane1_1;
+
+  ptxfma_s1_lane u_s1_lane0 (
+    .f64_i  (kind1 == KIND_F64),
+    .a_i    (a0),
+    .b_i    (b0),
+    .c_i    (c0),
+    .raw_a_i(in_a_i),
+    .raw_b_i(in_b_i),
+    .raw_c_i(in_c_i),
+    .lane_o (lane0_1)
+  );
+
+  ptxfma_s1_lane u_s1_lane1 (
+    .f64_i  (kind1 == KIND_F64),
+    .a_i    (a1),
+    .b_i    (b1),
+    .c_i    (c1),
+    .raw_a_i(in_a_i),
+    .raw_b_i(in_b_i),
+    .raw_c_i(in_c_i),
+    .lane_o (lane1_1)
+  );
+
+  // vmad operands and addend.
+  logic [32:0] vm_ta, vm_tb;
+  s1_vmad_t    vm_1;
+
+  ptxfma_vmad_select u_vmad_select_a (
+    .w_i     (in_a_i[31:0]),
+    .sel_i   (sel_decode(ctrl1.asel)),
+    .signed_i(ctrl1.a_signed),
+    .val_o   (vm_ta)
+  );
+
+  ptxfma_vmad_select u_vmad_select_b (
+    .w_i     (in_b_i[31:0]),
+    .sel_i   (sel_decode(ctrl1.bsel)),
+    .signed_i(ctrl1.b_signed),
+    .val_o   (vm_tb)
+  );
+
+  ptxfma_vmad_prepare u_vmad_prepare (
+    .po_i          (ctrl1.po),
+    .neg_ab_i      (ctrl1.neg_ab),
+    .neg_c_i       (ctrl1.neg_c),
+    .signed_final_i(signed_final1),
+    .c_i           (in_c_i[31:0]),
+    .vm_o          (vm_1)
+  );
+
+  // Multiplier operands. binary32 significands (bits 52:29 of the internal form) enter the
+  // array at 23:0; f32x2 lane 1 enters 28 bits up, in the multiplicand used by Booth digits
+  // 14 and above; vmad operands are sign-extended. Multiplicands are 55-bit two's complement
+  // (the array extends them to 106 bits); the doubled multiplicands the Booth selectors need
+  // are the same wires one place up.
+  logic [MCandW-1:0]  mcand_lo, mcand_hi, mcand2_lo, mcand2_hi;
+  logic [MplierW-1:0] mplier;
+
+  always_comb begin
+    if (envm_1) begin
+      mcand_lo  = {{(MCandW - 33){vm_ta[32]}}, vm_ta};
+      mcand_hi  = mcand_lo;
+      mcand2_lo = {{(MCandW - 34){vm_ta[32]}}, vm_ta, 1'b0};
+      mcand2_hi = mcand2_lo;
+      mplier    = {{(MplierW - 33){vm_tb[32]}}, vm_tb};
+    end else if (kind1 == KIND_F64) begin
+      mcand_lo  = {2'b0, a0.sig};
+      mcand_hi  = mcand_lo;
+      mcand2_lo = {1'b0, a0.sig, 1'b0};
+      mcand2_hi = mcand2_lo;
+      mplier    = {1'b0, b0.sig};
+    end else if (en1_1) begin
+      mcand_lo  = {31'b0, a0.sig[52:29]};
+      mcand_hi  = {3'b0, a1.sig[52:29], 28'b0};
+      mcand2_lo = {30'b0, a0.sig[52:29], 1'b0};
+      mcand2_hi = {2'b0, a1.sig[52:29], 29'b0};
+      mplier    = {2'b0, b1.sig[52:29], 4'b0, b0.sig[52:29]};
+    end else begin
+      mcand_lo  = {31'b0, a0.sig[52:29]};
+      mcand_hi  = mcand_lo;
+      mcand2_lo = {30'b0, a0.sig[52:29], 1'b0};
+      mcand2_hi = mcand2_lo;
+      mplier    = {30'b0, b0.sig[52:29]};
+    end
+  end
+
+  logic [MulW-1:0] pp_rows [BoothRows];
+  logic [MulW-1:0] mul_sum, mul_carry;
+
+  ptxfma_booth u_booth (
+    .mcand_lo_i (mcand_lo),
+    .mcand_hi_i (mcand_hi),
+    .mcand2_lo_i(mcand2_lo),
+    .mcand2_hi_i(mcand2_hi),
+    .mplier_i   (mplier),
+    .rows_o     (pp_rows)
+  );
+
+  ptxfma_csa_tree u_csa_tree (
+    .rows_i (pp_rows),
+    .sum_o  (mul_sum),
+    .carry_o(mul_carry)
+  );
+
+  always_comb begin
+    s1_d.valid     = in_valid_i;
+    s1_d.tag       = in_tag_i;
+    s1_d.ctrl      = ctrl1;
+    s1_d.mul_sum   = mul_sum;
+    s1_d.mul_carry = mul_carry;
+    s1_d.vm        = envm_1 ? vm_1 : '0;
+    s1_d.lane0     = en0_1 ? lane0_1 : '0;
+    s1_d.lane1     = en1_1 ? lane1_1 : '0;
+`ifdef FAULT_STICKY_RZ
+    // Injected fault: the alignment sticky is lost under .rz.
+    if (ctrl1.rnd == RND_RZ) begin
+      s1_d.lane0.align_sticky = 1'b0;
+      s1_d.lane1.align_sticky = 1'b0;
+    end
+`endif
+  end
+
+  /////////////////////////////////////////////////////////////////////////////////////////////
+  // Stage 2: product carry-propagate add, sm_1x truncation, significand add with leading-   //
+  // zero anticipation; vmad accumulate.                                                     //
+  /////////////////////////////////////////////////////////////////////////////////////////////
+
+  kind_e           kind2;
+  logic            en0_2, en1_2, envm_2;
+  logic [MulW-1:0] prod, p0_2, p1_2;
+  logic [VmTmpW-1:0] vm_tmp_2;
+  s2_lane_t        lane0_2, lane1_2;
+
+  assign kind2  = kind_decode(s1_q.ctrl.kind);
+  assign en0_2  = kind2 != KIND_VMAD;
+  assign en1_2  = kind2 == KIND_F32X2;
+  assign envm_2 = kind2 == KIND_VMAD;
+
+  // The multiplier's carry-propagate adder (model adder::product), modulo 2^106.
+  assign prod = s1_q.mul_sum + s1_q.mul_carry;
+
+  // A binary32 product is 48 bits: lane 0's at 47:0, lane 1's at 103:56; MSB-align each to
+  // the 106-bit product position.
+  assign p0_2 = (kind2 == KIND_F64) ? prod : {prod[47:0], 58'b0};
+  assign p1_2 = {prod[103:56], 58'b0};
+
+  ptxfma_vmad_accumulate u_vmad_accumulate (
+    .prod_i(prod[VmTmpW-1:0]),
+    .vm_i  (s1_q.vm),
+    .tmp_o (vm_tmp_2)
+  );
+
+  ptxfma_s2_lane u_s2_lane0 (
+    .sm1x_i  (kind2 == KIND_SM1X),
+    .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
+    .p_i     (p0_2),
+    .lane_i  (s1_q.lane0),
+    .lane_o  (lane0_2)
+  );
+
+  ptxfma_s2_lane u_s2_lane1 (
+    .sm1x_i  (kind2 == KIND_SM1X),
+    .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
+    .p_i     (p1_2),
+    .lane_i  (s1_q.lane1),
+    .lane_o  (lane1_2)
+  );
+
+  always_comb begin
+    s2_d.valid  = s1_q.valid;
+    s2_d.tag    = s1_q.tag;
+    s2_d.ctrl   = s1_q.ctrl;
+    s2_d.vm_tmp = envm_2 ? vm_tmp_2 : '0;
+    s2_d.lane0  = en0_2 ? lane0_2 : '0;
+    s2_d.lane1  = en1_2 ? lane1_2 : '0;
+  end
+
+  /////////////////////////////////////////////////////////////////////////////////////////////
+  // Stage 3: normalisation (LZA count, one-bit correction, gradual underflow); vmad scale.  //
+  /////////////////////////////////////////////////////////////////////////////////////////////
+
+  kind_e       kind3;
+  logic        en0_3, en1_3, envm_3;
+  logic [63:0] vm_res_3;
+  s3_lane_t    lane0_3, lane1_3;
+
+  assign kind3  = kind_decode(s2_q.ctrl.kind);
+  assign en0_3  = kind3 != KIND_VMAD;
+  assign en1_3  = kind3 == KIND_F32X2;
+  assign envm_3 = kind3 == KIND_VMAD;
+
+  ptxfma_vmad_scale u_vmad_scale (
+    .scale_i(scale_decode(s2_q.ctrl.scale)),
+    .tmp_i  (s2_q.vm_tmp),
+    .res_o  (vm_res_3)
+  );
+
+  ptxfma_s3_lane u_s3_lane0 (
+    .f64_i (kind3 == KIND_F64),
+    .lane_i(s2_q.lane0),
+    .lane_o(lane0_3)
+  );
+
+  ptxfma_s3_lane u_s3_lane1 (
+    .f64_i (kind3 == KIND_F64),
+    .lane_i(s2_q.lane1),
+    .lane_o(lane1_3)
+  );
+
+  always_comb begin
+    s3_d.valid  = s2_q.valid;
+    s3_d.tag    = s2_q.tag;
+    s3_d.ctrl   = s2_q.ctrl;
+    s3_d.vm_res = envm_3 ? vm_res_3 : '0;
+    s3_d.lane0  = en0_3 ? lane0_3 : '0;
+    s3_d.lane1  = en1_3 ? lane1_3 : '0;
+  end
+
+  /////////////////////////////////////////////////////////////////////////////////////////////
+  // Stage 4: rounding, overflow, flushing, special results, saturation; result packing.     //
+  /////////////////////////////////////////////////////////////////////////////////////////////
+
+  kind_e       kind4;
+  rnd_e        rnd4;
+  logic        f64_4, flush4;
+  logic [63:0] res0_4, res1_4, vm_d_4;
+
+  assign kind4  = kind_decode(s3_q.ctrl.kind);
+  assign rnd4   = effective_rnd(kind4, s3_q.ctrl.rnd);
+  assign f64_4  = kind4 == KIND_F64;
+  assign flush4 = ctrl_flush(kind4, s3_q.ctrl.ftz);
+
+  ptxfma_round u_round0 (
+    .f64_i  (f64_4),
+    .rnd_i  (rnd4),
+    .flush_i(flush4),
+    .sat_i  (s3_q.ctrl.sat),
+    .lane_i (s3_q.lane0),
+    .res_o  (res0_4)
+  );
+
+  ptxfma_round u_round1 (
+    .f64_i  (f64_4),
+    .rnd_i  (rnd4),
+    .flush_i(flush4),
+    .sat_i  (s3_q.ctrl.sat),
+    .lane_i (s3_q.lane1),
+    .res_o  (res1_4)
+  );
+
+  ptxfma_vmad_saturate u_vmad_saturate (
+    .sat_i         (s3_q.ctrl.sat),
+    .signed_final_i(ctrl_signed_final(s3_q.ctrl.a_signed, s3_q.ctrl.b_signed,
+                                      s3_q.ctrl.neg_ab, s3_q.ctrl.neg_c)),
+    .res_i         (s3_q.vm_res),
+    .d_o           (vm_d_4)
+  );
+
+  always_comb begin
+    out_d.valid = s3_q.valid;
+    out_d.tag   = s3_q.tag;
+    unique case (kind4)
+      KIND_VMAD:  out_d.d = vm_d_4;
+      KIND_F32X2: out_d.d = (res1_4 << 32) | res0_4;
+      default:    out_d.d = res0_4;
+    endcase
+  end
+
+  /////////////////////////////
+  // Pipeline registers      //
+  /////////////////////////////
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_q  <= '0;
+      s2_q  <= '0;
+      s3_q  <= '0;
+      out_q <= '0;
+    end else begin
+      s1_q  <= s1_d;
+      s2_q  <= s2_d;
+      s3_q  <= s3_d;
+      out_q <= out_d;
+    end
+  end
+
+  assign s1_o        = s1_q;
+  assign s2_o        = s2_q;
+  assign s3_o        = s3_q;
+  assign out_o       = out_q;
+  assign out_valid_o = out_q.valid;
+  assign out_tag_o   = out_q.tag;
+  assign out_d_o     = out_q.d;
+
+endmodule

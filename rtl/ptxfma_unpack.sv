@@ -1,0 +1,117 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Operand unpack for one float lane (model/src/unpack.rs): format decode, exact f16/bf16
+// widening, input flushing, and the b_one / c_zero / neg_c substitutions that put add, sub and
+// mul on the FMA datapath. Every operand leaves in one internal form: a 53-bit significand with
+// the hidden bit at 52 and the unbiased exponent of bit 52; narrower formats are MSB-aligned.
+
+module ptxfma_unpack import ptxfma_pkg::*; #(
+  // 0: binary32 words in bits 31:0; 1: in bits 63:32 (f32x2 lane 1).
+  parameter int unsigned Lane = 0
+) (
+  input  kind_e       kind_i,    // decoded
+  input  rnd_e        rnd_i,
+  input  logic        flush_i,   // Ctrl::flush
+  input  ab_fmt_e     ab_fmt_i,  // decoded
+  input  logic        b_one_i,
+  input  logic        c_zero_i,
+  input  logic        neg_c_i,
+  input  logic [63:0] a_i,
+  input  logic [63:0] b_i,
+  input  logic [63:0] c_i,
+  output operand_t    a_o,
+  output operand_t    b_o,
+  output operand_t    c_o
+);
+
+  // Builds the internal form from a format's fields; `frac` is MSB-aligned to bit 51 and
+  // `e_unb` already holds the subnormal exponent (1 - bias) when the exponent field is zero.
+  function automatic operand_t mk_op(logic sign, logic e_zero, logic e_ones, exp_t e_unb,
+                                     logic [51:0] frac, logic flush);
+    operand_t op;
+    op.sign = sign;
+    op.exp  = e_unb;
+    op.sig  = {~e_zero, frac};
+    op.zero = e_zero && (frac == '0);
+    op.inf  = e_ones && (frac == '0);
+    op.nan  = e_ones && (frac != '0);
+    if (flush && e_zero) begin
+      op.sig  = '0;
+      op.zero = 1'b1;
+    end
+    return op;
+  endfunction
+
+  function automatic operand_t unpack_f64(logic [63:0] x);
+    logic [10:0] e;
+    e = x[62:52];
+    return mk_op(x[63], e == '0, e == '1,
+                 (e == '0) ? -16'sd1022 : $signed({5'b0, e}) - 16'sd1023, x[51:0], 1'b0);
+  endfunction
+
+  function automatic operand_t unpack_f32(logic [31:0] x, logic flush);
+    logic [7:0] e;
+    e = x[30:23];
+    return mk_op(x[31], e == '0, e == '1,
+                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[22:0], 29'b0}, flush);
+  endfunction
+
+  function automatic operand_t unpack_f16(logic [15:0] x);
+    logic [4:0] e;
+    e = x[14:10];
+    return mk_op(x[15], e == '0, e == '1,
+                 (e == '0) ? -16'sd14 : $signed({11'b0, e}) - 16'sd15, {x[9:0], 42'b0}, 1'b0);
+  endfunction
+
+  function automatic operand_t unpack_bf16(logic [15:0] x);
+    logic [7:0] e;
+    e = x[14:7];
+    return mk_op(x[15], e == '0, e == '1,
+                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[6:0], 45'b0}, 1'b0);
+  endfunction
+
+  // a and b of the binary32 kinds: the lane's word, or an f16/bf16 value in bits 15:0 (the
+  // same for both lanes).
+  function automatic operand_t unpack_ab(logic [31:0] word, logic [15:0] half, ab_fmt_e fmt,
+                                         logic flush);
+    unique case (fmt)
+      AB_F16:  return unpack_f16(half);
+      AB_BF16: return unpack_bf16(half);
+      default: return unpack_f32(word, flush);
+    endcase
+  endfunction
+
+  operand_t ua, ub, uc;
+
+  always_comb begin
+    if (kind_i == KIND_F64) begin
+      ua = unpack_f64(a_i);
+      ub = unpack_f64(b_i);
+      uc = unpack_f64(c_i);
+    end else begin
+      ua = unpack_ab(a_i[32*Lane+:32], a_i[15:0], ab_fmt_i, flush_i);
+      ub = unpack_ab(b_i[32*Lane+:32], b_i[15:0], ab_fmt_i, flush_i);
+      uc = unpack_f32(c_i[32*Lane+:32], flush_i);
+    end
+  end
+
+  // add / sub: b is +1.0.
+  localparam operand_t One = '{sign: 1'b0, exp: '0, sig: {1'b1, 52'b0},
+                               zero: 1'b0, inf: 1'b0, nan: 1'b0};
+
+  operand_t c_sub;
+
+  always_comb begin
+    // mul: c is a signed zero: -0, or +0 under .rm, where an exact zero sum is -0.
+    c_sub = c_zero_i ? operand_t'{sign: rnd_i != RND_RM, exp: -16'sd126, sig: '0,
+                                  zero: 1'b1, inf: 1'b0, nan: 1'b0} : uc;
+    // sub: c's sign flips.
+    c_sub.sign = c_sub.sign ^ neg_c_i;
+  end
+
+  assign a_o = ua;
+  assign b_o = b_one_i ? One : ub;
+  assign c_o = c_sub;
+
+endmodule

@@ -1,0 +1,38 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// vmad stage 1 (model/src/vmad.rs, `prepare`): the negation choice and the extended addend.
+// .po adds one; a negated product is one's complemented plus one; a negated c is one's
+// complemented here and gets its +1 in the same carry-in.
+
+module ptxfma_vmad_prepare import ptxfma_pkg::*; (
+  input  logic        po_i,
+  input  logic        neg_ab_i,
+  input  logic        neg_c_i,
+  input  logic        signed_final_i,
+  input  logic [31:0] c_i,
+  output s1_vmad_t    vm_o
+);
+
+  logic        inv, lsb;
+  logic [31:0] c;
+
+  always_comb begin
+    inv = 1'b0;
+    lsb = 1'b0;
+    c   = c_i;
+    if (po_i) begin
+      lsb = 1'b1;
+    end else if (neg_ab_i) begin
+      inv = 1'b1;
+      lsb = 1'b1;
+    end else if (neg_c_i) begin
+      lsb = 1'b1;
+      c   = ~c_i;
+    end
+    vm_o.vm_cext = {{(VmTmpW - 32){signed_final_i & c[31]}}, c};
+    vm_o.vm_inv  = inv;
+    vm_o.vm_lsb  = lsb;
+  end
+
+endmodule

@@ -1,0 +1,35 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// vmad stage 4 (model/src/vmad.rs, `saturate`): optional clamp to the 32-bit signed or
+// unsigned range, then the low word.
+
+module ptxfma_vmad_saturate import ptxfma_pkg::*; (
+  input  logic        sat_i,
+  input  logic        signed_final_i,
+  input  logic [63:0] res_i,
+  output logic [63:0] d_o
+);
+
+  localparam logic signed [63:0] IntMax = 64'sh0000_0000_7FFF_FFFF;
+  localparam logic signed [63:0] IntMin = 64'shFFFF_FFFF_8000_0000;
+
+  logic [31:0] r;
+
+  always_comb begin
+    r = res_i[31:0];
+    if (sat_i) begin
+      if (signed_final_i) begin
+        if ($signed(res_i) > IntMax) begin
+          r = 32'h7FFF_FFFF;
+        end else if ($signed(res_i) < IntMin) begin
+          r = 32'h8000_0000;
+        end
+      end else if (res_i[63:32] != '0) begin
+        r = 32'hFFFF_FFFF;
+      end
+    end
+    d_o = {32'b0, r};
+  end
+
+endmodule
