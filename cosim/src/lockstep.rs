@@ -36,7 +36,7 @@ impl Stream {
     pub fn new(seed: u64, family: Family, vectors: u64) -> Stream {
         Stream {
             stim: Stimulus::new(seed, &[family]),
-            bubbles: Rng::new(seed ^ 0xB0BB_1E5),
+            bubbles: Rng::new(seed ^ 0x0B0B_B1E5),
             left: vectors,
             drain: LATENCY,
             cycle: 0,
@@ -74,10 +74,10 @@ impl Iterator for Stream {
             PipeIn {
                 valid: false,
                 tag,
-                ctrl: (r.next() & 0xFF_FFFF) as u32,
-                a: r.next(),
-                b: r.next(),
-                c: r.next(),
+                ctrl: (r.next_u64() & 0xFF_FFFF) as u32,
+                a: r.next_u64(),
+                b: r.next_u64(),
+                c: r.next_u64(),
             }
         } else {
             let v = self.stim.next()?;

@@ -174,7 +174,9 @@ impl Rtl {
 
     /// Runs one cycle per already encoded input (`IN_WORDS` each), one frame per cycle.
     pub fn run_encoded(&mut self, inputs: &[u64], frames: &mut [u32]) -> Result<(), Error> {
-        if inputs.len() % IN_WORDS != 0 || frames.len() != inputs.len() / IN_WORDS * frame::WORDS {
+        if !inputs.len().is_multiple_of(IN_WORDS)
+            || frames.len() != inputs.len() / IN_WORDS * frame::WORDS
+        {
             return Err(Error::new("run_encoded: buffer sizes do not match"));
         }
         self.pin().run_batch(inputs, frames).map_err(rtl_err)

@@ -143,8 +143,8 @@ impl Iterator for Stimulus {
                     }
                     _ => {}
                 }
-                a = r.next() & 0xFFFF;
-                b = r.next() & 0xFFFF;
+                a = r.next_u64() & 0xFFFF;
+                b = r.next_u64() & 0xFFFF;
                 cc = f32_operand(r);
             }
             Family::Vmad => {
@@ -165,15 +165,15 @@ impl Iterator for Stimulus {
                     2 => c.po = true,
                     _ => {}
                 }
-                a = r.next() & 0xFFFF_FFFF;
-                b = r.next() & 0xFFFF_FFFF;
-                cc = r.next() & 0xFFFF_FFFF;
+                a = r.next_u64() & 0xFFFF_FFFF;
+                b = r.next_u64() & 0xFFFF_FFFF;
+                cc = r.next_u64() & 0xFFFF_FFFF;
             }
         }
         // Unused operand bits are driven with noise: the datapath must ignore them.
         if c.ab_fmt != AbFmt::Native {
-            a |= r.next() & !0xFFFF;
-            b |= r.next() & !0xFFFF;
+            a |= r.next_u64() & !0xFFFF;
+            b |= r.next_u64() & !0xFFFF;
         }
         Some(Vector {
             ctrl: c,
@@ -214,9 +214,9 @@ fn f32_operand(r: &mut Rng) -> u64 {
     ];
     let v = match r.below(8) {
         0 => EDGE[r.below(EDGE.len() as u64) as usize],
-        1 => (r.next() as u32) & 0x807F_FFFF, // subnormal or zero
-        2 => ((r.below(64) as u32 + 95) << 23) | (r.next() as u32 & 0x807F_FFFF), // near 1
-        _ => r.next() as u32,
+        1 => (r.next_u64() as u32) & 0x807F_FFFF, // subnormal or zero
+        2 => ((r.below(64) as u32 + 95) << 23) | (r.next_u64() as u32 & 0x807F_FFFF), // near 1
+        _ => r.next_u64() as u32,
     };
     v as u64
 }
@@ -234,9 +234,9 @@ fn f64_operand(r: &mut Rng) -> u64 {
     ];
     match r.below(8) {
         0 => EDGE[r.below(EDGE.len() as u64) as usize],
-        1 => r.next() & 0x800F_FFFF_FFFF_FFFF,
-        2 => ((r.below(128) + 959) << 52) | (r.next() & 0x800F_FFFF_FFFF_FFFF),
-        _ => r.next(),
+        1 => r.next_u64() & 0x800F_FFFF_FFFF_FFFF,
+        2 => ((r.below(128) + 959) << 52) | (r.next_u64() & 0x800F_FFFF_FFFF_FFFF),
+        _ => r.next_u64(),
     }
 }
 
@@ -366,7 +366,7 @@ impl Rng {
         Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -375,11 +375,11 @@ impl Rng {
     }
 
     pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next() as u128 * n as u128) >> 64) as u64
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
     pub fn bit(&mut self) -> bool {
-        self.next() & 1 != 0
+        self.next_u64() & 1 != 0
     }
 }
 

@@ -97,7 +97,7 @@ impl Vcd {
         let var = self
             .w
             .hierarchy()
-            .lookup_var(path, &name)
+            .lookup_var(path, name)
             .unwrap_or_else(|| panic!("no signal {}.{name}", path.join(".")));
         let sig = self.w.hierarchy()[var].signal_ref();
         self.w.load_signals(&[sig]);
