@@ -12,6 +12,8 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 VERILATOR ?= verilator
+# build.rs reads it too.
+export VERILATOR
 VERILATOR_VERSION := 5.006
 
 COSIM_COUNT ?= 1000000
