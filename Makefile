@@ -27,6 +27,8 @@ TEST_COSIM_COUNT ?= 100000
 REGRESS_COUNT ?= 4000000
 REGRESS_SEEDS ?= 2 3 4 5
 BENCH_COUNT ?= 300000
+# Extra `fma-cosim bench` arguments, e.g. `--golden rtl:default` to time the machinery alone.
+BENCH_ARGS ?=
 
 # Packages first: every other file imports them.
 RTL_PKGS := $(sort $(wildcard rtl/*_pkg.sv))
@@ -105,7 +107,7 @@ cosim-test: deps
 # Verilator and the model's C++ run again while the cached runtime is reused).
 bench: deps
 	$(CARGO) build --release -p ptxfma-cosim
-	$(COSIM) bench --count $(BENCH_COUNT)
+	$(COSIM) bench --count $(BENCH_COUNT) $(BENCH_ARGS)
 	@target=$$($(CARGO) metadata --format-version 1 --no-deps | \
 	           sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
 	now() { date +%s.%N; }; \
