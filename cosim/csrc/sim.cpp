@@ -31,7 +31,7 @@ constexpr std::size_t words_of(const VlWide<N>&) { return N; }
 template <class M>
 class SimOf final : public Sim {
  public:
-  explicit SimOf(bool trace) : ctx_(new VerilatedContext), trace_(trace) {
+  explicit SimOf(bool trace) : ctx_(new VerilatedContext) {
     // An RTL $fatal/$stop must come back to Rust as an error, not abort the process.
     ctx_->fatalOnError(false);
     // Tracing must be enabled before the model is constructed.
@@ -66,9 +66,8 @@ class SimOf final : public Sim {
   }
 
   void run_batch(rust::Slice<const uint64_t> inputs, rust::Slice<uint32_t> frames) override {
+    // Sizes are checked by the Rust caller (Rtl::run_encoded).
     const std::size_t n = inputs.size() / 4;
-    if (inputs.size() % 4 != 0 || frames.size() != n * frame_words())
-      throw std::invalid_argument("run_batch: buffer sizes do not match");
     Verilated::threadContextp(ctx_.get());
     M& m = *model_;
     const uint64_t* in = inputs.data();
@@ -86,15 +85,14 @@ class SimOf final : public Sim {
   }
 
   void spin(rust::Slice<const uint64_t> inputs, uint64_t cycles) override {
+    // Sizes are checked by the Rust caller (Rtl::spin).
     const std::size_t n = inputs.size() / 4;
-    if (n == 0 || inputs.size() % 4 != 0)
-      throw std::invalid_argument("spin: empty or ragged input buffer");
     Verilated::threadContextp(ctx_.get());
     for (uint64_t i = 0; i < cycles; ++i) cycle(inputs.data() + 4 * (i % n));
   }
 
   void open_trace(rust::Str path) override {
-    if (!trace_) throw std::logic_error("open_trace: simulator built without trace");
+    // Only called on simulators created with trace = true (checked by Rtl::open_trace).
     close_trace();
     Verilated::threadContextp(ctx_.get());
     vcd_.reset(new VerilatedVcdC);
@@ -143,7 +141,6 @@ class SimOf final : public Sim {
   }
 
   std::unique_ptr<VerilatedContext> ctx_;
-  bool trace_;
   std::unique_ptr<M> model_;
   std::unique_ptr<VerilatedVcdC> vcd_;
   uint64_t time_ = 0;

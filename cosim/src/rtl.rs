@@ -130,6 +130,7 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
 pub struct Rtl {
     sim: cxx::UniquePtr<ffi::Sim>,
     variant: &'static str,
+    trace: bool,
     enc: Vec<u64>,
 }
 
@@ -150,6 +151,7 @@ impl Rtl {
         Ok(Rtl {
             sim,
             variant: meta.name,
+            trace,
             enc: Vec::new(),
         })
     }
@@ -195,10 +197,19 @@ impl Rtl {
     /// Runs `cycles` cycles over the encoded inputs (cyclically) without reading anything
     /// back: the speed limit of the Verilated model in a pure C++ loop.
     pub fn spin(&mut self, inputs: &[u64], cycles: u64) -> Result<(), Error> {
+        if inputs.is_empty() || !inputs.len().is_multiple_of(IN_WORDS) {
+            return Err(Error::new("spin: empty or ragged input buffer"));
+        }
         self.pin().spin(inputs, cycles).map_err(rtl_err)
     }
 
+    /// Starts dumping a VCD to `path` (the simulator must have been created with `trace`).
     pub fn open_trace(&mut self, path: &std::path::Path) -> Result<(), Error> {
+        if !self.trace {
+            return Err(Error::new(
+                "open_trace: this simulator was created without tracing",
+            ));
+        }
         let p = path
             .to_str()
             .ok_or_else(|| Error::new(format!("{}: not valid UTF-8", path.display())))?;

@@ -348,3 +348,23 @@ fn cli_rejects_bad_input_with_a_message() {
     assert_eq!(code, 2);
     assert!(err.contains("past the end of the stream"), "{err}");
 }
+
+#[test]
+fn tracing_needs_a_tracing_simulator_and_a_writable_path() {
+    let dir = scratch("trace-open");
+    let mut plain = Rtl::new("default", false).unwrap();
+    let e = plain
+        .open_trace(&dir.join("x.vcd"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("without tracing"), "{e}");
+    let mut traced = Rtl::new("default", true).unwrap();
+    let e = traced
+        .open_trace(&dir.join("no-such-dir").join("x.vcd"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot open"), "{e}");
+    // A failed open leaves the simulator usable.
+    let mut f = vec![0u32; ptxfma_cosim::frame::WORDS];
+    traced.run(&[PipeIn::default()], &mut f).unwrap();
+}
