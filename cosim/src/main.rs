@@ -1,1 +1,13 @@
-fn main() {}
+//! `fma-cosim`: lockstep co-simulation of the ptxfma RTL against the golden model.
+
+fn main() -> std::process::ExitCode {
+    // Reports are often piped into `head` or `less`: a closed pipe should end the program
+    // quietly, as it does for other command-line tools, not make `println!` panic.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::ExitCode::from(ptxfma_cosim::cli::main(&args))
+}

@@ -1,0 +1,160 @@
+// Thin C++ shim between the Verilated ptxfma RTL and Rust. The frame and input layouts are
+// documented in cosim/src/rtl.rs, which checks them against the model at start-up.
+#include "ptxfma-cosim/csrc/sim.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "ptxfma_variants.h"
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+
+namespace ptxfma {
+namespace {
+
+// Appends a port's value to a frame: 32-bit words, least significant first.
+inline void put(uint32_t*& p, uint64_t v, int words) {
+  p[0] = static_cast<uint32_t>(v);
+  if (words == 2) p[1] = static_cast<uint32_t>(v >> 32);
+  p += words;
+}
+template <std::size_t N>
+inline void put(uint32_t*& p, const VlWide<N>& v) {
+  std::memcpy(p, v.data(), N * sizeof(uint32_t));
+  p += N;
+}
+
+template <std::size_t N>
+constexpr std::size_t words_of(const VlWide<N>&) { return N; }
+
+template <class M>
+class SimOf final : public Sim {
+ public:
+  explicit SimOf(bool trace) : ctx_(new VerilatedContext) {
+    // An RTL $fatal/$stop must come back to Rust as an error, not abort the process.
+    ctx_->fatalOnError(false);
+    // Tracing must be enabled before the model is constructed.
+    ctx_->traceEverOn(trace);
+    Verilated::threadContextp(ctx_.get());
+    model_.reset(new M(ctx_.get(), "TOP"));
+    reset();
+  }
+
+  ~SimOf() override {
+    close_trace();
+    Verilated::threadContextp(ctx_.get());
+    model_->final();
+  }
+
+  size_t frame_words() const override {
+    const M& m = *model_;
+    return 4 + words_of(m.s1_o) + words_of(m.s2_o) + words_of(m.s3_o) + words_of(m.out_o);
+  }
+
+  uint64_t time() const override { return time_; }
+
+  void reset() override {
+    Verilated::threadContextp(ctx_.get());
+    M& m = *model_;
+    m.clk_i = 0;
+    m.in_valid_i = 0;
+    m.rst_ni = 0;
+    half_cycle();
+    m.rst_ni = 1;
+    half_cycle();
+  }
+
+  void run_batch(rust::Slice<const uint64_t> inputs, rust::Slice<uint32_t> frames) override {
+    // Sizes are checked by the Rust caller (Rtl::run_encoded).
+    const std::size_t n = inputs.size() / 4;
+    Verilated::threadContextp(ctx_.get());
+    M& m = *model_;
+    const uint64_t* in = inputs.data();
+    uint32_t* p = frames.data();
+    for (std::size_t i = 0; i < n; ++i, in += 4) {
+      cycle(in);
+      put(p, m.out_valid_o, 1);
+      put(p, m.out_tag_o, 1);
+      put(p, m.out_d_o, 2);
+      put(p, m.s1_o);
+      put(p, m.s2_o);
+      put(p, m.s3_o);
+      put(p, m.out_o);
+    }
+  }
+
+  void spin(rust::Slice<const uint64_t> inputs, uint64_t cycles) override {
+    // Sizes are checked by the Rust caller (Rtl::spin).
+    const std::size_t n = inputs.size() / 4;
+    Verilated::threadContextp(ctx_.get());
+    for (uint64_t i = 0; i < cycles; ++i) cycle(inputs.data() + 4 * (i % n));
+  }
+
+  void open_trace(rust::Str path) override {
+    // Only called on simulators created with trace = true (checked by Rtl::open_trace).
+    close_trace();
+    Verilated::threadContextp(ctx_.get());
+    vcd_.reset(new VerilatedVcdC);
+    model_->trace(vcd_.get(), 99);  // trace() must precede open()
+    vcd_->open(std::string(path).c_str());
+    if (!vcd_->isOpen()) {
+      vcd_.reset();
+      throw std::runtime_error("cannot open " + std::string(path));
+    }
+  }
+
+  void close_trace() override {
+    if (vcd_) {
+      vcd_->close();
+      vcd_.reset();
+    }
+  }
+
+ private:
+  // One clock cycle: drive the inputs with the clock low, then the rising edge; one trace dump
+  // after each.
+  void cycle(const uint64_t* in) {
+    M& m = *model_;
+    m.in_valid_i = in[0] & 1;
+    m.in_tag_i = static_cast<uint16_t>(in[0] >> 16);
+    m.in_ctrl_i = static_cast<uint32_t>(in[0] >> 32) & 0xffffffu;
+    m.in_a_i = in[1];
+    m.in_b_i = in[2];
+    m.in_c_i = in[3];
+    m.clk_i = 0;
+    half_cycle();
+    m.clk_i = 1;
+    half_cycle();
+    ++cycles_;
+  }
+
+  void half_cycle() {
+    if (ctx_->gotFinish())
+      throw std::runtime_error("the RTL already stopped ($finish, $stop or $fatal)");
+    model_->eval();
+    if (vcd_) vcd_->dump(time_);
+    time_ += 5;
+    if (ctx_->gotFinish())
+      throw std::runtime_error("the RTL stopped ($finish, $stop or $fatal) in cycle " +
+                               std::to_string(cycles_));
+  }
+
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<M> model_;
+  std::unique_ptr<VerilatedVcdC> vcd_;
+  uint64_t time_ = 0;
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace) {
+#define PTXFMA_NEW(NAME, MODEL) \
+  if (variant == rust::Str(NAME)) return std::unique_ptr<Sim>(new SimOf<MODEL>(trace));
+  PTXFMA_FOR_EACH_VARIANT(PTXFMA_NEW)
+#undef PTXFMA_NEW
+  throw std::invalid_argument("no RTL variant named " + std::string(variant));
+}
+
+}  // namespace ptxfma

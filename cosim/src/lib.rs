@@ -1,0 +1,38 @@
+//! Lockstep co-simulation of the Verilated ptxfma RTL against the golden model.
+//!
+//! - [`rtl`]: the Verilated RTL (built by `build.rs`) behind a safe, batched API;
+//! - [`frame`]: what is compared each cycle, and how a difference is pinned to a field;
+//! - [`golden`]: the reference side (the model, or another RTL variant);
+//! - [`lockstep`]: the engine that runs both sides and compares them;
+//! - [`waves`]: the VCD of a divergence window (RTL hierarchy + model registers + marker);
+//! - [`report`]: the divergence report and the per-family summary;
+//! - [`cli`]: the `fma-cosim` command line.
+
+pub mod cli;
+pub mod frame;
+pub mod golden;
+pub mod lockstep;
+pub mod report;
+pub mod rtl;
+pub mod stim;
+pub mod waves;
+
+use std::fmt;
+
+/// An error with a message meant for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl Error {
+    pub fn new(msg: impl Into<String>) -> Error {
+        Error(msg.into())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,321 @@
+//! The lockstep engine: the RTL and the golden reference get the same input every cycle, and
+//! every cycle's frames (output ports and all four register banks) are compared.
+//!
+//! Speed: crossing into C++ once per cycle would dominate, so the RTL runs in batches of
+//! cycles (the shim fills a frame per cycle). The reference runs on a second thread, one batch
+//! ahead, so the two sides overlap and a run costs about as much as the slower of the two.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use ptxfma_model::pipeline::{PipeIn, LATENCY};
+
+use crate::frame::{self, Bank, FieldDiff};
+use crate::golden::Golden;
+use crate::rtl::{self, Rtl};
+use crate::stim::{Family, Rng, Stimulus, Vector};
+use crate::Error;
+
+/// One bubble (valid = 0) in this many cycles.
+const BUBBLE_EVERY: u64 = 16;
+
+/// The cycle-by-cycle input of one segment: `vectors` operations of one family from the
+/// stimulus generator, with bubbles sprinkled in, then `LATENCY` idle cycles so the last
+/// operation retires. Entirely determined by (seed, family, vectors), which is what makes a
+/// reported cycle replayable.
+pub struct Stream {
+    stim: Stimulus,
+    bubbles: Rng,
+    left: u64,
+    drain: usize,
+    cycle: u64,
+}
+
+impl Stream {
+    pub fn new(seed: u64, family: Family, vectors: u64) -> Stream {
+        Stream {
+            stim: Stimulus::new(seed, &[family]),
+            bubbles: Rng::new(seed ^ 0x0B0B_B1E5),
+            left: vectors,
+            drain: LATENCY,
+            cycle: 0,
+        }
+    }
+
+    /// The input of cycle `index` (cycles count from 0 after reset).
+    pub fn nth(seed: u64, family: Family, vectors: u64, index: u64) -> Option<PipeIn> {
+        let mut s = Stream::new(seed, family, vectors);
+        for _ in 0..index {
+            s.next()?;
+        }
+        s.next()
+    }
+}
+
+impl Iterator for Stream {
+    type Item = PipeIn;
+
+    fn next(&mut self) -> Option<PipeIn> {
+        let tag = self.cycle as u16;
+        let inp = if self.left == 0 {
+            if self.drain == 0 {
+                return None;
+            }
+            self.drain -= 1;
+            PipeIn {
+                tag,
+                ..PipeIn::default()
+            }
+        } else if self.bubbles.below(BUBBLE_EVERY) == 0 {
+            // A bubble still carries arbitrary data and control bits: both sides must compute
+            // the same stage registers from them even though nothing retires.
+            let r = &mut self.bubbles;
+            PipeIn {
+                valid: false,
+                tag,
+                ctrl: (r.next_u64() & 0xFF_FFFF) as u32,
+                a: r.next_u64(),
+                b: r.next_u64(),
+                c: r.next_u64(),
+            }
+        } else {
+            let v = self.stim.next()?;
+            self.left -= 1;
+            vector_input(&v, tag)
+        };
+        self.cycle += 1;
+        Some(inp)
+    }
+}
+
+/// A vector presented as a valid input with `tag`.
+pub fn vector_input(v: &Vector, tag: u16) -> PipeIn {
+    PipeIn {
+        valid: true,
+        tag,
+        ctrl: v.ctrl.encode(),
+        a: v.a,
+        b: v.b,
+        c: v.c,
+    }
+}
+
+/// Knobs of a lockstep run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Cycles per RTL batch.
+    pub batch: usize,
+    /// Stop after this many divergent operations (1: stop at the first).
+    pub max_divergences: usize,
+    /// Input history kept for the waveform window, in cycles.
+    pub window: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            batch: 4096,
+            max_divergences: 1,
+            window: 32,
+        }
+    }
+}
+
+/// One cycle in which the RTL and the reference disagree.
+#[derive(Clone, Debug)]
+pub struct Divergence {
+    /// Cycle (from 0 after reset) after whose rising edge the banks differ.
+    pub cycle: u64,
+    /// The first differing bank in pipeline order.
+    pub bank: Bank,
+    /// Its differing fields, most significant first.
+    pub fields: Vec<FieldDiff>,
+    /// Every differing bank in this cycle.
+    pub banks: Vec<Bank>,
+    /// Cycle in which the operation now in `bank` was presented; `None` if it is the reset
+    /// state that has not yet been replaced.
+    pub issue: Option<u64>,
+    /// That operation's input.
+    pub input: Option<PipeIn>,
+    /// Both frames of the cycle.
+    pub expected: Vec<u32>,
+    pub actual: Vec<u32>,
+}
+
+/// The result of running one stream.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Valid operations presented (all of them compared in every stage they reached).
+    pub vectors: u64,
+    pub cycles: u64,
+    pub seconds: f64,
+    pub divergences: Vec<Divergence>,
+    /// Inputs of the cycles up to and including the first divergence (at most
+    /// `Config::window` of them), and the cycle of the first one: the waveform's window.
+    pub window: Vec<PipeIn>,
+    pub window_start: u64,
+}
+
+struct Batch {
+    start: u64,
+    inputs: Vec<PipeIn>,
+    enc: Vec<u64>,
+    expected: Vec<u32>,
+}
+
+/// Runs `stream` through `rtl` and `golden` from reset, comparing every cycle.
+pub fn run(
+    rtl: &mut Rtl,
+    golden: &mut dyn Golden,
+    stream: impl Iterator<Item = PipeIn> + Send,
+    cfg: &Config,
+) -> Result<Outcome, Error> {
+    let batch = cfg.batch.max(1);
+    let golden_name = golden.name();
+    rtl.reset()?;
+    golden.reset()?;
+    let t0 = Instant::now();
+
+    let (tx, rx) = mpsc::sync_channel::<Result<Batch, Error>>(2);
+    let (back_tx, back_rx) = mpsc::channel::<Batch>();
+
+    let mut out = Outcome {
+        vectors: 0,
+        cycles: 0,
+        seconds: 0.0,
+        divergences: Vec::new(),
+        window: Vec::new(),
+        window_start: 0,
+    };
+    let hist_cap = cfg.window.max(LATENCY);
+    let mut hist: VecDeque<PipeIn> = VecDeque::with_capacity(hist_cap + batch);
+    let mut seen: HashSet<Option<u64>> = HashSet::new();
+    let mut actual = Vec::new();
+
+    let result = std::thread::scope(|s| -> Result<(), Error> {
+        // The reference side: generates inputs and expected frames one batch ahead.
+        let worker = s.spawn(move || {
+            let mut stream = stream;
+            let mut start = 0u64;
+            loop {
+                let mut b = back_rx.try_recv().unwrap_or_else(|_| Batch {
+                    start: 0,
+                    inputs: Vec::with_capacity(batch),
+                    enc: Vec::with_capacity(batch * rtl::IN_WORDS),
+                    expected: Vec::new(),
+                });
+                b.start = start;
+                b.inputs.clear();
+                b.inputs.extend(stream.by_ref().take(batch));
+                if b.inputs.is_empty() {
+                    return;
+                }
+                start += b.inputs.len() as u64;
+                b.enc.clear();
+                b.enc.extend(b.inputs.iter().flat_map(rtl::encode_input));
+                b.expected.resize(b.inputs.len() * frame::WORDS, 0);
+                let r = golden.run(&b.inputs, &mut b.expected).map(|()| b);
+                let failed = r.is_err();
+                if tx.send(r).is_err() || failed {
+                    return;
+                }
+            }
+        });
+
+        let compare = (|| -> Result<(), Error> {
+            for msg in rx.iter() {
+                let b = msg?;
+                let n = b.inputs.len();
+                actual.resize(n * frame::WORDS, 0);
+                rtl.run_encoded(&b.enc, &mut actual)?;
+                let mut stop_at = None;
+                if b.expected != actual {
+                    for i in 0..n {
+                        let r = i * frame::WORDS..(i + 1) * frame::WORDS;
+                        let (e, a) = (&b.expected[r.clone()], &actual[r]);
+                        if e == a {
+                            continue;
+                        }
+                        let cycle = b.start + i as u64;
+                        let banks = frame::differing_banks(e, a);
+                        // Name the earliest bank whose operation has not been reported yet.
+                        let issue_of = |bank: Bank| cycle.checked_sub(bank.age());
+                        let Some(&bank) = banks.iter().find(|&&k| !seen.contains(&issue_of(k)))
+                        else {
+                            continue;
+                        };
+                        for &k in &banks {
+                            seen.insert(issue_of(k));
+                        }
+                        let issue = issue_of(bank);
+                        let input = issue.map(|c| {
+                            if c >= b.start {
+                                b.inputs[(c - b.start) as usize]
+                            } else {
+                                hist[hist.len() - (b.start - c) as usize]
+                            }
+                        });
+                        if out.divergences.is_empty() {
+                            let keep = (i + 1).min(hist_cap);
+                            let from_hist = hist_cap.saturating_sub(i + 1).min(hist.len());
+                            out.window =
+                                hist.iter().skip(hist.len() - from_hist).copied().collect();
+                            out.window.extend_from_slice(&b.inputs[i + 1 - keep..=i]);
+                            out.window_start = cycle + 1 - out.window.len() as u64;
+                        }
+                        out.divergences.push(Divergence {
+                            cycle,
+                            bank,
+                            fields: frame::differing_fields(bank, e, a),
+                            banks,
+                            issue,
+                            input,
+                            expected: e.to_vec(),
+                            actual: a.to_vec(),
+                        });
+                        if out.divergences.len() >= cfg.max_divergences {
+                            stop_at = Some(i + 1);
+                            break;
+                        }
+                    }
+                }
+                let done = stop_at.unwrap_or(n);
+                out.cycles += done as u64;
+                out.vectors += b.inputs[..done].iter().filter(|p| p.valid).count() as u64;
+                hist.extend(&b.inputs[..done]);
+                let excess = hist.len().saturating_sub(hist_cap);
+                hist.drain(..excess);
+                if stop_at.is_some() {
+                    return Ok(());
+                }
+                let _ = back_tx.send(b);
+            }
+            Ok(())
+        })();
+        // Unblock and stop the worker whatever happened here.
+        drop(rx);
+        let joined = worker.join();
+        compare?;
+        joined.map_err(|p| {
+            Error::new(format!(
+                "the reference ({golden_name}) panicked: {}",
+                panic_text(&p)
+            ))
+        })
+    });
+    result?;
+    out.seconds = t0.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// The message of a panic payload.
+pub fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".into()
+    }
+}

@@ -1,0 +1,430 @@
+//! Human-readable reports: a divergence, operands decoded by format, the per-family summary.
+
+use std::fmt::Write as _;
+
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Sel};
+use ptxfma_model::pipeline::{PipeIn, LATENCY};
+
+use crate::frame::{self, Bank, FieldDiff};
+use crate::golden::Golden;
+use crate::lockstep::Divergence;
+use crate::rtl::Rtl;
+use crate::stim::{self, Vector};
+use crate::Error;
+
+/// Fields listed per divergence before "... and N more".
+const MAX_FIELDS: usize = 8;
+
+/// Where a divergence came from, for the report and the replay command.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// `fma-cosim replay` arguments that regenerate the stream (seed, filter, count), or
+    /// `None` when the inputs came from the command line.
+    pub stream_args: Option<String>,
+    /// Family name, or `command line`.
+    pub family: String,
+    pub seed: Option<u64>,
+    /// `--rtl`/`--golden` arguments when not the defaults.
+    pub sides_args: String,
+    pub rtl: String,
+    pub golden: String,
+}
+
+/// The operation replayed alone from reset on both sides.
+#[derive(Clone, Debug)]
+pub struct Alone {
+    pub expected_d: u64,
+    pub actual_d: u64,
+    /// First (cycle, bank, field) that differs, if any.
+    pub first: Option<(u64, Bank, String)>,
+}
+
+/// Runs `input` alone from reset (then idle cycles) on a fresh RTL and a fresh reference.
+pub fn replay_alone(variant: &str, golden: &dyn Golden, input: &PipeIn) -> Result<Alone, Error> {
+    let mut all = vec![*input];
+    all.extend((1..LATENCY as u16).map(|k| PipeIn {
+        tag: input.tag.wrapping_add(k),
+        ..PipeIn::default()
+    }));
+    let mut rtl = Rtl::new(variant, false)?;
+    let mut act = vec![0u32; all.len() * frame::WORDS];
+    rtl.run(&all, &mut act)?;
+    let mut g = golden.fresh()?;
+    g.reset()?;
+    let mut exp = vec![0u32; all.len() * frame::WORDS];
+    g.run(&all, &mut exp)?;
+    let d = |f: &[u32]| {
+        let last = &f[(LATENCY - 1) * frame::WORDS..];
+        last[2] as u64 | (last[3] as u64) << 32
+    };
+    let mut first = None;
+    for (i, (e, a)) in exp
+        .chunks_exact(frame::WORDS)
+        .zip(act.chunks_exact(frame::WORDS))
+        .enumerate()
+    {
+        if let Some(&bank) = frame::differing_banks(e, a).first() {
+            let f = frame::differing_fields(bank, e, a);
+            first = Some((i as u64, bank, f[0].name.clone()));
+            break;
+        }
+    }
+    Ok(Alone {
+        expected_d: d(&exp),
+        actual_d: d(&act),
+        first,
+    })
+}
+
+/// The full divergence report.
+pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "DIVERGENCE: RTL `{}` vs {} in family {}{}",
+        origin.rtl,
+        origin.golden,
+        origin.family,
+        origin.seed.map_or(String::new(), |x| format!(", seed {x}"))
+    );
+    let _ = writeln!(s, "  cycle       {} (banks after its rising edge)", d.cycle);
+    let others: Vec<&str> = d
+        .banks
+        .iter()
+        .filter(|&&b| b != d.bank)
+        .map(|b| b.name())
+        .collect();
+    let _ = writeln!(
+        s,
+        "  stage       {} ({}){}",
+        d.bank.name(),
+        d.bank.rtl_name(),
+        if others.is_empty() {
+            String::new()
+        } else {
+            format!("; also differing this cycle: {}", others.join(", "))
+        }
+    );
+    for (k, f) in d.fields.iter().take(MAX_FIELDS).enumerate() {
+        let label = if k == 0 { "field" } else { "     " };
+        let _ = writeln!(s, "  {label}       {}", field_line(f));
+    }
+    if d.fields.len() > MAX_FIELDS {
+        let _ = writeln!(
+            s,
+            "              ... and {} more fields",
+            d.fields.len() - MAX_FIELDS
+        );
+    }
+    match (&d.input, d.issue) {
+        (Some(inp), Some(issue)) => {
+            let ctrl = Ctrl::decode(inp.ctrl);
+            let v = Vector {
+                ctrl,
+                a: inp.a,
+                b: inp.b,
+                c: inp.c,
+            };
+            let what = if inp.valid {
+                stim::ptx_spelling(&ctrl)
+            } else {
+                format!("bubble (valid = 0) carrying {}", stim::ptx_spelling(&ctrl))
+            };
+            let _ = writeln!(
+                s,
+                "  instruction {what}   (presented in cycle {issue}, tag {:#06x}, ctrl {:#08x})",
+                inp.tag, inp.ctrl
+            );
+            for (k, name) in ["a", "b", "c"].iter().enumerate() {
+                let raw = [inp.a, inp.b, inp.c][k];
+                let _ = writeln!(
+                    s,
+                    "  {}     {name} = {}",
+                    if k == 0 { "operands" } else { "        " },
+                    operand(&ctrl, k, raw)
+                );
+            }
+            if let Some(al) = alone {
+                let _ = writeln!(
+                    s,
+                    "  result d    expected {}, actual {}   (operation replayed alone)",
+                    result(&ctrl, al.expected_d),
+                    result(&ctrl, al.actual_d)
+                );
+                match &al.first {
+                    Some((c, b, f)) => {
+                        let _ = writeln!(
+                            s,
+                            "              alone it first differs {} cycle(s) after issue in {} field {f}",
+                            c,
+                            b.name()
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(
+                            s,
+                            "              alone it does NOT diverge: the neighbouring operations \
+                             matter; use the windowed replay below"
+                        );
+                    }
+                }
+            }
+            let _ = writeln!(s, "  reproduce");
+            if let Some(args) = &origin.stream_args {
+                let _ = writeln!(
+                    s,
+                    "              fma-cosim replay {args} --index {issue}{}",
+                    origin.sides_args
+                );
+                let _ = writeln!(
+                    s,
+                    "              fma-cosim replay {args} --index {} --window 32{}   (with the \
+                     preceding cycles)",
+                    d.cycle, origin.sides_args
+                );
+            }
+            let _ = writeln!(
+                s,
+                "              fma-cosim replay --ctrl {:#08x} --a {:#x} --b {:#x} --c {:#x}{}",
+                inp.ctrl, inp.a, inp.b, inp.c, origin.sides_args
+            );
+            if inp.valid {
+                let target =
+                    stim::target(&ctrl).map_or(String::new(), |t| format!(".target {t}\\n"));
+                let _ = writeln!(
+                    s,
+                    "              printf '{target}{}\\n' | fma-model eval   (the model's result)",
+                    stim::eval_line(&v)
+                );
+            }
+        }
+        _ => {
+            let _ = writeln!(
+                s,
+                "  instruction none: the bank still holds its reset value (all zero) in cycle {}",
+                d.cycle
+            );
+        }
+    }
+    s
+}
+
+fn field_line(f: &FieldDiff) -> String {
+    format!(
+        "{} [{} bit{}]: expected {}, actual {}",
+        f.name,
+        f.width,
+        if f.width == 1 { "" } else { "s" },
+        frame::hex(&f.expected, f.width),
+        frame::hex(&f.actual, f.width)
+    )
+}
+
+/// An operand in hex with its value in the format the instruction reads it in.
+pub fn operand(c: &Ctrl, which: usize, v: u64) -> String {
+    let unused = match which {
+        1 if c.b_one && c.kind != Kind::Vmad => Some("unused: b = +1.0"),
+        2 if c.c_zero && c.kind != Kind::Vmad => Some("unused: c = signed zero"),
+        _ => None,
+    };
+    let text = stim::operand_text(c, which, v);
+    if let Some(u) = unused {
+        return format!("{text}  ({u})");
+    }
+    let value = match c.kind {
+        Kind::F64 => f64_text(v),
+        Kind::F32x2 => format!(
+            "lane0 {}, lane1 {}",
+            f32_text(v as u32),
+            f32_text((v >> 32) as u32)
+        ),
+        Kind::F32 if which < 2 && c.ab_fmt == AbFmt::F16 => {
+            format!("f16 {}", f32_text(f16_to_f32(v as u16)))
+        }
+        Kind::F32 if which < 2 && c.ab_fmt == AbFmt::Bf16 => {
+            format!("bf16 {}", f32_text((v as u32 & 0xFFFF) << 16))
+        }
+        Kind::F32 | Kind::Sm1x => f32_text(v as u32),
+        Kind::Vmad => {
+            let signed = match which {
+                0 => c.a_signed,
+                1 => c.b_signed,
+                _ => c.signed_final(),
+            };
+            let sel = match which {
+                0 => c.asel,
+                1 => c.bsel,
+                _ => Sel::W,
+            };
+            let (shift, bits) = match sel {
+                Sel::B0 => (0, 8),
+                Sel::B1 => (8, 8),
+                Sel::B2 => (16, 8),
+                Sel::B3 => (24, 8),
+                Sel::H0 => (0, 16),
+                Sel::H1 => (16, 16),
+                Sel::W => (0, 32),
+            };
+            let raw = (v >> shift) & ((1u64 << bits) - 1);
+            if signed {
+                let x = ((raw << (64 - bits)) as i64) >> (64 - bits);
+                format!("selected {x} (signed)")
+            } else {
+                format!("selected {raw} (unsigned)")
+            }
+        }
+    };
+    format!("{text}  ({value})")
+}
+
+/// A result `d` in hex with its value.
+pub fn result(c: &Ctrl, d: u64) -> String {
+    match c.kind {
+        Kind::F64 => format!("{d:#018x} ({})", f64_text(d)),
+        Kind::F32x2 => format!(
+            "{d:#018x} (lane0 {}, lane1 {})",
+            f32_text(d as u32),
+            f32_text((d >> 32) as u32)
+        ),
+        Kind::Vmad => {
+            if c.signed_final() {
+                format!("{d:#010x} ({})", d as u32 as i32)
+            } else {
+                format!("{d:#010x} ({})", d as u32)
+            }
+        }
+        _ => format!("{d:#010x} ({})", f32_text(d as u32)),
+    }
+}
+
+fn f32_text(b: u32) -> String {
+    let x = f32::from_bits(b);
+    if x.is_nan() {
+        let q = b & 0x0040_0000 != 0;
+        format!(
+            "{}NaN payload {:#x}",
+            if q { "q" } else { "s" },
+            b & 0x003F_FFFF
+        )
+    } else if x != 0.0 && x.is_subnormal() {
+        format!("{x:e} subnormal")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+fn f64_text(b: u64) -> String {
+    let x = f64::from_bits(b);
+    if x.is_nan() {
+        let q = b & (1 << 51) != 0;
+        format!(
+            "{}NaN payload {:#x}",
+            if q { "q" } else { "s" },
+            b & ((1 << 51) - 1)
+        )
+    } else if x != 0.0 && x.is_subnormal() {
+        format!("{x:e} subnormal")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// Exact binary16 to binary32 bits (for display only).
+fn f16_to_f32(h: u16) -> u32 {
+    let s = ((h >> 15) as u32) << 31;
+    let e = ((h >> 10) & 0x1F) as u32;
+    let m = (h & 0x3FF) as u32;
+    match (e, m) {
+        (0, 0) => s,
+        (0, _) => {
+            // Subnormal: normalise.
+            let sh = m.leading_zeros() - 21;
+            s | ((113 - sh) << 23) | ((m << (sh + 13)) & 0x7F_FFFF)
+        }
+        (31, _) => s | 0x7F80_0000 | (m << 13),
+        _ => s | ((e + 112) << 23) | (m << 13),
+    }
+}
+
+/// One row of the summary table.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub family: String,
+    pub vectors: u64,
+    pub divergences: usize,
+    pub seconds: f64,
+}
+
+/// The per-family summary table.
+pub fn table(rows: &[Row]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<12} {:>12} {:>12} {:>12}",
+        "family", "vectors", "divergences", "vectors/s"
+    );
+    let rate = |v: u64, t: f64| {
+        if t > 0.0 {
+            format!("{:.0}", v as f64 / t)
+        } else {
+            "-".into()
+        }
+    };
+    let (mut v, mut d, mut t) = (0, 0, 0.0);
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<12} {:>12} {:>12} {:>12}",
+            r.family,
+            r.vectors,
+            r.divergences,
+            rate(r.vectors, r.seconds)
+        );
+        v += r.vectors;
+        d += r.divergences;
+        t += r.seconds;
+    }
+    let _ = writeln!(s, "{:<12} {:>12} {:>12} {:>12}", "total", v, d, rate(v, t));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptxfma_model::ctrl::Rnd;
+
+    #[test]
+    fn f16_conversion_is_exact() {
+        // Spot values worked out by hand: 1.0, -2.0, smallest subnormal 2^-24, 65504, inf.
+        assert_eq!(f16_to_f32(0x3C00), 0x3F80_0000);
+        assert_eq!(f16_to_f32(0xC000), 0xC000_0000);
+        assert_eq!(f32::from_bits(f16_to_f32(0x0001)), 2f32.powi(-24));
+        assert_eq!(f32::from_bits(f16_to_f32(0x7BFF)), 65504.0);
+        assert_eq!(f16_to_f32(0x7C00), 0x7F80_0000);
+        // Largest subnormal: 1023 * 2^-24.
+        assert_eq!(f32::from_bits(f16_to_f32(0x03FF)), 1023.0 * 2f32.powi(-24));
+    }
+
+    #[test]
+    fn operands_are_decoded_by_format() {
+        let c = Ctrl::fma(Kind::F32, Rnd::Rn);
+        assert_eq!(operand(&c, 0, 0x3F80_0000), "0x3f800000  (1e0)");
+        assert!(operand(&c, 0, 0x7FC0_0000).contains("qNaN"));
+        let d = Ctrl::fma(Kind::F64, Rnd::Rn);
+        assert_eq!(
+            operand(&d, 2, 0xC000_0000_0000_0000),
+            "0xc000000000000000  (-2e0)"
+        );
+        let vm = Ctrl {
+            kind: Kind::Vmad,
+            a_signed: true,
+            asel: Sel::B1,
+            ..Ctrl::default()
+        };
+        assert_eq!(
+            operand(&vm, 0, 0x0000_FF00),
+            "0x0000ff00.b1  (selected -1 (signed))"
+        );
+        assert_eq!(result(&vm, 0xFFFF_FFFF), "0xffffffff (-1)");
+    }
+}

@@ -1,0 +1,322 @@
+//! The waveform of a divergence: one VCD holding, over a window of cycles,
+//! - the whole RTL hierarchy (scope `TOP`), traced by Verilator,
+//! - the reference's register banks (scope `model`), written here with the `vcd` crate,
+//! - `cosim.mismatch` (high after every edge where the frames differ) and `cosim.cycle`
+//!   (the stream's cycle number, so the waveform lines up with the report).
+//!
+//! The window is replayed from reset: the pipe holds no state older than `LATENCY` cycles, so
+//! any window of at least that many cycles before the divergence reproduces it exactly.
+//! Verilator writes its part to a temporary file; the model's part is spliced into it (header
+//! scopes before `$enddefinitions`, value changes merged by time) with fresh identifier codes,
+//! which gives a single ordinary VCD that GTKWave and Surfer open.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use vcd::{IdCode, ReferenceIndex, ScopeType, Value, VarType};
+
+use crate::frame::{self, Bank, Limbs};
+use crate::golden::Golden;
+use crate::rtl::Rtl;
+use crate::Error;
+
+/// Trace time units (ps, Verilator's default) per clock cycle.
+pub const PERIOD: u64 = 10;
+
+/// What was written.
+#[derive(Clone, Debug)]
+pub struct Waves {
+    pub path: PathBuf,
+    /// Stream cycles whose frames differ in the replay: the marker is high after their edges.
+    pub mismatches: Vec<u64>,
+    /// Stream cycle of the first replayed input.
+    pub first_cycle: u64,
+    /// Trace time of the first replayed cycle's rising edge; cycle `c` rises at
+    /// `first_edge + PERIOD * (c - first_cycle)`.
+    pub first_edge: u64,
+}
+
+impl Waves {
+    /// Trace time of the rising edge of stream cycle `c`.
+    pub fn edge_time(&self, c: u64) -> u64 {
+        self.first_edge + PERIOD * (c - self.first_cycle)
+    }
+}
+
+/// Replays `inputs` (stream cycles `first_cycle..`) plus `LATENCY` idle cycles from reset on
+/// a tracing build of `variant` and on a fresh copy of `golden`, and writes the VCD to `path`.
+pub fn write_window(
+    path: &Path,
+    variant: &str,
+    golden: &dyn Golden,
+    inputs: &[PipeIn],
+    first_cycle: u64,
+) -> Result<Waves, Error> {
+    let io = |e: std::io::Error| Error::new(format!("cannot write {}: {e}", path.display()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| {
+            Error::new(format!(
+                "cannot create waves directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    // Fail early, with the real reason, if the destination cannot be written.
+    fs::File::create(path).map_err(io)?;
+    let tmp = path.with_extension("rtl.vcd.tmp");
+
+    let mut all = inputs.to_vec();
+    let end = first_cycle + inputs.len() as u64;
+    all.extend((0..LATENCY as u64).map(|k| PipeIn {
+        tag: (end + k) as u16,
+        ..PipeIn::default()
+    }));
+
+    let mut rtl = Rtl::new(variant, true)?;
+    rtl.open_trace(&tmp)?;
+    let reset_time = rtl.time();
+    let run = (|| {
+        rtl.reset()?;
+        let t0 = rtl.time();
+        let mut act = vec![0u32; all.len() * frame::WORDS];
+        rtl.run(&all, &mut act)?;
+        Ok::<_, Error>((t0, act))
+    })();
+    rtl.close_trace();
+    let (t0, act) = run.inspect_err(|_| {
+        let _ = fs::remove_file(&tmp);
+    })?;
+
+    let mut g = golden.fresh()?;
+    g.reset()?;
+    let mut exp = vec![0u32; all.len() * frame::WORDS];
+    g.run(&all, &mut exp)?;
+
+    let rtl_text = fs::read_to_string(&tmp).map_err(io)?;
+    let _ = fs::remove_file(&tmp);
+
+    let mut mismatches = Vec::new();
+    let model = model_part(
+        &rtl_text,
+        &exp,
+        &act,
+        first_cycle,
+        reset_time,
+        t0,
+        &mut mismatches,
+    )
+    .map_err(io)?;
+    let merged =
+        splice(&rtl_text, &model).map_err(|e| Error::new(format!("{}: {e}", tmp.display())))?;
+    fs::File::create(path)
+        .and_then(|mut f| f.write_all(merged.as_bytes()))
+        .map_err(io)?;
+    Ok(Waves {
+        path: path.to_path_buf(),
+        mismatches,
+        first_cycle,
+        first_edge: t0 + PERIOD / 2,
+    })
+}
+
+/// The model's part: header scopes, and value changes by time.
+struct ModelPart {
+    header: String,
+    changes: BTreeMap<u64, String>,
+}
+
+fn model_part(
+    rtl_text: &str,
+    exp: &[u32],
+    act: &[u32],
+    first_cycle: u64,
+    reset_time: u64,
+    t0: u64,
+    mismatches: &mut Vec<u64>,
+) -> std::io::Result<ModelPart> {
+    let mut next = max_id(rtl_text).map_or(IdCode::FIRST, |m| m.next());
+    let mut alloc = || {
+        let id = next;
+        next = next.next();
+        id
+    };
+    let mut w = vcd::Writer::new(Vec::<u8>::new());
+
+    // Header: model.{s1_q,s2_q,s3_q,out_q}.<fields> (nested scopes for lanes), the model's
+    // output ports, and the cosim scope.
+    w.scope_def(ScopeType::Module, "model")?;
+    let mut ids: Vec<(Bank, Vec<IdCode>)> = Vec::new();
+    for bank in Bank::ALL {
+        let mut open: Vec<&str> = Vec::new();
+        if bank != Bank::Ports {
+            w.scope_def(ScopeType::Module, bank.rtl_name())?;
+        }
+        let mut bank_ids = Vec::new();
+        for leaf in bank.leaves() {
+            let mut parts: Vec<&str> = leaf.name.split('.').collect();
+            let name = parts.pop().unwrap();
+            while !parts.starts_with(&open) {
+                w.upscope()?;
+                open.pop();
+            }
+            for p in &parts[open.len()..] {
+                w.scope_def(ScopeType::Module, p)?;
+                open.push(p);
+            }
+            let id = alloc();
+            let idx = (leaf.width() > 1).then(|| ReferenceIndex::Range(leaf.width() as i32 - 1, 0));
+            w.var_def(VarType::Wire, leaf.width(), id, name, idx)?;
+            bank_ids.push(id);
+        }
+        for _ in open {
+            w.upscope()?;
+        }
+        if bank != Bank::Ports {
+            w.upscope()?;
+        }
+        ids.push((bank, bank_ids));
+    }
+    w.upscope()?;
+    w.scope_def(ScopeType::Module, "cosim")?;
+    let mismatch = alloc();
+    w.var_def(VarType::Wire, 1, mismatch, "mismatch", None)?;
+    let cycle = alloc();
+    w.var_def(
+        VarType::Wire,
+        64,
+        cycle,
+        "cycle",
+        Some(ReferenceIndex::Range(63, 0)),
+    )?;
+    w.upscope()?;
+    let header = String::from_utf8(std::mem::take(w.writer())).unwrap();
+
+    // Changes: reset values at the reset time, then each cycle's banks after its edge.
+    let mut changes = BTreeMap::new();
+    let zero = vec![0u32; frame::WORDS];
+    let mut last: Option<&[u32]> = None;
+    let emit = |w: &mut vcd::Writer<Vec<u8>>, f: &[u32], last: Option<&[u32]>| {
+        for (bank, bank_ids) in &ids {
+            for (leaf, &id) in bank.leaves().iter().zip(bank_ids) {
+                let v = frame::field(&f[bank.range()], leaf);
+                if last.is_some_and(|l| frame::field(&l[bank.range()], leaf) == v) {
+                    continue;
+                }
+                put(w, id, &v, leaf.width())?;
+            }
+        }
+        Ok::<_, std::io::Error>(())
+    };
+    emit(&mut w, &zero, None)?;
+    w.change_scalar(mismatch, false)?;
+    w.change_vector(cycle, [Value::X; 64])?;
+    changes.insert(
+        reset_time,
+        String::from_utf8(std::mem::take(w.writer())).unwrap(),
+    );
+    let mut marker = false;
+    for (i, (e, a)) in exp
+        .chunks_exact(frame::WORDS)
+        .zip(act.chunks_exact(frame::WORDS))
+        .enumerate()
+    {
+        let c = first_cycle + i as u64;
+        let low = t0 + PERIOD * i as u64;
+        put(&mut w, cycle, &[c, 0, 0], 64)?;
+        changes.insert(low, String::from_utf8(std::mem::take(w.writer())).unwrap());
+        emit(&mut w, e, Some(last.unwrap_or(&zero)))?;
+        let differs = e != a;
+        if differs {
+            mismatches.push(c);
+        }
+        if differs != marker {
+            w.change_scalar(mismatch, differs)?;
+            marker = differs;
+        }
+        last = Some(e);
+        changes.insert(
+            low + PERIOD / 2,
+            String::from_utf8(std::mem::take(w.writer())).unwrap(),
+        );
+    }
+    Ok(ModelPart { header, changes })
+}
+
+fn put(w: &mut vcd::Writer<Vec<u8>>, id: IdCode, v: &Limbs, width: u32) -> std::io::Result<()> {
+    if width == 1 {
+        return w.change_scalar(id, v[0] & 1 != 0);
+    }
+    w.change_vector(
+        id,
+        (0..width)
+            .rev()
+            .map(|b| Value::from((v[(b / 64) as usize] >> (b % 64)) & 1 != 0)),
+    )
+}
+
+/// The largest identifier code Verilator used.
+fn max_id(text: &str) -> Option<IdCode> {
+    text.lines()
+        .take_while(|l| !l.contains("$enddefinitions"))
+        .filter_map(|l| {
+            let mut t = l.split_whitespace();
+            (t.next() == Some("$var")).then_some(())?;
+            IdCode::from_str(t.nth(2)?).ok()
+        })
+        .max()
+}
+
+/// Inserts the model's scopes before `$enddefinitions` and merges its changes into the
+/// time-ordered body (at equal times, after Verilator's).
+fn splice(rtl_text: &str, model: &ModelPart) -> Result<String, String> {
+    let at = rtl_text
+        .find("$enddefinitions")
+        .ok_or("Verilator's VCD has no $enddefinitions")?;
+    let mut out = String::with_capacity(rtl_text.len() * 2);
+    out.push_str(&rtl_text[..at]);
+    out.push_str(&model.header);
+    let body_at = at
+        + rtl_text[at..]
+            .find('\n')
+            .map_or(rtl_text.len() - at, |n| n + 1);
+    out.push_str(&rtl_text[at..body_at]);
+
+    let mut pending = model.changes.iter().peekable();
+    let mut cur: Option<u64> = None;
+    let mut flush_before = |out: &mut String, limit: Option<u64>, cur: &mut Option<u64>| {
+        while let Some((&t, text)) = pending.peek() {
+            if limit.is_some_and(|l| t >= l) {
+                break;
+            }
+            if *cur != Some(t) {
+                out.push_str(&format!("#{t}\n"));
+                *cur = Some(t);
+            }
+            out.push_str(text);
+            pending.next();
+        }
+    };
+    for line in rtl_text[body_at..].lines() {
+        if let Some(t) = line.strip_prefix('#') {
+            let t: u64 = t.trim().parse().map_err(|_| format!("bad time `{line}`"))?;
+            flush_before(&mut out, Some(t), &mut cur);
+            cur = Some(t);
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    flush_before(&mut out, None, &mut cur);
+    Ok(out)
+}
+
+/// Waveform file name for a divergence: `<family>-seed<S>-cycle<C>.vcd`.
+pub fn file_name(family: &str, seed: u64, cycle: u64) -> String {
+    format!(
+        "{}-seed{seed}-cycle{cycle}.vcd",
+        family.replace(['.', '/'], "_")
+    )
+}

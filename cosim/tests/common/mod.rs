@@ -1,0 +1,138 @@
+//! Shared test helpers: a reference that misbehaves on purpose, and VCD reading through
+//! `wellen` (an independent parser, the one the Surfer viewer uses).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use ptxfma_cosim::frame::{self, Bank};
+use ptxfma_cosim::golden::{Golden, RtlGolden};
+use ptxfma_cosim::Error;
+use ptxfma_model::pipeline::PipeIn;
+
+/// A reference that is a clean RTL build, except that in the cycles where `bank` holds the
+/// operation tagged `tag` it flips the lowest bit of `field`. Keyed by tag, not by cycle
+/// number, so a replayed window (which restarts the cycle count) flips the same operation.
+pub struct Flip {
+    pub inner: RtlGolden,
+    pub flips: Vec<(Bank, &'static str, u16)>,
+}
+
+impl Flip {
+    pub fn new(flips: &[(Bank, &'static str, u16)]) -> Flip {
+        Flip {
+            inner: RtlGolden::new("default").unwrap(),
+            flips: flips.to_vec(),
+        }
+    }
+}
+
+fn leaf(bank: Bank, name: &str) -> &'static ptxfma_model::regs::Leaf {
+    bank.leaves()
+        .iter()
+        .find(|l| l.name == name)
+        .unwrap_or_else(|| panic!("no field {name} in {}", bank.name()))
+}
+
+impl Golden for Flip {
+    fn name(&self) -> String {
+        "flip".into()
+    }
+    fn reset(&mut self) -> Result<(), Error> {
+        self.inner.reset()
+    }
+    fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error> {
+        self.inner.run(inputs, frames)?;
+        for f in frames.chunks_exact_mut(frame::WORDS) {
+            for &(bank, field, tag) in &self.flips {
+                let tag_field = if bank == Bank::Ports {
+                    "out_tag_o"
+                } else {
+                    "tag"
+                };
+                let words = &mut f[bank.range()];
+                if frame::field(words, leaf(bank, tag_field))[0] as u16 != tag {
+                    continue;
+                }
+                let l = leaf(bank, field);
+                words[(l.lsb / 32) as usize] ^= 1 << (l.lsb % 32);
+            }
+        }
+        Ok(())
+    }
+    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
+        Ok(Box::new(Flip {
+            inner: RtlGolden::new("default")?,
+            flips: self.flips.clone(),
+        }))
+    }
+}
+
+/// A fresh empty directory under the target dir.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A VCD read back with wellen.
+pub struct Vcd {
+    pub w: wellen::simple::Waveform,
+}
+
+impl Vcd {
+    pub fn open(path: &Path) -> Vcd {
+        Vcd {
+            w: wellen::simple::read(path)
+                .unwrap_or_else(|e| panic!("{} does not parse: {e:?}", path.display())),
+        }
+    }
+
+    pub fn has_scope(&self, path: &[&str]) -> bool {
+        self.w.hierarchy().lookup_scope(path).is_some()
+    }
+
+    /// (time, bit string, msb first) of every change of `path...name`.
+    pub fn changes(&mut self, path: &[&str], name: &str) -> Vec<(u64, String)> {
+        let var = self
+            .w
+            .hierarchy()
+            .lookup_var(path, name)
+            .unwrap_or_else(|| panic!("no signal {}.{name}", path.join(".")));
+        let sig = self.w.hierarchy()[var].signal_ref();
+        self.w.load_signals(&[sig]);
+        let times = self.w.time_table().to_vec();
+        let s = self.w.get_signal(sig).unwrap();
+        s.iter_changes()
+            .map(|(t, v)| (times[t as usize], v.to_bit_string().unwrap()))
+            .collect()
+    }
+
+    /// The value of a signal at `time` (the last change at or before it).
+    pub fn value_at(&mut self, path: &[&str], name: &str, time: u64) -> String {
+        self.changes(path, name)
+            .into_iter()
+            .take_while(|(t, _)| *t <= time)
+            .last()
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| panic!("{}.{name} has no value at {time}", path.join(".")))
+    }
+}
+
+/// A bit string read as a number (at most 64 bits).
+pub fn num(bits: &str) -> u64 {
+    u64::from_str_radix(bits, 2).unwrap_or_else(|_| panic!("not a number: {bits}"))
+}
+
+/// Runs the `fma-cosim` binary; returns (exit code, stdout, stderr).
+pub fn cosim(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

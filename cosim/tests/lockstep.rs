@@ -1,0 +1,370 @@
+//! The co-simulation machinery, checked with the RTL as its own reference (so these tests hold
+//! for any RTL, stub or real) and with a reference that differs on purpose.
+
+mod common;
+
+use common::{cosim, num, scratch, Flip, Vcd};
+use ptxfma_cosim::frame::Bank;
+use ptxfma_cosim::golden::RtlGolden;
+use ptxfma_cosim::lockstep::{self, Config, Stream};
+use ptxfma_cosim::rtl::{self, Rtl, VariantMeta};
+use ptxfma_cosim::stim::Family;
+use ptxfma_cosim::waves;
+use ptxfma_model::pipeline::{PipeIn, LATENCY};
+
+fn stream(seed: u64, fam: Family, n: u64) -> Vec<PipeIn> {
+    Stream::new(seed, fam, n).collect()
+}
+
+#[test]
+fn rtl_against_itself_agrees_on_every_family() {
+    let mut rtl = Rtl::new("default", false).unwrap();
+    let mut g = RtlGolden::new("default").unwrap();
+    for fam in Family::ALL {
+        let inputs = stream(5, fam, 3000);
+        let cfg = Config {
+            batch: 1000,
+            ..Config::default()
+        };
+        let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &cfg).unwrap();
+        assert!(
+            out.divergences.is_empty(),
+            "{}: {:?}",
+            fam.name(),
+            out.divergences[0]
+        );
+        assert_eq!(out.vectors, 3000);
+        assert_eq!(out.cycles, inputs.len() as u64);
+        // Bubbles are mixed in, and the stream ends with an idle drain.
+        assert!(inputs.len() > 3000 + LATENCY + 50, "{}", inputs.len());
+        assert!(inputs[inputs.len() - LATENCY..].iter().all(|p| !p.valid));
+    }
+}
+
+#[test]
+fn stream_is_replayable_by_index() {
+    let all = stream(9, Family::Vmad, 400);
+    for i in [0u64, 1, 77, 399, all.len() as u64 - 1] {
+        assert_eq!(Stream::nth(9, Family::Vmad, 400, i), Some(all[i as usize]));
+    }
+    assert_eq!(Stream::nth(9, Family::Vmad, 400, all.len() as u64), None);
+    // Tags number the cycles.
+    assert!(all.iter().enumerate().all(|(i, p)| p.tag == i as u16));
+}
+
+#[test]
+fn a_flipped_field_is_pinned_to_its_stage_field_and_operation() {
+    // The operation presented in cycle 127 (the last of the second 64-cycle batch) is in s2
+    // after the edge of cycle 128, the first cycle of the next batch: its input must be found
+    // in the history of the previous batch.
+    let inputs = stream(3, Family::FmaF64, 500);
+    let mut rtl = Rtl::new("default", false).unwrap();
+    let mut g = Flip::new(&[(Bank::S2, "lane1.eref", 127)]);
+    let cfg = Config {
+        batch: 64,
+        max_divergences: 1,
+        window: 32,
+    };
+    let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &cfg).unwrap();
+    assert_eq!(out.divergences.len(), 1);
+    let d = &out.divergences[0];
+    assert_eq!(d.cycle, 128);
+    assert_eq!(d.bank, Bank::S2);
+    assert_eq!(d.banks, vec![Bank::S2]);
+    assert_eq!(d.fields.len(), 1);
+    assert_eq!(d.fields[0].name, "lane1.eref");
+    assert_eq!(d.fields[0].width, 14);
+    assert_eq!(d.fields[0].expected[0] ^ d.fields[0].actual[0], 1);
+    assert_eq!(d.issue, Some(127));
+    assert_eq!(d.input, Some(inputs[127]));
+    // The run stopped right there, and kept the last 32 cycles as the waveform window.
+    assert_eq!(out.cycles, 129);
+    let valid = inputs[..129].iter().filter(|p| p.valid).count() as u64;
+    assert_eq!(out.vectors, valid);
+    assert_eq!(out.window_start, 97);
+    assert_eq!(out.window, inputs[97..=128].to_vec());
+}
+
+#[test]
+fn earliest_bank_is_named_first() {
+    // In cycle 52, s1 holds operation 52 and s3 holds operation 50: both differ.
+    let inputs = stream(4, Family::FmaF32, 200);
+    let mut rtl = Rtl::new("default", false).unwrap();
+    let mut g = Flip::new(&[(Bank::S3, "lane0.sign", 50), (Bank::S1, "lane0.sign_p", 52)]);
+    let out = lockstep::run(&mut rtl, &mut g, inputs.into_iter(), &Config::default()).unwrap();
+    let d = &out.divergences[0];
+    assert_eq!(d.cycle, 52);
+    assert_eq!(d.bank, Bank::S1);
+    assert_eq!(d.banks, vec![Bank::S1, Bank::S3]);
+    assert_eq!(d.fields[0].name, "lane0.sign_p");
+    assert_eq!(d.issue, Some(52));
+}
+
+#[test]
+fn divergences_count_operations_not_cycles() {
+    // Operation 10 goes wrong in s1 and again in s2 (one divergence); operation 40 in out_q;
+    // operation 60 only on the output ports.
+    let inputs = stream(6, Family::Vmad, 300);
+    let mut rtl = Rtl::new("default", false).unwrap();
+    let mut g = Flip::new(&[
+        (Bank::S1, "vm.vm_inv", 10),
+        (Bank::S2, "vm_tmp", 10),
+        (Bank::Out, "d", 40),
+        (Bank::Ports, "out_d_o", 60),
+    ]);
+    let cfg = Config {
+        max_divergences: 10,
+        ..Config::default()
+    };
+    let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &cfg).unwrap();
+    let got: Vec<(u64, Bank, Option<u64>)> = out
+        .divergences
+        .iter()
+        .map(|d| (d.cycle, d.bank, d.issue))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (10, Bank::S1, Some(10)),
+            (43, Bank::Out, Some(40)),
+            (63, Bank::Ports, Some(60)),
+        ]
+    );
+    assert_eq!(out.divergences[2].fields[0].name, "out_d_o");
+    assert_eq!(out.cycles, inputs.len() as u64);
+}
+
+#[test]
+fn divergence_waveform_has_both_sides_and_the_marker() {
+    let inputs = stream(3, Family::FmaF64, 500);
+    let mut rtl = Rtl::new("default", false).unwrap();
+    let mut g = Flip::new(&[(Bank::S2, "lane1.eref", 127)]);
+    let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &Config::default()).unwrap();
+    let dir = scratch("waves-flip");
+    let path = dir.join("flip.vcd");
+    let w = waves::write_window(&path, "default", &g, &out.window, out.window_start).unwrap();
+    assert_eq!(w.mismatches, vec![128]);
+    assert_eq!(w.first_cycle, 97);
+
+    let mut v = Vcd::open(&path);
+    assert!(v.has_scope(&["TOP", "ptxfma_top"]));
+    assert!(v.has_scope(&["model", "s2_q", "lane1"]));
+    assert!(v.has_scope(&["cosim"]));
+
+    // The marker rises exactly once, at a rising clock edge, and falls one cycle later.
+    let marker: Vec<(u64, String)> = v.changes(&["cosim"], "mismatch");
+    let rises: Vec<u64> = marker
+        .iter()
+        .filter(|(_, b)| b == "1")
+        .map(|c| c.0)
+        .collect();
+    assert_eq!(rises.len(), 1, "{marker:?}");
+    let t = rises[0];
+    assert_eq!(t, w.edge_time(128));
+    let clk = v.changes(&["TOP"], "clk_i");
+    assert!(
+        clk.contains(&(t, "1".to_string())),
+        "no rising clock edge at {t}"
+    );
+    assert!(marker.contains(&(t + waves::PERIOD, "0".to_string())));
+    assert_eq!(num(&v.value_at(&["cosim"], "cycle", t)), 128);
+
+    // Both sides hold operation 127 in s2; their eref differs in the flipped bit only.
+    assert_eq!(num(&v.value_at(&["model", "s2_q"], "tag", t)), 127);
+    assert_eq!(
+        num(&v.value_at(&["TOP", "ptxfma_top", "s2_q"], "tag", t)),
+        127
+    );
+    let m = num(&v.value_at(&["model", "s2_q", "lane1"], "eref", t));
+    let r = num(&v.value_at(&["TOP", "ptxfma_top", "s2_q", "lane1"], "eref", t));
+    assert_eq!(m ^ r, 1);
+    // One cycle earlier the two sides agree.
+    let before = t - waves::PERIOD;
+    assert_eq!(
+        v.value_at(&["model", "s1_q"], "tag", before),
+        v.value_at(&["TOP", "ptxfma_top", "s1_q"], "tag", before)
+    );
+    // The window: cycles 97..=128 and the drain, then nothing.
+    let cycles = v.changes(&["cosim"], "cycle");
+    let numbered: Vec<u64> = cycles
+        .iter()
+        .filter(|c| !c.1.contains('x'))
+        .map(|c| num(&c.1))
+        .collect();
+    assert_eq!(numbered.first(), Some(&97));
+    assert_eq!(numbered.last(), Some(&(128 + LATENCY as u64)));
+}
+
+#[test]
+fn ports_drifting_from_the_model_are_named() {
+    let good = rtl::variant("default").unwrap();
+    rtl::check_ports(good).unwrap();
+    let ports: Vec<(&'static str, u32)> = good
+        .ports
+        .iter()
+        .map(|&(n, w)| if n == "s2_o" { (n, w - 1) } else { (n, w) })
+        .collect();
+    let bad = VariantMeta {
+        name: "drifted",
+        defines: &[],
+        ports: Box::leak(ports.into_boxed_slice()),
+    };
+    let e = rtl::check_ports(&bad).unwrap_err().to_string();
+    assert!(e.contains("s2_o is 632 bits"), "{e}");
+    assert!(rtl::variant("nope").is_err());
+}
+
+#[test]
+fn cli_run_prints_a_table_per_family() {
+    let dir = scratch("cli-run");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--count",
+        "8000",
+        "--golden",
+        "rtl:default",
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    for fam in Family::ALL {
+        let row = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(fam.name()))
+            .unwrap_or_else(|| panic!("no row for {}: {out}", fam.name()));
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[1], "1000", "{row}");
+        assert_eq!(cols[2], "0", "{row}");
+    }
+    assert!(out.contains("PASSED"));
+}
+
+#[test]
+fn cli_replay_of_an_agreeing_operation() {
+    let (code, out, err) = cosim(&[
+        "replay",
+        "--ctrl",
+        "0x9",
+        "--a",
+        "0x3f800000",
+        "--b",
+        "0x40000000",
+        "--c",
+        "0",
+        "--golden",
+        "rtl:default",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("no divergence"), "{out}");
+    let (code, out, err) = cosim(&[
+        "replay",
+        "--seed",
+        "2",
+        "--filter",
+        "sm1x",
+        "--count",
+        "100",
+        "--index",
+        "50",
+        "--window",
+        "8",
+        "--golden",
+        "rtl:default",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("cycles 42..50"), "{out}");
+}
+
+#[test]
+fn unwritable_waves_dir_is_a_clear_error() {
+    let dir = scratch("unwritable");
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let waves = file.join("waves");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--count",
+        "10",
+        "--golden",
+        "rtl:default",
+        "--waves-dir",
+        waves.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("waves directory"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn cli_rejects_bad_input_with_a_message() {
+    let cases: [(&[&str], &str); 8] = [
+        (&["run", "--filter", "fma.f16"], "unknown family `fma.f16`"),
+        (&["run", "--count", "lots"], "expected a number"),
+        (&["run", "--frobnicate", "1"], "unknown option --frobnicate"),
+        (&["run", "--rtl", "nope"], "no RTL variant `nope`"),
+        (
+            &["run", "--golden", "oracle"],
+            "expected `model` or `rtl:<variant>`",
+        ),
+        (
+            &["replay", "--seed", "1", "--filter", "vmad", "--count", "5"],
+            "--index is required",
+        ),
+        (
+            &[
+                "replay",
+                "--ctrl",
+                "0x1000000",
+                "--a",
+                "0",
+                "--b",
+                "0",
+                "--c",
+                "0",
+            ],
+            "wider than 24",
+        ),
+        (&["walk"], "usage"),
+    ];
+    for (args, want) in cases {
+        let (code, out, err) = cosim(args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let (code, _, err) = cosim(&[
+        "replay",
+        "--seed",
+        "1",
+        "--filter",
+        "vmad",
+        "--count",
+        "5",
+        "--index",
+        "1000",
+        "--golden",
+        "rtl:default",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("past the end of the stream"), "{err}");
+}
+
+#[test]
+fn tracing_needs_a_tracing_simulator_and_a_writable_path() {
+    let dir = scratch("trace-open");
+    let mut plain = Rtl::new("default", false).unwrap();
+    let e = plain
+        .open_trace(&dir.join("x.vcd"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("without tracing"), "{e}");
+    let mut traced = Rtl::new("default", true).unwrap();
+    let e = traced
+        .open_trace(&dir.join("no-such-dir").join("x.vcd"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot open"), "{e}");
+    // A failed open leaves the simulator usable.
+    let mut f = vec![0u32; ptxfma_cosim::frame::WORDS];
+    traced.run(&[PipeIn::default()], &mut f).unwrap();
+}
