@@ -75,8 +75,8 @@ cosim: deps
 	  --window $(COSIM_WINDOW) --waves-dir $(WAVES_DIR)
 
 # TEST_COSIM=1 adds the $(TEST_COSIM_COUNT)-operation co-simulation of the RTL against the
-# golden model to `make test`; it is 0 until both the model's datapath and the real RTL are in.
-TEST_COSIM ?= 0
+# golden model to `make test` (on by default).
+TEST_COSIM ?= 1
 test: deps fmt-check clippy lint cargo-test fault-test $(if $(filter 1,$(TEST_COSIM)),cosim-test)
 
 fmt-check:

@@ -62,7 +62,7 @@ fn check_fault_caught(golden: &str) {
         "--golden",
         golden,
         "--filter",
-        "fma.f32,fma.f64",
+        "f32,f64",
         "--count",
         "20000",
         "--seed",
@@ -131,8 +131,6 @@ fn injected_fault_is_caught_against_the_clean_rtl() {
 }
 
 #[test]
-#[ignore = "needs the model's datapath (pipeline::stage1..4) and the real RTL; run with \
-            --ignored once both are merged"]
 fn injected_fault_is_caught_against_the_model() {
     check_fault_caught("model");
 }

@@ -57,7 +57,7 @@ fn a_flipped_field_is_pinned_to_its_stage_field_and_operation() {
     // The operation presented in cycle 127 (the last of the second 64-cycle batch) is in s2
     // after the edge of cycle 128, the first cycle of the next batch: its input must be found
     // in the history of the previous batch.
-    let inputs = stream(3, Family::FmaF64, 500);
+    let inputs = stream(3, Family::F64, 500);
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = Flip::new(&[(Bank::S2, "lane1.eref", 127)]);
     let cfg = Config {
@@ -88,7 +88,7 @@ fn a_flipped_field_is_pinned_to_its_stage_field_and_operation() {
 #[test]
 fn earliest_bank_is_named_first() {
     // In cycle 52, s1 holds operation 52 and s3 holds operation 50: both differ.
-    let inputs = stream(4, Family::FmaF32, 200);
+    let inputs = stream(4, Family::F32, 200);
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = Flip::new(&[(Bank::S3, "lane0.sign", 50), (Bank::S1, "lane0.sign_p", 52)]);
     let out = lockstep::run(&mut rtl, &mut g, inputs.into_iter(), &Config::default()).unwrap();
@@ -136,7 +136,7 @@ fn divergences_count_operations_not_cycles() {
 
 #[test]
 fn divergence_waveform_has_both_sides_and_the_marker() {
-    let inputs = stream(3, Family::FmaF64, 500);
+    let inputs = stream(3, Family::F64, 500);
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = Flip::new(&[(Bank::S2, "lane1.eref", 127)]);
     let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &Config::default()).unwrap();
@@ -220,7 +220,7 @@ fn cli_run_prints_a_table_per_family() {
     let (code, out, err) = cosim(&[
         "run",
         "--count",
-        "8000",
+        &(1000 * Family::ALL.len()).to_string(),
         "--golden",
         "rtl:default",
         "--waves-dir",

@@ -1,6 +1,5 @@
-//! The RTL against the golden model. Both are being written elsewhere; until they are merged
-//! these tests are ignored (run them with `cargo test -p ptxfma-cosim --release --test model
-//! -- --ignored`). `make test` also runs a 100,000-operation `fma-cosim run`.
+//! The RTL against the golden model on every family. `make test` also runs a 100,000-operation
+//! `fma-cosim run`.
 
 use ptxfma_cosim::golden::ModelGolden;
 use ptxfma_cosim::lockstep::{self, Config, Stream};
@@ -8,7 +7,6 @@ use ptxfma_cosim::rtl::Rtl;
 use ptxfma_cosim::stim::Family;
 
 #[test]
-#[ignore = "needs the model's datapath and the real RTL"]
 fn clean_rtl_matches_the_model_on_every_family() {
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = ModelGolden::new();

@@ -31,15 +31,16 @@ impl<'a> BitWriter<'a> {
 
     /// Puts the low `width` bits of the little-endian limbs `v` below the current position.
     pub fn put(&mut self, v: &[u64], width: u32) {
-        self.pos -= width;
-        let lsb = self.pos;
-        for i in 0..width {
-            let b = (v[(i / 64) as usize] >> (i % 64)) & 1;
-            if b != 0 {
-                let at = lsb + i;
-                self.words[(at / 32) as usize] |= 1 << (at % 32);
-            }
+        let lsb = self.pos - width;
+        let mut done = 0;
+        // 64-bit chunks through the word-wise path.
+        while done < width {
+            let take = (width - done).min(64);
+            self.pos = lsb + done + take;
+            self.put64(v[(done / 64) as usize], take);
+            done += take;
         }
+        self.pos = lsb;
     }
 
     /// Fast path for fields of at most 64 bits.
@@ -85,11 +86,16 @@ impl<'a> BitReader<'a> {
 /// Bits `lsb + width - 1 .. lsb` of a packed image, as little-endian limbs (width <= 192).
 pub fn extract(words: &[u32], lsb: u32, width: u32) -> [u64; 3] {
     let mut out = [0u64; 3];
-    for i in 0..width {
-        let at = lsb + i;
-        if (words[(at / 32) as usize] >> (at % 32)) & 1 != 0 {
-            out[(i / 64) as usize] |= 1 << (i % 64);
+    let mut done = 0;
+    while done < width {
+        let at = lsb + done;
+        let take = (width - done).min(32 - at % 32);
+        let chunk = (words[(at / 32) as usize] >> (at % 32)) as u64 & ((1u64 << take) - 1);
+        out[(done / 64) as usize] |= chunk << (done % 64);
+        if done % 64 + take > 64 {
+            out[(done / 64) as usize + 1] |= chunk >> (64 - done % 64);
         }
+        done += take;
     }
     out
 }
@@ -388,6 +394,44 @@ mod tests {
         assert_eq!(S2Lane::WIDTH, 256);
         assert_eq!(S3Lane::WIDTH, 248);
         assert_eq!(Out::WIDTH, 81);
+    }
+
+    /// The word-wise writer and reader against a bit-at-a-time statement of the layout.
+    #[test]
+    fn chunked_put_and_extract_match_bitwise() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..2000 {
+            x = x
+                .rotate_left(23)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(1);
+            let v = [x, x.rotate_left(17), x.rotate_left(41)];
+            let width = 1 + (x % 192) as u32;
+            let total = width + (x >> 40) as u32 % 70;
+            let mut words = vec![0u32; total.div_ceil(32) as usize];
+            let mut w = BitWriter::new(&mut words, total);
+            w.put(&v, width);
+            let lsb = total - width;
+            for i in 0..total {
+                let got = (words[(i / 32) as usize] >> (i % 32)) & 1;
+                let want = if i >= lsb {
+                    let k = i - lsb;
+                    (v[(k / 64) as usize] >> (k % 64)) as u32 & 1
+                } else {
+                    0
+                };
+                assert_eq!(got, want, "bit {i} width {width} total {total}");
+            }
+            let back = extract(&words, lsb, width);
+            for k in 0..192 {
+                let want = if k < width {
+                    (v[(k / 64) as usize] >> (k % 64)) & 1
+                } else {
+                    0
+                };
+                assert_eq!((back[(k / 64) as usize] >> (k % 64)) & 1, want);
+            }
+        }
     }
 
     #[test]
