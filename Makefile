@@ -27,6 +27,8 @@ TEST_COSIM_COUNT ?= 100000
 REGRESS_COUNT ?= 4000000
 REGRESS_SEEDS ?= 2 3 4 5
 BENCH_COUNT ?= 300000
+# Operations per run of the model-vs-references benchmark (model/benches/model.rs).
+MODEL_BENCH_OPS ?= 1000000
 # Extra `fma-cosim bench` arguments, e.g. `--golden rtl:default` to time the machinery alone.
 BENCH_ARGS ?=
 
@@ -106,6 +108,7 @@ cosim-test: deps
 # already compiled) and the rebuild after an RTL edit (a comment appended to the top, so
 # Verilator and the model's C++ run again while the cached runtime is reused).
 bench: deps
+	BENCH_OPS=$(MODEL_BENCH_OPS) $(CARGO) bench -q -p ptxfma-model --bench model
 	$(CARGO) build --release -p ptxfma-cosim
 	$(COSIM) bench --count $(BENCH_COUNT) $(BENCH_ARGS)
 	@target=$$($(CARGO) metadata --format-version 1 --no-deps | \
