@@ -11,8 +11,9 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use bitvec::prelude::*;
 use ptxfma_model::pipeline::Pipeline;
-use ptxfma_model::regs::{extract, Leaf, Out, Reg, S1, S2, S3};
+use ptxfma_model::regs::{Leaf, Out, Reg, S1, S2, S3};
 
 /// Words of the output-port block.
 pub const PORT_WORDS: usize = 4;
@@ -114,9 +115,19 @@ impl Bank {
 /// A field's value: little-endian 64-bit limbs (fields are at most 192 bits wide).
 pub type Limbs = [u64; 3];
 
+/// The bits of `leaf` in a bank's words, least significant first: a bit-level view of the
+/// packed image, so a field can be read without knowing how it straddles 32-bit words.
+pub fn bits<'a>(words: &'a [u32], leaf: &Leaf) -> &'a BitSlice<u32, Lsb0> {
+    &words.view_bits::<Lsb0>()[leaf.lsb as usize..=leaf.msb as usize]
+}
+
 /// The value of `leaf` in a bank's words.
 pub fn field(words: &[u32], leaf: &Leaf) -> Limbs {
-    extract(words, leaf.lsb, leaf.width())
+    let mut out = [0u64; 3];
+    for (limb, chunk) in out.iter_mut().zip(bits(words, leaf).chunks(64)) {
+        *limb = chunk.load_le::<u64>();
+    }
+    out
 }
 
 /// Hex text of a `width`-bit value, all digits shown.
@@ -213,6 +224,18 @@ mod tests {
         assert_eq!(d[0].name, "lane0.eref");
         assert_eq!(d[0].actual[0], 1);
         assert_eq!(hex(&d[0].actual, 14), "0x0001");
+    }
+
+    #[test]
+    fn bit_view_agrees_with_the_model_reader() {
+        let mut words = vec![0u32; S1::words()];
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = (i as u32).wrapping_mul(0x9E37_79B9) ^ 0x5A5A_A5A5;
+        }
+        for leaf in S1::layout() {
+            let want = ptxfma_model::regs::extract(&words, leaf.lsb, leaf.width());
+            assert_eq!(field(&words, &leaf), want, "{}", leaf.name);
+        }
     }
 
     #[test]

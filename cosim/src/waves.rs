@@ -10,6 +10,7 @@
 //! scopes before `$enddefinitions`, value changes merged by time) with fresh identifier codes,
 //! which gives a single ordinary VCD that GTKWave and Surfer open.
 
+use bitvec::prelude::*;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write as _;
@@ -250,11 +251,13 @@ fn put(w: &mut vcd::Writer<Vec<u8>>, id: IdCode, v: &Limbs, width: u32) -> std::
     if width == 1 {
         return w.change_scalar(id, v[0] & 1 != 0);
     }
+    // VCD vectors are written most significant bit first.
     w.change_vector(
         id,
-        (0..width)
+        v.view_bits::<Lsb0>()[..width as usize]
+            .iter()
             .rev()
-            .map(|b| Value::from((v[(b / 64) as usize] >> (b % 64)) & 1 != 0)),
+            .map(|b| Value::from(*b)),
     )
 }
 
