@@ -93,10 +93,23 @@ pub fn stage1(inp: &PipeIn) -> S1 {
         }
     };
     debug_assert!(en0 || en_vm);
-    let rows = booth::rows(mcand_lo, mcand_hi, mplier);
-    (s.mul_sum, s.mul_carry) = csa_tree::reduce(&rows);
+    (s.mul_sum, s.mul_carry) = multiply(mcand_lo, mcand_hi, mplier);
     s
 }
+
+/// Booth array and carry-save tree. A multiplier below 2^25 (every binary32 lane alone) has
+/// only 13 non-zero digits; that case gets its own copy in which the zero rows are constants.
+fn multiply(mcand_lo: u128, mcand_hi: u128, mplier: u64) -> (u128, u128) {
+    if mplier >> NARROW_BITS == 0 {
+        csa_tree::reduce(&booth::rows_used::<NARROW_DIGITS>(mcand_lo, mcand_hi, mplier))
+    } else {
+        csa_tree::reduce(&booth::rows_used::<{ booth::DIGITS }>(mcand_lo, mcand_hi, mplier))
+    }
+}
+
+/// Digits 0..13 read multiplier bits 25:-1.
+const NARROW_DIGITS: usize = 13;
+const NARROW_BITS: u32 = 2 * NARROW_DIGITS as u32 - 1;
 
 /// binary32 significands sit at bits 52:29 of the internal form; the array takes them at 23:0.
 const F32_ALIGN: u32 = 29;
