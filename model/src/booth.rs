@@ -76,13 +76,46 @@ pub fn rows_used<const USED: usize>(mcand_lo: u128, mcand_hi: u128, b: u64) -> [
     let hi = multiples(mcand_hi);
     // Bit -1 of the multiplier is zero: shift it in at the bottom.
     let b2 = b << 1;
-    let mut out = [0u128; ROWS];
-    // A constant trip count: the loop unrolls and every shift below is by a constant.
-    for (i, row) in out.iter_mut().enumerate().take(USED) {
+    let row = |i: usize| {
+        if i >= USED {
+            return 0;
+        }
         let sel = ((b2 >> (2 * i)) & 7) as usize;
         let m = if i >= HI_DIGIT { &hi } else { &lo };
-        *row = m[sel] << (2 * i);
-    }
+        m[sel] << (2 * i)
+    };
+    // Spelled out digit by digit so every shift is by a constant (a loop over 27 digits is
+    // not unrolled by the compiler).
+    let mut out = [
+        row(0),
+        row(1),
+        row(2),
+        row(3),
+        row(4),
+        row(5),
+        row(6),
+        row(7),
+        row(8),
+        row(9),
+        row(10),
+        row(11),
+        row(12),
+        row(13),
+        row(14),
+        row(15),
+        row(16),
+        row(17),
+        row(18),
+        row(19),
+        row(20),
+        row(21),
+        row(22),
+        row(23),
+        row(24),
+        row(25),
+        row(26),
+        0,
+    ];
     out[DIGITS] = ((b >> 1) & NEG_ROW_MASK) as u128;
     out
 }
