@@ -44,39 +44,79 @@ pub fn encode(b: u64, i: usize) -> Digit {
 }
 
 /// The eight multiples a Booth digit can select, indexed by its three multiplier bits: the
-/// table form of `encode` (one/two pick m or 2m, neg inverts). Used by the tests.
-#[cfg(test)]
+/// table form of `encode` (one/two pick m or 2m, neg inverts). This is the row multiplexer of
+/// the hardware: each row picks one of these eight values, so building them once per operand
+/// and indexing is much cheaper than re-deriving the select lines per row.
+#[inline(always)]
 fn multiples(m: u128) -> [u128; 8] {
     let m2 = m << 1;
     [0, m, m, m2, !m2, !m, !m, !0]
 }
+
+/// The multiplier bits the array reads: 54 of them (27 digits).
+const B_MASK: u64 = (1 << (2 * DIGITS)) - 1;
+/// Bit 2i of the negation row is the sign of digit i, i.e. multiplier bit 2i+1.
+const NEG_ROW_MASK: u64 = 0x5555_5555_5555_5555 & ((1 << (2 * DIGITS)) - 1);
 
 /// The partial-product rows for `mcand_{lo,hi} * b`; row `ROWS - 1` holds the negation bits.
 /// Rows are exact modulo 2^106 but may carry bits above 105, which the tree never brings down
 /// (see `csa_tree::compress`); callers summing them must mask.
 #[inline]
 pub fn rows(mcand_lo: u128, mcand_hi: u128, b: u64) -> [u128; ROWS] {
-    let mut out = [0u128; ROWS];
-    let mut neg_row = 0u128;
+    rows_used::<DIGITS>(mcand_lo, mcand_hi, b & B_MASK)
+}
+
+/// [`rows`] for a multiplier whose digits from `USED` up are all zero (their rows are zero).
+/// Writing those rows as constant zeros lets the compiler drop every compressor input that is
+/// known to be zero; the values are the same as [`rows`] gives.
+#[inline(always)]
+pub fn rows_used<const USED: usize>(mcand_lo: u128, mcand_hi: u128, b: u64) -> [u128; ROWS] {
+    debug_assert!(USED == DIGITS || b >> (2 * USED - 1) == 0);
+    let lo = multiples(mcand_lo);
+    let hi = multiples(mcand_hi);
     // Bit -1 of the multiplier is zero: shift it in at the bottom.
-    let b2 = (b as u128) << 1;
-    // Digits above the multiplier's top set bit are 000 and give zero rows.
-    let used = ((128 - b2.leading_zeros()) as usize)
-        .div_ceil(2)
-        .min(DIGITS);
-    for (i, row) in out.iter_mut().enumerate().take(used) {
-        let bits = (b2 >> (2 * i)) as u32;
-        let (hi, mid, lo) = (bits >> 2 & 1, bits >> 1 & 1, bits & 1);
-        let m = if i >= HI_DIGIT { mcand_hi } else { mcand_lo };
-        // one: m, two: 2m, neither: 0; then invert for a negative digit.
-        let one = 0u128.wrapping_sub((mid ^ lo) as u128);
-        let two = 0u128.wrapping_sub(((hi ^ mid) & !(mid ^ lo) & 1) as u128);
-        let neg = 0u128.wrapping_sub(hi as u128);
-        let sel = (m & one) | ((m << 1) & two);
-        *row = (sel ^ neg) << (2 * i);
-        neg_row |= (hi as u128) << (2 * i);
-    }
-    out[DIGITS] = neg_row;
+    let b2 = b << 1;
+    let row = |i: usize| {
+        if i >= USED {
+            return 0;
+        }
+        let sel = ((b2 >> (2 * i)) & 7) as usize;
+        let m = if i >= HI_DIGIT { &hi } else { &lo };
+        m[sel] << (2 * i)
+    };
+    // Spelled out digit by digit so every shift is by a constant (a loop over 27 digits is
+    // not unrolled by the compiler).
+    let mut out = [
+        row(0),
+        row(1),
+        row(2),
+        row(3),
+        row(4),
+        row(5),
+        row(6),
+        row(7),
+        row(8),
+        row(9),
+        row(10),
+        row(11),
+        row(12),
+        row(13),
+        row(14),
+        row(15),
+        row(16),
+        row(17),
+        row(18),
+        row(19),
+        row(20),
+        row(21),
+        row(22),
+        row(23),
+        row(24),
+        row(25),
+        row(26),
+        0,
+    ];
+    out[DIGITS] = ((b >> 1) & NEG_ROW_MASK) as u128;
     out
 }
 
@@ -107,6 +147,44 @@ mod tests {
                 "bits {bits:03b}"
             );
             assert_eq!(d.neg, bits >> 2 != 0);
+        }
+    }
+
+    /// Rows straight from the encoder's select lines, one digit at a time (the array's
+    /// definition), bits above 105 included: the tree's register values depend on them.
+    fn rows_from_encoder(lo: u128, hi: u128, b: u64) -> [u128; ROWS] {
+        let mut out = [0u128; ROWS];
+        for i in 0..DIGITS {
+            let d = encode(b, i);
+            let m = if i >= HI_DIGIT { hi } else { lo };
+            let sel = if d.one {
+                m
+            } else if d.two {
+                m << 1
+            } else {
+                0
+            };
+            out[i] = (if d.neg { !sel } else { sel }) << (2 * i);
+            out[DIGITS] |= (d.neg as u128) << (2 * i);
+        }
+        out
+    }
+
+    #[test]
+    fn rows_match_the_encoder_bit_for_bit() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let lo = (x as u128 * 0x9E37_79B9_7F4A_7C15) & MASK;
+            let hi = (x.rotate_left(9) as u128) << 40;
+            let b = x.rotate_left(31) & ((1 << 54) - 1);
+            assert_eq!(rows(lo, hi, b), rows_from_encoder(lo, hi, b));
+            let nb = b >> 29;
+            let want = rows_from_encoder(lo, hi, nb);
+            assert_eq!(rows_used::<13>(lo, hi, nb), want);
+            assert_eq!(rows(lo, hi, nb), want);
         }
     }
 

@@ -28,6 +28,39 @@ pub struct Pipeline {
     pub s2: S2,
     pub s3: S3,
     pub out: Out,
+    /// Decoded control words of `s1`, `s2`, `s3` (not state: a memo of `Ctrl::decode`).
+    dec: [Decoded; 3],
+}
+
+/// A control word and its decoding. The stages decode their register's word; in a stream the
+/// same word usually repeats, so [`Decoded::get`] re-decodes only when the word changed (which
+/// also covers a caller writing a bank directly).
+#[derive(Clone, Copy, Debug)]
+struct Decoded {
+    word: u32,
+    ctrl: Ctrl,
+}
+
+impl Default for Decoded {
+    fn default() -> Self {
+        Decoded {
+            word: 0,
+            ctrl: Ctrl::decode(0),
+        }
+    }
+}
+
+impl Decoded {
+    #[inline(always)]
+    fn get(&mut self, word: u32) -> Ctrl {
+        if word != self.word {
+            *self = Decoded {
+                word,
+                ctrl: Ctrl::decode(word),
+            };
+        }
+        self.ctrl
+    }
 }
 
 impl Pipeline {
@@ -42,10 +75,16 @@ impl Pipeline {
     /// One rising clock edge: every bank loads its next value. Returns the output bank after
     /// the edge (what retires this cycle when `valid` is set).
     pub fn tick(&mut self, inp: &PipeIn) -> Out {
-        self.out = stage4(&self.s3);
-        self.s3 = stage3(&self.s2);
-        self.s2 = stage2(&self.s1);
-        self.s1 = stage1(inp);
+        let c3 = self.dec[2].get(self.s3.ctrl);
+        self.out = stage4_with(&self.s3, &c3);
+        let c2 = self.dec[1].get(self.s2.ctrl);
+        self.s3 = stage3_with(&self.s2, &c2);
+        let c1 = self.dec[0].get(self.s1.ctrl);
+        self.s2 = stage2_with(&self.s1, &c1);
+        // The memo moves with the banks; slot 0 keeps its entry as a guess for the new word.
+        self.dec = [self.dec[0], self.dec[0], self.dec[1]];
+        let c0 = self.dec[0].get(inp.ctrl & CTRL_MASK);
+        self.s1 = stage1_with(inp, &c0);
         self.out.clone()
     }
 }
@@ -59,12 +98,21 @@ fn lanes(ctrl: &Ctrl) -> (bool, bool, bool) {
 
 /// Stage 1: unpack, special cases, Booth array and carry-save tree, addend alignment.
 pub fn stage1(inp: &PipeIn) -> S1 {
-    let ctrl = Ctrl::decode(inp.ctrl);
+    stage1_with(inp, &Ctrl::decode(inp.ctrl))
+}
+
+/// Mask of the control word's defined bits.
+const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
+
+/// [`stage1`] given `Ctrl::decode(inp.ctrl)`.
+#[inline(always)]
+fn stage1_with(inp: &PipeIn, ctrl: &Ctrl) -> S1 {
+    let ctrl = *ctrl;
     let (en0, en1, en_vm) = lanes(&ctrl);
     let mut s = S1 {
         valid: inp.valid,
         tag: inp.tag,
-        ctrl: inp.ctrl & ((1 << CTRL_BITS) - 1),
+        ctrl: inp.ctrl & CTRL_MASK,
         ..S1::default()
     };
     let (mcand_lo, mcand_hi, mplier) = if en_vm {
@@ -93,10 +141,27 @@ pub fn stage1(inp: &PipeIn) -> S1 {
         }
     };
     debug_assert!(en0 || en_vm);
-    let rows = booth::rows(mcand_lo, mcand_hi, mplier);
-    (s.mul_sum, s.mul_carry) = csa_tree::reduce(&rows);
+    (s.mul_sum, s.mul_carry) = multiply(mcand_lo, mcand_hi, mplier);
     s
 }
+
+/// Booth array and carry-save tree. A multiplier below 2^25 (every binary32 lane alone) has
+/// only 13 non-zero digits; that case gets its own copy in which the zero rows are constants.
+fn multiply(mcand_lo: u128, mcand_hi: u128, mplier: u64) -> (u128, u128) {
+    if mplier >> NARROW_BITS == 0 {
+        csa_tree::reduce(&booth::rows_used::<NARROW_DIGITS>(
+            mcand_lo, mcand_hi, mplier,
+        ))
+    } else {
+        csa_tree::reduce(&booth::rows_used::<{ booth::DIGITS }>(
+            mcand_lo, mcand_hi, mplier,
+        ))
+    }
+}
+
+/// Digits 0..13 read multiplier bits 25:-1.
+const NARROW_DIGITS: usize = 13;
+const NARROW_BITS: u32 = 2 * NARROW_DIGITS as u32 - 1;
 
 /// binary32 significands sit at bits 52:29 of the internal form; the array takes them at 23:0.
 const F32_ALIGN: u32 = 29;
@@ -125,7 +190,13 @@ fn lane_front(ctrl: &Ctrl, l: &LaneOperands) -> S1Lane {
 /// Stage 2: product carry-propagate add, sm_1x truncation, significand add with LZA; vmad
 /// accumulate.
 pub fn stage2(s1: &S1) -> S2 {
-    let ctrl = Ctrl::decode(s1.ctrl);
+    stage2_with(s1, &Ctrl::decode(s1.ctrl))
+}
+
+/// [`stage2`] given `Ctrl::decode(s1.ctrl)`.
+#[inline(always)]
+fn stage2_with(s1: &S1, ctrl: &Ctrl) -> S2 {
+    let ctrl = *ctrl;
     let (en0, en1, en_vm) = lanes(&ctrl);
     let prod = adder::product(s1.mul_sum, s1.mul_carry);
     let mut s = S2 {
@@ -196,7 +267,13 @@ fn lane_add(ctrl: &Ctrl, p: u128, l: &S1Lane) -> S2Lane {
 
 /// Stage 3: normalisation; vmad scaling.
 pub fn stage3(s2: &S2) -> S3 {
-    let ctrl = Ctrl::decode(s2.ctrl);
+    stage3_with(s2, &Ctrl::decode(s2.ctrl))
+}
+
+/// [`stage3`] given `Ctrl::decode(s2.ctrl)`.
+#[inline(always)]
+fn stage3_with(s2: &S2, ctrl: &Ctrl) -> S3 {
+    let ctrl = *ctrl;
     let (en0, en1, en_vm) = lanes(&ctrl);
     let emin = round::result_fmt(&ctrl).emin;
     let lane = |l: &S2Lane| {
@@ -236,7 +313,13 @@ pub fn stage3(s2: &S2) -> S3 {
 
 /// Stage 4: rounding, flushing, special results, saturation; result packing.
 pub fn stage4(s3: &S3) -> Out {
-    let ctrl = Ctrl::decode(s3.ctrl);
+    stage4_with(s3, &Ctrl::decode(s3.ctrl))
+}
+
+/// [`stage4`] given `Ctrl::decode(s3.ctrl)`.
+#[inline(always)]
+fn stage4_with(s3: &S3, ctrl: &Ctrl) -> Out {
+    let ctrl = *ctrl;
     let d = match ctrl.kind {
         Kind::Vmad => vmad::saturate(&ctrl, s3.vm_res),
         Kind::F32x2 => round::round(&ctrl, &s3.lane1) << 32 | round::round(&ctrl, &s3.lane0),

@@ -44,6 +44,7 @@ const BF16: Fmt = Fmt {
     frac_bits: 7,
 };
 
+#[inline(always)]
 fn unpack(bits: u64, f: &Fmt, flush: bool) -> Operand {
     let emax_field = (1u64 << f.exp_bits) - 1;
     let bias = (1i32 << (f.exp_bits - 1)) - 1;
