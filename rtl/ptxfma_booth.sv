@@ -14,6 +14,10 @@
 // (a 53-bit significand, twice it, or a sign-extended 33-bit vmad operand) fits, so each row
 // is its digit's 55-bit multiple sign-extended to 106 bits and placed at bit 2i. That is the
 // model's 106-bit multiplicand row bit for bit, with the sign extension done by wiring.
+//
+// Every row leaves as two slices, bits 63:0 and bits 105:64 (MulLoW, MulHiW), which the
+// carry-save tree keeps apart: each slice is one machine word in the Verilated model, where a
+// 106-bit row would be four 32-bit words handled one by one.
 
 module ptxfma_booth import ptxfma_pkg::*; (
   input  logic [MCandW-1:0]  mcand_lo_i,
@@ -22,7 +26,8 @@ module ptxfma_booth import ptxfma_pkg::*; (
   input  logic [MCandW-1:0]  mcand2_lo_i,
   input  logic [MCandW-1:0]  mcand2_hi_i,
   input  logic [MplierW-1:0] mplier_i,
-  output logic [MulW-1:0]    rows_o [BoothRows]
+  output logic [MulLoW-1:0]  rows_lo_o [BoothRows],
+  output logic [MulHiW-1:0]  rows_hi_o [BoothRows]
 );
 
   // Multiplier with the implicit zero below bit 0: digit i reads mplier_ext[2i+2:2i].
@@ -57,16 +62,27 @@ module ptxfma_booth import ptxfma_pkg::*; (
     assign sel = one ? m : (two ? m2 : '0);
     assign pp  = hi ? ~sel : sel;
 
-    // The row: pp sign-extended and shifted up by 2i, modulo 2^106.
+    // The row: pp sign-extended and shifted up by 2i, modulo 2^106. Bits 63:0 are the
+    // multiple sign-extended to a word and shifted; bits 105:64 are what that shift pushes out
+    // of the word, with the sign above it.
+    logic [MulLoW-1:0] ppx;
+
+    assign ppx = {{(MulLoW - MCandW){pp[MCandW-1]}}, pp};
+
     if (Sh == 0) begin : g_row_first
-      assign rows_o[i] = {{(MulW - MCandW){pp[MCandW-1]}}, pp};
-    end else if (Sh + MCandW < MulW) begin : g_row_mid
-      assign rows_o[i] = {{(MulW - MCandW - Sh){pp[MCandW-1]}}, pp, {Sh{1'b0}}};
+      assign rows_lo_o[i] = ppx;
+      assign rows_hi_o[i] = {MulHiW{pp[MCandW-1]}};
+    end else if (Sh < MulHiW) begin : g_row_ext
+      assign rows_lo_o[i] = {ppx[MulLoW-Sh-1:0], {Sh{1'b0}}};
+      assign rows_hi_o[i] = {{(MulHiW - Sh){pp[MCandW-1]}}, ppx[MulLoW-1:MulLoW-Sh]};
     end else begin : g_row_top
-      assign rows_o[i] = {pp[MulW-Sh-1:0], {Sh{1'b0}}};
-      // The top row keeps only the bits below 2^106.
-      logic unused_pp;
-      assign unused_pp = ^pp[MCandW-1:MulW-Sh];
+      // The top rows need no sign extension; bits at 2^106 and above are dropped.
+      assign rows_lo_o[i] = {ppx[MulLoW-Sh-1:0], {Sh{1'b0}}};
+      assign rows_hi_o[i] = ppx[MulW-Sh-1:MulLoW-Sh];
+      if (Sh > MulHiW) begin : g_drop
+        logic unused_ppx;
+        assign unused_ppx = ^ppx[MulLoW-1:MulW-Sh];
+      end
     end
   end
 
@@ -77,7 +93,8 @@ module ptxfma_booth import ptxfma_pkg::*; (
 
   logic [MplierW-2:0] signs;
 
-  assign signs               = mplier_i[MplierW-1:1] & SignBits;
-  assign rows_o[BoothDigits] = {(MulW - MplierW + 1)'(0), signs};
+  assign signs                  = mplier_i[MplierW-1:1] & SignBits;
+  assign rows_lo_o[BoothDigits] = {(MulLoW - MplierW + 1)'(0), signs};
+  assign rows_hi_o[BoothDigits] = '0;
 
 endmodule

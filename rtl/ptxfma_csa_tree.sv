@@ -8,9 +8,14 @@
 // for bit: at each level the rows are taken in threes from the front, each three become
 // (sum, carry) in that order, and the one or two rows left over follow unchanged.
 // 28 rows take seven levels: 28 -> 19 -> 13 -> 9 -> 6 -> 4 -> 3 -> 2.
+//
+// Rows travel as two slices, bits 63:0 and 105:64 (see ptxfma_booth): a compressor works on
+// each slice with word-sized operations, and the carry's shift moves bit 63 of the low slice
+// into bit 0 of the high one. The pair is joined into 106-bit words only at the output.
 
 module ptxfma_csa_tree import ptxfma_pkg::*; (
-  input  logic [MulW-1:0] rows_i [BoothRows],
+  input  logic [MulLoW-1:0] rows_lo_i [BoothRows],
+  input  logic [MulHiW-1:0] rows_hi_i [BoothRows],
   output logic [MulW-1:0] sum_o,
   output logic [MulW-1:0] carry_o
 );
@@ -37,47 +42,48 @@ module ptxfma_csa_tree import ptxfma_pkg::*; (
 
   localparam int unsigned NumLevels = num_levels();
 
-  // A whole row one place up, modulo 2^106 (the top bit carries out of the array). Spelled on
-  // two word-sized halves so Verilator emits plain word operations rather than a generic
-  // wide-shift call.
-  function automatic logic [MulW-1:0] shl1(logic [MulW-1:0] x);
-    logic [63:0]      lo;
-    logic [MulW-66:0] hi;
-    logic             unused_carry_out;
-    lo               = x[63:0];
-    hi               = x[MulW-2:64];
-    unused_carry_out = x[MulW-1];
-    return {hi, lo, 1'b0};
-  endfunction
-
   for (genvar l = 0; l <= NumLevels; l++) begin : g_level
     localparam int unsigned N = level_rows(l);
-    logic [MulW-1:0] row [N];
+    logic [MulLoW-1:0] row_lo [N];
+    logic [MulHiW-1:0] row_hi [N];
 
     if (l == 0) begin : g_array
-      assign row = rows_i;
+      assign row_lo = rows_lo_i;
+      assign row_hi = rows_hi_i;
     end else begin : g_compress
       localparam int unsigned NPrev  = level_rows(l - 1);
       localparam int unsigned Groups = NPrev / 3;
       localparam int unsigned Left   = NPrev - 3 * Groups;
 
       for (genvar g = 0; g < Groups; g++) begin : g_csa
-        logic [MulW-1:0] x, y, z;
-        assign x = g_level[l-1].row[3*g];
-        assign y = g_level[l-1].row[3*g+1];
-        assign z = g_level[l-1].row[3*g+2];
-        // 3:2 compressor over a whole row: sum, and the majority one place up as carry.
-        assign row[2*g]   = x ^ y ^ z;
-        assign row[2*g+1] = shl1((x & y) | (x & z) | (y & z));
+        logic [MulLoW-1:0] x_lo, y_lo, z_lo, maj_lo;
+        logic [MulHiW-1:0] x_hi, y_hi, z_hi, maj_hi;
+        logic              unused_carry_out;
+        assign x_lo = g_level[l-1].row_lo[3*g];
+        assign y_lo = g_level[l-1].row_lo[3*g+1];
+        assign z_lo = g_level[l-1].row_lo[3*g+2];
+        assign x_hi = g_level[l-1].row_hi[3*g];
+        assign y_hi = g_level[l-1].row_hi[3*g+1];
+        assign z_hi = g_level[l-1].row_hi[3*g+2];
+        // 3:2 compressor over a whole row: sum, and the majority one place up as carry (the
+        // top bit carries out of the array, modulo 2^106).
+        assign maj_lo           = (x_lo & y_lo) | (x_lo & z_lo) | (y_lo & z_lo);
+        assign maj_hi           = (x_hi & y_hi) | (x_hi & z_hi) | (y_hi & z_hi);
+        assign row_lo[2*g]      = x_lo ^ y_lo ^ z_lo;
+        assign row_hi[2*g]      = x_hi ^ y_hi ^ z_hi;
+        assign row_lo[2*g+1]    = {maj_lo[MulLoW-2:0], 1'b0};
+        assign row_hi[2*g+1]    = {maj_hi[MulHiW-2:0], maj_lo[MulLoW-1]};
+        assign unused_carry_out = maj_hi[MulHiW-1];
       end
 
       for (genvar k = 0; k < Left; k++) begin : g_pass
-        assign row[2*Groups+k] = g_level[l-1].row[3*Groups+k];
+        assign row_lo[2*Groups+k] = g_level[l-1].row_lo[3*Groups+k];
+        assign row_hi[2*Groups+k] = g_level[l-1].row_hi[3*Groups+k];
       end
     end
   end
 
-  assign sum_o   = g_level[NumLevels].row[0];
-  assign carry_o = g_level[NumLevels].row[1];
+  assign sum_o   = {g_level[NumLevels].row_hi[0], g_level[NumLevels].row_lo[0]};
+  assign carry_o = {g_level[NumLevels].row_hi[1], g_level[NumLevels].row_lo[1]};
 
 endmodule

@@ -166,6 +166,10 @@ package ptxfma_pkg;
   localparam int unsigned BoothRows = BoothDigits + 1;
   // First Booth digit that multiplies f32x2 lane 1's multiplicand.
   localparam int unsigned BoothHiDigit = 14;
+  // The array and the carry-save tree carry every 106-bit row as two slices, 63:0 and 105:64:
+  // one machine word each in the Verilated model (a 106-bit value would be four 32-bit words).
+  localparam int unsigned MulLoW    = 64;
+  localparam int unsigned MulHiW    = MulW - MulLoW;
 
   // Adder window widths: aligned addend, magnitude / normalised significand, signed adder.
   localparam int unsigned AlignW = 164;

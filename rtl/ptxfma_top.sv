@@ -178,8 +178,9 @@ module ptxfma_top import ptxfma_pkg::*; (
     end
   end
 
-  logic [MulW-1:0] pp_rows [BoothRows];
-  logic [MulW-1:0] mul_sum, mul_carry;
+  logic [MulLoW-1:0] pp_rows_lo [BoothRows];
+  logic [MulHiW-1:0] pp_rows_hi [BoothRows];
+  logic [MulW-1:0]   mul_sum, mul_carry;
 
   ptxfma_booth u_booth (
     .mcand_lo_i (mcand_lo),
@@ -187,13 +188,15 @@ module ptxfma_top import ptxfma_pkg::*; (
     .mcand2_lo_i(mcand2_lo),
     .mcand2_hi_i(mcand2_hi),
     .mplier_i   (mplier),
-    .rows_o     (pp_rows)
+    .rows_lo_o  (pp_rows_lo),
+    .rows_hi_o  (pp_rows_hi)
   );
 
   ptxfma_csa_tree u_csa_tree (
-    .rows_i (pp_rows),
-    .sum_o  (mul_sum),
-    .carry_o(mul_carry)
+    .rows_lo_i(pp_rows_lo),
+    .rows_hi_i(pp_rows_hi),
+    .sum_o    (mul_sum),
+    .carry_o  (mul_carry)
   );
 
   always_comb begin
