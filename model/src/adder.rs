@@ -4,13 +4,11 @@
 
 use crate::booth::MASK;
 use crate::regs::{U164, U165, U166};
-use ruint::Uint;
+use crate::wide::Wide;
 
 /// Resizes a window value between widths that share three limbs, dropping bits above `B`.
-pub fn resize<const A: usize, const B: usize>(x: Uint<A, 3>) -> Uint<B, 3> {
-    let mut l = *x.as_limbs();
-    l[2] &= Uint::<B, 3>::MASK;
-    Uint::from_limbs(l)
+pub fn resize<const A: usize, const B: usize>(x: Wide<A>) -> Wide<B> {
+    x.resize::<B>()
 }
 
 /// Carry-propagate add of the carry-save pair (modulo 2^106).

@@ -41,8 +41,7 @@ pub fn shift_amount(ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> (u32, i3
 pub fn align(c_sig: u64, ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> Aligned {
     let (sh, eref) = shift_amount(ep, ec, prod_zero, c_zero);
     let top = U164::from(c_sig) << (C_TOP - 52);
-    let c_aligned = top >> sh as usize;
-    let sticky = c_aligned << sh as usize != top;
+    let (c_aligned, sticky) = top.shr_sticky(sh as usize);
     Aligned {
         eref,
         c_aligned,

@@ -43,14 +43,19 @@ mod sse2 {
         _mm_xor_si128,
     };
 
+    /// Transparent, so a row array converts as a whole (see [`X::from_rows`]).
     #[derive(Clone, Copy)]
+    #[repr(transparent)]
     pub(super) struct X(pub __m128i);
 
     impl X {
+        /// The whole row array at once: `array::map` is not always inlined, and a call there
+        /// hides the constant-zero rows of a narrow multiplier from the tree.
         #[inline(always)]
-        pub fn from_u128(v: u128) -> X {
-            // SAFETY: both types are 16 plain bytes; lane order is little-endian, as u128's.
-            X(unsafe { core::mem::transmute::<u128, __m128i>(v) })
+        pub fn from_rows(rows: &[u128; super::ROWS]) -> [X; super::ROWS] {
+            // SAFETY: `X` is a transparent `__m128i`, which has the size and alignment of
+            // `u128`; arrays of them have the same layout.
+            unsafe { core::mem::transmute::<[u128; super::ROWS], [X; super::ROWS]>(*rows) }
         }
         #[inline(always)]
         pub fn to_u128(self) -> u128 {
@@ -114,7 +119,7 @@ fn levels<R: Row>(cur: &mut [R; ROWS]) {
 pub fn reduce(rows: &[u128; ROWS]) -> (u128, u128) {
     #[cfg(target_arch = "x86_64")]
     {
-        let mut cur = rows.map(sse2::X::from_u128);
+        let mut cur = sse2::X::from_rows(rows);
         levels(&mut cur);
         (cur[0].to_u128() & MASK, cur[1].to_u128() & MASK)
     }

@@ -8,6 +8,7 @@
 
 pub mod ctrl;
 pub mod regs;
+pub mod wide;
 
 // Decoder and front ends.
 pub mod cli;

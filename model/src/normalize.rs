@@ -22,10 +22,10 @@ pub fn normalize(mag: U165, lza_cnt: u8, eref: i32, emin: i32) -> Normalized {
     let lim = eref + 57 - emin;
     if lim < 0 {
         let rs = (-lim).min(166) as usize;
-        let norm = mag >> rs;
+        let (norm, sticky) = mag.shr_sticky(rs);
         return Normalized {
             norm,
-            sticky: norm << rs != mag,
+            sticky,
             exp: emin,
         };
     }

@@ -1,7 +1,7 @@
 //! The pipeline: four register banks and the pure functions between them.
 
 use crate::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
-use crate::regs::{Out, S1Lane, S2Lane, S3Lane, S1, S2, S3};
+use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 use crate::unpack::{lane_operands, LaneOperands};
 use crate::vmad_select::part_select;
 use crate::{adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, vmad};
@@ -78,13 +78,13 @@ impl Pipeline {
         let c3 = self.dec[2].get(self.s3.ctrl);
         self.out = stage4_with(&self.s3, &c3);
         let c2 = self.dec[1].get(self.s2.ctrl);
-        self.s3 = stage3_with(&self.s2, &c2);
+        stage3_into(&self.s2, &c2, &mut self.s3);
         let c1 = self.dec[0].get(self.s1.ctrl);
-        self.s2 = stage2_with(&self.s1, &c1);
+        stage2_into(&self.s1, &c1, &mut self.s2);
         // The memo moves with the banks; slot 0 keeps its entry as a guess for the new word.
         self.dec = [self.dec[0], self.dec[0], self.dec[1]];
         let c0 = self.dec[0].get(inp.ctrl & CTRL_MASK);
-        self.s1 = stage1_with(inp, &c0);
+        stage1_into(inp, &c0, &mut self.s1);
         self.out.clone()
     }
 }
@@ -98,51 +98,67 @@ fn lanes(ctrl: &Ctrl) -> (bool, bool, bool) {
 
 /// Stage 1: unpack, special cases, Booth array and carry-save tree, addend alignment.
 pub fn stage1(inp: &PipeIn) -> S1 {
-    stage1_with(inp, &Ctrl::decode(inp.ctrl))
+    let mut s = S1::default();
+    stage1_into(inp, &Ctrl::decode(inp.ctrl), &mut s);
+    s
 }
 
 /// Mask of the control word's defined bits.
 const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
 
-/// [`stage1`] given `Ctrl::decode(inp.ctrl)`.
+/// [`stage1`] given `Ctrl::decode(inp.ctrl)`, loading the bank `s` in place (building a new
+/// bank and copying it over costs more than the stage's own logic in places). The
+/// destructuring names every field, so none can keep a stale value: each is written below,
+/// unused ones with zero as in [`S1::default`].
 #[inline(always)]
-fn stage1_with(inp: &PipeIn, ctrl: &Ctrl) -> S1 {
+fn stage1_into(inp: &PipeIn, ctrl: &Ctrl, s: &mut S1) {
     let ctrl = *ctrl;
     let (en0, en1, en_vm) = lanes(&ctrl);
-    let mut s = S1 {
-        valid: inp.valid,
-        tag: inp.tag,
-        ctrl: inp.ctrl & CTRL_MASK,
-        ..S1::default()
-    };
+    let S1 {
+        valid,
+        tag,
+        ctrl: ctrl_q,
+        mul_sum,
+        mul_carry,
+        vm,
+        lane0,
+        lane1,
+    } = s;
+    *valid = inp.valid;
+    *tag = inp.tag;
+    *ctrl_q = inp.ctrl & CTRL_MASK;
     let (mcand_lo, mcand_hi, mplier) = if en_vm {
         let ta = part_select(inp.a as u32, ctrl.asel, ctrl.a_signed);
         let tb = part_select(inp.b as u32, ctrl.bsel, ctrl.b_signed);
-        s.vm = vmad::prepare(&ctrl, inp.c as u32);
+        *vm = vmad::prepare(&ctrl, inp.c as u32);
+        *lane0 = S1Lane::default();
+        *lane1 = S1Lane::default();
         let m = (ta as i128 as u128) & booth::MASK;
         (m, m, (tb as u64) & MPLIER_MASK)
     } else {
+        *vm = S1Vmad::default();
         let l0 = lane_operands(&ctrl, 0, inp.a, inp.b, inp.c);
-        s.lane0 = lane_front(&ctrl, &l0);
+        *lane0 = lane_front(&ctrl, &l0);
         let narrow = |x: u64| x >> F32_ALIGN;
         if ctrl.kind == Kind::F64 {
+            *lane1 = S1Lane::default();
             (l0.a.sig as u128, l0.a.sig as u128, l0.b.sig)
         } else if en1 {
             let l1 = lane_operands(&ctrl, 1, inp.a, inp.b, inp.c);
-            s.lane1 = lane_front(&ctrl, &l1);
+            *lane1 = lane_front(&ctrl, &l1);
             (
                 narrow(l0.a.sig) as u128,
                 (narrow(l1.a.sig) as u128) << X2_SHIFT,
                 narrow(l1.b.sig) << X2_SHIFT | narrow(l0.b.sig),
             )
         } else {
+            *lane1 = S1Lane::default();
             let m = narrow(l0.a.sig) as u128;
             (m, m, narrow(l0.b.sig))
         }
     };
     debug_assert!(en0 || en_vm);
-    (s.mul_sum, s.mul_carry) = multiply(mcand_lo, mcand_hi, mplier);
-    s
+    (*mul_sum, *mul_carry) = multiply(mcand_lo, mcand_hi, mplier);
 }
 
 /// Booth array and carry-save tree. A multiplier below 2^25 (every binary32 lane alone) has
@@ -190,37 +206,49 @@ fn lane_front(ctrl: &Ctrl, l: &LaneOperands) -> S1Lane {
 /// Stage 2: product carry-propagate add, sm_1x truncation, significand add with LZA; vmad
 /// accumulate.
 pub fn stage2(s1: &S1) -> S2 {
-    stage2_with(s1, &Ctrl::decode(s1.ctrl))
+    let mut s = S2::default();
+    stage2_into(s1, &Ctrl::decode(s1.ctrl), &mut s);
+    s
 }
 
-/// [`stage2`] given `Ctrl::decode(s1.ctrl)`.
+/// [`stage2`] given `Ctrl::decode(s1.ctrl)`, loading the bank in place (see [`stage1_into`]).
 #[inline(always)]
-fn stage2_with(s1: &S1, ctrl: &Ctrl) -> S2 {
+fn stage2_into(s1: &S1, ctrl: &Ctrl, s: &mut S2) {
     let ctrl = *ctrl;
     let (en0, en1, en_vm) = lanes(&ctrl);
     let prod = adder::product(s1.mul_sum, s1.mul_carry);
-    let mut s = S2 {
-        valid: s1.valid,
-        tag: s1.tag,
-        ctrl: s1.ctrl,
-        ..S2::default()
+    let S2 {
+        valid,
+        tag,
+        ctrl: ctrl_q,
+        vm_tmp,
+        lane0,
+        lane1,
+    } = s;
+    *valid = s1.valid;
+    *tag = s1.tag;
+    *ctrl_q = s1.ctrl;
+    *vm_tmp = if en_vm {
+        vmad::accumulate(prod, &s1.vm)
+    } else {
+        0
     };
-    if en_vm {
-        s.vm_tmp = vmad::accumulate(prod, &s1.vm);
-    }
-    if en0 {
+    *lane0 = if en0 {
         let p = if ctrl.kind == Kind::F64 {
             prod
         } else {
             (prod & LANE_PROD_MASK) << LANE_PROD_SHIFT
         };
-        s.lane0 = lane_add(&ctrl, p, &s1.lane0);
-    }
-    if en1 {
+        lane_add(&ctrl, p, &s1.lane0)
+    } else {
+        S2Lane::default()
+    };
+    *lane1 = if en1 {
         let p = ((prod >> 56) & LANE_PROD_MASK) << LANE_PROD_SHIFT;
-        s.lane1 = lane_add(&ctrl, p, &s1.lane1);
-    }
-    s
+        lane_add(&ctrl, p, &s1.lane1)
+    } else {
+        S2Lane::default()
+    };
 }
 
 /// A binary32 product is 48 bits; it is MSB-aligned into the 106-bit product position.
@@ -267,12 +295,14 @@ fn lane_add(ctrl: &Ctrl, p: u128, l: &S1Lane) -> S2Lane {
 
 /// Stage 3: normalisation; vmad scaling.
 pub fn stage3(s2: &S2) -> S3 {
-    stage3_with(s2, &Ctrl::decode(s2.ctrl))
+    let mut s = S3::default();
+    stage3_into(s2, &Ctrl::decode(s2.ctrl), &mut s);
+    s
 }
 
-/// [`stage3`] given `Ctrl::decode(s2.ctrl)`.
+/// [`stage3`] given `Ctrl::decode(s2.ctrl)`, loading the bank in place (see [`stage1_into`]).
 #[inline(always)]
-fn stage3_with(s2: &S2, ctrl: &Ctrl) -> S3 {
+fn stage3_into(s2: &S2, ctrl: &Ctrl, s: &mut S3) {
     let ctrl = *ctrl;
     let (en0, en1, en_vm) = lanes(&ctrl);
     let emin = round::result_fmt(&ctrl).emin;
@@ -289,26 +319,32 @@ fn stage3_with(s2: &S2, ctrl: &Ctrl) -> S3 {
             spec_res: l.spec_res,
         }
     };
-    S3 {
-        valid: s2.valid,
-        tag: s2.tag,
-        ctrl: s2.ctrl,
-        vm_res: if en_vm {
-            vmad::scale(&ctrl, s2.vm_tmp)
-        } else {
-            0
-        },
-        lane0: if en0 {
-            lane(&s2.lane0)
-        } else {
-            S3Lane::default()
-        },
-        lane1: if en1 {
-            lane(&s2.lane1)
-        } else {
-            S3Lane::default()
-        },
-    }
+    let S3 {
+        valid,
+        tag,
+        ctrl: ctrl_q,
+        vm_res,
+        lane0,
+        lane1,
+    } = s;
+    *valid = s2.valid;
+    *tag = s2.tag;
+    *ctrl_q = s2.ctrl;
+    *vm_res = if en_vm {
+        vmad::scale(&ctrl, s2.vm_tmp)
+    } else {
+        0
+    };
+    *lane0 = if en0 {
+        lane(&s2.lane0)
+    } else {
+        S3Lane::default()
+    };
+    *lane1 = if en1 {
+        lane(&s2.lane1)
+    } else {
+        S3Lane::default()
+    };
 }
 
 /// Stage 4: rounding, flushing, special results, saturation; result packing.

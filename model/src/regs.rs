@@ -6,14 +6,14 @@
 //! the top down. The co-simulator compares the packed images word by word and, on a difference,
 //! walks [`Reg::layout`] to name the field.
 
-use ruint::Uint;
+use crate::wide::Wide;
 
 /// 164-bit window: the aligned addend.
-pub type U164 = Uint<164, 3>;
+pub type U164 = Wide<164>;
 /// 165-bit window: the sum magnitude and the normalised significand.
-pub type U165 = Uint<165, 3>;
+pub type U165 = Wide<165>;
 /// 166-bit window: the signed adder.
-pub type U166 = Uint<166, 3>;
+pub type U166 = Wide<166>;
 
 /// Writes a packed image into 32-bit words, word 0 holding bits 31:0 (Verilator's `VlWide`
 /// order), starting at the top bit and moving down.
@@ -165,12 +165,12 @@ impl Field for u128 {
     }
 }
 
-impl<const B: usize> Field for Uint<B, 3> {
+impl<const B: usize> Field for Wide<B> {
     fn put(&self, w: &mut BitWriter, width: u32) {
         w.put(self.as_limbs(), width)
     }
     fn get(r: &mut BitReader, width: u32) -> Self {
-        Uint::from_limbs(r.take(width))
+        Wide::from_limbs(r.take(width))
     }
 }
 

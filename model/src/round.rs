@@ -62,7 +62,7 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
         let p = f.p as usize;
         let sig = (l.norm >> (165 - p)).as_limbs()[0];
         let rb = l.norm.bit(164 - p);
-        let below = l.norm & ((U165::from(1u8) << (164 - p)) - U165::from(1u8));
+        let below = l.norm & U165::low_mask(164 - p);
         let st = !below.is_zero() || l.sticky;
         let inc = match rnd {
             Rnd::Rn => rb && (st || sig & 1 != 0),

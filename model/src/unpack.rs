@@ -53,19 +53,19 @@ fn unpack(bits: u64, f: &Fmt, flush: bool) -> Operand {
     let sign = (bits >> (f.exp_bits + f.frac_bits)) & 1 != 0;
     let align = 52 - f.frac_bits;
     let hidden = (e != 0) as u64;
-    let mut op = Operand {
+    // Input flushing zeroes a subnormal's significand; written as a mask so that no branch
+    // depends on the operand's value.
+    let flushed = flush & (e == 0);
+    let keep = (flushed as u64).wrapping_sub(1);
+    Operand {
         sign,
-        exp: if e == 0 { 1 - bias } else { e as i32 - bias },
-        sig: ((hidden << f.frac_bits) | frac) << align,
-        zero: e == 0 && frac == 0,
-        inf: e == emax_field && frac == 0,
-        nan: e == emax_field && frac != 0,
-    };
-    if flush && e == 0 {
-        op.sig = 0;
-        op.zero = true;
+        // A subnormal's exponent is that of the smallest normal: field 0 reads as field 1.
+        exp: e.max(1) as i32 - bias,
+        sig: (((hidden << f.frac_bits) | frac) << align) & keep,
+        zero: (e == 0) & ((frac == 0) | flushed),
+        inf: (e == emax_field) & (frac == 0),
+        nan: (e == emax_field) & (frac != 0),
     }
-    op
 }
 
 pub fn unpack_f64(bits: u64) -> Operand {
@@ -103,20 +103,24 @@ pub struct LaneOperands {
     pub raw: [u64; 3],
 }
 
-/// Unpacks lane `lane` (0 or 1) of a float instruction.
+/// Unpacks lane `lane` (0 or 1) of a float instruction. Inlined into stage 1 so the operands
+/// stay in registers instead of going through memory on their way to alignment and the
+/// special-case logic.
+#[inline(always)]
 pub fn lane_operands(ctrl: &Ctrl, lane: u32, a: u64, b: u64, c: u64) -> LaneOperands {
     let flush = ctrl.flush();
     let word = |x: u64| (x >> (32 * lane)) as u32;
     let (ua, ub, uc, raw) = if ctrl.kind == Kind::F64 {
         (unpack_f64(a), unpack_f64(b), unpack_f64(c), [a, b, c])
     } else {
-        let ab = |x: u64| match ctrl.ab_fmt {
-            AbFmt::Native => unpack_f32(word(x), flush),
-            AbFmt::F16 => unpack_f16(x as u16),
-            AbFmt::Bf16 => unpack_bf16(x as u16),
+        // One format decision for both factors.
+        let (ua, ub) = match ctrl.ab_fmt {
+            AbFmt::Native => (unpack_f32(word(a), flush), unpack_f32(word(b), flush)),
+            AbFmt::F16 => (unpack_f16(a as u16), unpack_f16(b as u16)),
+            AbFmt::Bf16 => (unpack_bf16(a as u16), unpack_bf16(b as u16)),
         };
         let raw = [word(a) as u64, word(b) as u64, word(c) as u64];
-        (ab(a), ab(b), unpack_f32(word(c), flush), raw)
+        (ua, ub, unpack_f32(word(c), flush), raw)
     };
     let ub = if ctrl.b_one { ONE } else { ub };
     let mut uc = if ctrl.c_zero {
