@@ -512,12 +512,17 @@ fn bench(args: &[String]) -> Result<u8, Error> {
         sides.golden
     );
 
-    // 1. The RTL alone, stepped by a pure C++ loop: the limit for the co-simulation.
+    // 1. The RTL alone, stepped by a pure C++ loop: the limit for the co-simulation. Timed
+    // again between the lockstep rounds below; the best of the rounds is reported, so a busy
+    // neighbour on a shared machine does not decide the ratio.
     let mut rtl = Rtl::new(&sides.rtl, false)?;
     rtl.spin(&enc, count.min(10_000))?;
-    let t = Instant::now();
-    rtl.spin(&enc, count)?;
-    let rtl_rate = count as f64 / t.elapsed().as_secs_f64();
+    let rtl_alone = |rtl: &mut Rtl| -> Result<f64, Error> {
+        let t = Instant::now();
+        rtl.spin(&enc, count)?;
+        Ok(count as f64 / t.elapsed().as_secs_f64())
+    };
+    let mut rtl_rate = rtl_alone(&mut rtl)?;
     println!("  RTL alone (C++ loop)     {:>12.0} ops/s", rtl_rate);
 
     // 2. The model alone, and with its registers packed into frames as the lockstep does.
@@ -549,29 +554,38 @@ fn bench(args: &[String]) -> Result<u8, Error> {
         ),
     }
 
-    // 3. The lockstep co-simulation.
+    // 3. The lockstep co-simulation, in rounds alternating with the RTL alone.
+    const ROUNDS: usize = 3;
     let mut golden: Box<dyn Golden> = golden::from_spec(&sides.golden)?;
     let cfg = Config::default();
-    match lockstep::run(&mut rtl, golden.as_mut(), inputs.iter().copied(), &cfg) {
-        Ok(out) => {
-            let rate = out.cycles as f64 / out.seconds;
-            println!(
-                "  lockstep co-simulation   {rate:>12.0} ops/s   ({} divergence(s) seen)",
-                out.divergences.len()
-            );
-            println!(
-                "  co-simulation / RTL alone   {:.3}  (target >= 0.85)",
-                rate / rtl_rate
-            );
-            if !out.divergences.is_empty() {
-                println!(
-                    "  note: the run stopped at the first divergence after {} cycles; the rate \
-                     covers those cycles only",
-                    out.cycles
-                );
+    let mut best = 0.0f64;
+    for round in 0..ROUNDS {
+        if round > 0 {
+            rtl_rate = rtl_rate.max(rtl_alone(&mut rtl)?);
+        }
+        match lockstep::run(&mut rtl, golden.as_mut(), inputs.iter().copied(), &cfg) {
+            Ok(out) => {
+                best = best.max(out.cycles as f64 / out.seconds);
+                if !out.divergences.is_empty() {
+                    println!(
+                        "  note: the run stopped at the first divergence after {} cycles; the \
+                         rate covers those cycles only",
+                        out.cycles
+                    );
+                    break;
+                }
+            }
+            Err(e) => {
+                println!("  lockstep co-simulation   n/a ({e})");
+                return Ok(0);
             }
         }
-        Err(e) => println!("  lockstep co-simulation   n/a ({e})"),
     }
+    println!("  RTL alone, best of {ROUNDS}    {rtl_rate:>12.0} ops/s");
+    println!("  lockstep, best of {ROUNDS}     {best:>12.0} ops/s");
+    println!(
+        "  co-simulation / RTL alone   {:.3}  (target >= 0.85)",
+        best / rtl_rate
+    );
     Ok(0)
 }

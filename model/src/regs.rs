@@ -30,6 +30,7 @@ impl<'a> BitWriter<'a> {
     }
 
     /// Puts the low `width` bits of the little-endian limbs `v` below the current position.
+    #[inline]
     pub fn put(&mut self, v: &[u64], width: u32) {
         let lsb = self.pos - width;
         let mut done = 0;
@@ -43,24 +44,25 @@ impl<'a> BitWriter<'a> {
         self.pos = lsb;
     }
 
-    /// Fast path for fields of at most 64 bits.
+    /// Fast path for fields of at most 64 bits: the value, moved to its bit offset, covers at
+    /// most three consecutive words, which are ORed in without a per-word loop.
+    #[inline]
     pub fn put64(&mut self, v: u64, width: u32) {
         self.pos -= width;
-        let mut at = self.pos;
-        let mut v = if width == 64 {
+        let at = self.pos;
+        let v = if width == 64 {
             v
         } else {
             v & ((1u64 << width) - 1)
         };
-        let mut left = width;
-        while left > 0 {
-            let off = at % 32;
-            let take = (32 - off).min(left);
-            let chunk = (v & ((1u64 << take) - 1)) as u32;
-            self.words[(at / 32) as usize] |= chunk << off;
-            v >>= take;
-            at += take;
-            left -= take;
+        let x = (v as u128) << (at % 32);
+        let w = (at / 32) as usize;
+        self.words[w] |= x as u32;
+        if let Some(next) = self.words.get_mut(w + 1) {
+            *next |= (x >> 32) as u32;
+        }
+        if let Some(next) = self.words.get_mut(w + 2) {
+            *next |= (x >> 64) as u32;
         }
     }
 }
