@@ -170,6 +170,21 @@ struct Sides {
 }
 
 impl Sides {
+    /// The report's origin for a generated stream (`fma-cosim run` / `replay --seed`).
+    fn stream_origin(&self, fam: Family, seed: u64, count: u64) -> Origin {
+        Origin {
+            stream_args: Some(format!(
+                "--seed {seed} --filter {} --count {count}",
+                fam.name()
+            )),
+            family: fam.name().to_string(),
+            seed: Some(seed),
+            sides_args: self.args(),
+            rtl: self.rtl.clone(),
+            golden: self.golden.clone(),
+        }
+    }
+
     fn from(o: &Opts) -> Result<Sides, Error> {
         let s = Sides {
             rtl: o.str("rtl", "default").to_string(),
@@ -260,17 +275,7 @@ fn run(args: &[String]) -> Result<u8, Error> {
             divergences: out.divergences.len(),
             seconds: out.seconds,
         });
-        let origin = Origin {
-            stream_args: Some(format!(
-                "--seed {seed} --filter {} --count {vectors}",
-                fam.name()
-            )),
-            family: fam.name().to_string(),
-            seed: Some(seed),
-            sides_args: sides.args(),
-            rtl: sides.rtl.clone(),
-            golden: sides.golden.clone(),
-        };
+        let origin = sides.stream_origin(fam, seed, vectors);
         for (i, d) in out.divergences.iter().enumerate() {
             let alone = d
                 .input
@@ -411,17 +416,7 @@ fn replay(args: &[String]) -> Result<u8, Error> {
                 first + inputs.len() as u64
             )));
         }
-        let origin = Origin {
-            stream_args: Some(format!(
-                "--seed {seed} --filter {} --count {count}",
-                fam.name()
-            )),
-            family: fam.name().to_string(),
-            seed: Some(seed),
-            sides_args: sides.args(),
-            rtl: sides.rtl.clone(),
-            golden: sides.golden.clone(),
-        };
+        let origin = sides.stream_origin(fam, seed, count);
         let name = format!("replay-{}", waves::file_name(fam.name(), seed, index));
         (inputs, first, origin, name)
     };

@@ -256,21 +256,11 @@ pub fn operand(c: &Ctrl, which: usize, v: u64) -> String {
                 1 => c.bsel,
                 _ => Sel::W,
             };
-            let (shift, bits) = match sel {
-                Sel::B0 => (0, 8),
-                Sel::B1 => (8, 8),
-                Sel::B2 => (16, 8),
-                Sel::B3 => (24, 8),
-                Sel::H0 => (0, 16),
-                Sel::H1 => (16, 16),
-                Sel::W => (0, 32),
-            };
-            let raw = (v >> shift) & ((1u64 << bits) - 1);
+            let x = ptxfma_model::vmad_select::part_select(v as u32, sel, signed);
             if signed {
-                let x = ((raw << (64 - bits)) as i64) >> (64 - bits);
                 format!("selected {x} (signed)")
             } else {
-                format!("selected {raw} (unsigned)")
+                format!("selected {x} (unsigned)")
             }
         }
     };
