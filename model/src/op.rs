@@ -978,25 +978,31 @@ mod tests {
     /// A float control word written field by field, so the expectations do not go through the
     /// decoder's own construction.
     #[allow(clippy::too_many_arguments)]
-    fn fw(
-        kind: Kind,
-        rnd: Rnd,
-        ftz: bool,
-        sat: bool,
-        ab: AbFmt,
-        b_one: bool,
-        c_zero: bool,
-        neg_c: bool,
-    ) -> Ctrl {
+    /// A float control word: `kind`, `rnd`, and the flags named in `flags` (any of `ftz`,
+    /// `sat`, `b_one`, `c_zero`, `neg_c`, `f16`, `bf16`); everything else off.
+    fn fw(kind: Kind, rnd: Rnd, flags: &str) -> Ctrl {
+        let has = |f: &str| flags.split_whitespace().any(|x| x == f);
+        for f in flags.split_whitespace() {
+            assert!(
+                ["ftz", "sat", "b_one", "c_zero", "neg_c", "f16", "bf16"].contains(&f),
+                "unknown flag {f}"
+            );
+        }
         Ctrl {
             kind,
             rnd,
-            ftz,
-            sat,
-            ab_fmt: ab,
-            b_one,
-            c_zero,
-            neg_c,
+            ftz: has("ftz"),
+            sat: has("sat"),
+            ab_fmt: if has("f16") {
+                AbFmt::F16
+            } else if has("bf16") {
+                AbFmt::Bf16
+            } else {
+                AbFmt::Native
+            },
+            b_one: has("b_one"),
+            c_zero: has("c_zero"),
+            neg_c: has("neg_c"),
             neg_ab: false,
             a_signed: false,
             b_signed: false,
@@ -1075,7 +1081,11 @@ mod tests {
                         if ftz { ".ftz" } else { "" },
                         if sat { ".sat" } else { "" }
                     );
-                    let want = fw(Kind::F32, r, ftz, sat, AbFmt::Native, false, false, false);
+                    let want = Ctrl {
+                        ftz,
+                        sat,
+                        ..fw(Kind::F32, r, "")
+                    };
                     for target in ["sm_20", "sm_90", "sm_100", "sm_120"] {
                         assert_eq!(ok(&m, target), want, "{m} {target}");
                     }
@@ -1088,16 +1098,7 @@ mod tests {
 
     #[test]
     fn modifiers_before_the_type_in_any_order() {
-        let want = fw(
-            Kind::F32,
-            Rnd::Rz,
-            true,
-            true,
-            AbFmt::Native,
-            false,
-            false,
-            false,
-        );
+        let want = fw(Kind::F32, Rnd::Rz, "ftz sat");
         for m in [
             "fma.rz.ftz.sat.f32",
             "fma.sat.ftz.rz.f32",
@@ -1126,17 +1127,10 @@ mod tests {
 
     #[test]
     fn mad_f32_sm1x_is_the_truncating_form() {
-        let want = |ftz, sat| {
-            fw(
-                Kind::Sm1x,
-                Rnd::Rn,
-                ftz,
-                sat,
-                AbFmt::Native,
-                false,
-                false,
-                false,
-            )
+        let want = |ftz, sat| Ctrl {
+            ftz,
+            sat,
+            ..fw(Kind::Sm1x, Rnd::Rn, "")
         };
         for target in ["sm_10", "sm_11", "sm_12", "sm_13"] {
             assert_eq!(ok("mad.f32", target), want(false, false));
@@ -1180,35 +1174,14 @@ mod tests {
     #[test]
     fn f64_forms() {
         for (rs, r) in RNDS {
-            let want = fw(
-                Kind::F64,
-                r,
-                false,
-                false,
-                AbFmt::Native,
-                false,
-                false,
-                false,
-            );
+            let want = fw(Kind::F64, r, "");
             for target in ["sm_13", "sm_20", "sm_100"] {
                 assert_eq!(ok(&format!("fma.{rs}.f64"), target), want);
                 assert_eq!(ok(&format!("mad.{rs}.f64"), target), want);
             }
         }
         // Legacy mad.f64 = mad.rn.f64.
-        assert_eq!(
-            ok("mad.f64", "sm_13"),
-            fw(
-                Kind::F64,
-                Rnd::Rn,
-                false,
-                false,
-                AbFmt::Native,
-                false,
-                false,
-                false
-            )
-        );
+        assert_eq!(ok("mad.f64", "sm_13"), fw(Kind::F64, Rnd::Rn, ""));
         assert_eq!(ok("mad.f64", "sm_100"), ok("mad.rn.f64", "sm_100"));
     }
 
@@ -1250,29 +1223,11 @@ mod tests {
             for target in ["sm_100", "sm_100a", "sm_101", "sm_120"] {
                 assert_eq!(
                     ok(&format!("fma.{rs}.f32x2"), target),
-                    fw(
-                        Kind::F32x2,
-                        r,
-                        false,
-                        false,
-                        AbFmt::Native,
-                        false,
-                        false,
-                        false
-                    )
+                    fw(Kind::F32x2, r, "")
                 );
                 assert_eq!(
                     ok(&format!("fma.{rs}.ftz.f32x2"), target),
-                    fw(
-                        Kind::F32x2,
-                        r,
-                        true,
-                        false,
-                        AbFmt::Native,
-                        false,
-                        false,
-                        false
-                    )
+                    fw(Kind::F32x2, r, "ftz")
                 );
             }
         }
@@ -1315,24 +1270,44 @@ mod tests {
                 // add/sub default to .rn.
                 assert_eq!(
                     ok(&format!("add{s}.f32.{ts}"), "sm_100"),
-                    fw(Kind::F32, Rnd::Rn, false, sat, ab, true, false, false)
+                    Ctrl {
+                        sat,
+                        ab_fmt: ab,
+                        ..fw(Kind::F32, Rnd::Rn, "b_one")
+                    }
                 );
                 assert_eq!(
                     ok(&format!("sub{s}.f32.{ts}"), "sm_100"),
-                    fw(Kind::F32, Rnd::Rn, false, sat, ab, true, false, true)
+                    Ctrl {
+                        sat,
+                        ab_fmt: ab,
+                        ..fw(Kind::F32, Rnd::Rn, "b_one neg_c")
+                    }
                 );
                 for (rs, r) in RNDS {
                     assert_eq!(
                         ok(&format!("add.{rs}{s}.f32.{ts}"), "sm_120"),
-                        fw(Kind::F32, r, false, sat, ab, true, false, false)
+                        Ctrl {
+                            sat,
+                            ab_fmt: ab,
+                            ..fw(Kind::F32, r, "b_one")
+                        }
                     );
                     assert_eq!(
                         ok(&format!("sub.{rs}{s}.f32.{ts}"), "sm_100"),
-                        fw(Kind::F32, r, false, sat, ab, true, false, true)
+                        Ctrl {
+                            sat,
+                            ab_fmt: ab,
+                            ..fw(Kind::F32, r, "b_one neg_c")
+                        }
                     );
                     assert_eq!(
                         ok(&format!("fma.{rs}{s}.f32.{ts}"), "sm_100"),
-                        fw(Kind::F32, r, false, sat, ab, false, false, false)
+                        Ctrl {
+                            sat,
+                            ab_fmt: ab,
+                            ..fw(Kind::F32, r, "")
+                        }
                     );
                 }
             }
@@ -1431,102 +1406,36 @@ mod tests {
     #[test]
     fn add_sub_mul_forms() {
         for target in ["sm_20", "sm_100"] {
-            assert_eq!(
-                ok("add.f32", target),
-                fw(
-                    Kind::F32,
-                    Rnd::Rn,
-                    false,
-                    false,
-                    AbFmt::Native,
-                    true,
-                    false,
-                    false
-                )
-            );
-            assert_eq!(
-                ok("sub.f32", target),
-                fw(
-                    Kind::F32,
-                    Rnd::Rn,
-                    false,
-                    false,
-                    AbFmt::Native,
-                    true,
-                    false,
-                    true
-                )
-            );
-            assert_eq!(
-                ok("mul.f32", target),
-                fw(
-                    Kind::F32,
-                    Rnd::Rn,
-                    false,
-                    false,
-                    AbFmt::Native,
-                    false,
-                    true,
-                    false
-                )
-            );
+            assert_eq!(ok("add.f32", target), fw(Kind::F32, Rnd::Rn, "b_one"));
+            assert_eq!(ok("sub.f32", target), fw(Kind::F32, Rnd::Rn, "b_one neg_c"));
+            assert_eq!(ok("mul.f32", target), fw(Kind::F32, Rnd::Rn, "c_zero"));
             for (rs, r) in RNDS {
                 assert_eq!(
                     ok(&format!("add.{rs}.ftz.sat.f32"), target),
-                    fw(Kind::F32, r, true, true, AbFmt::Native, true, false, false)
+                    fw(Kind::F32, r, "ftz sat b_one")
                 );
                 assert_eq!(
                     ok(&format!("sub.{rs}.sat.f32"), target),
-                    fw(Kind::F32, r, false, true, AbFmt::Native, true, false, true)
+                    fw(Kind::F32, r, "sat b_one neg_c")
                 );
                 assert_eq!(
                     ok(&format!("mul.{rs}.ftz.f32"), target),
-                    fw(Kind::F32, r, true, false, AbFmt::Native, false, true, false)
+                    fw(Kind::F32, r, "ftz c_zero")
                 );
                 assert_eq!(
                     ok(&format!("add.{rs}.f64"), target),
-                    fw(
-                        Kind::F64,
-                        r,
-                        false,
-                        false,
-                        AbFmt::Native,
-                        true,
-                        false,
-                        false
-                    )
+                    fw(Kind::F64, r, "b_one")
                 );
                 assert_eq!(
                     ok(&format!("sub.{rs}.f64"), target),
-                    fw(Kind::F64, r, false, false, AbFmt::Native, true, false, true)
+                    fw(Kind::F64, r, "b_one neg_c")
                 );
                 assert_eq!(
                     ok(&format!("mul.{rs}.f64"), target),
-                    fw(
-                        Kind::F64,
-                        r,
-                        false,
-                        false,
-                        AbFmt::Native,
-                        false,
-                        true,
-                        false
-                    )
+                    fw(Kind::F64, r, "c_zero")
                 );
             }
-            assert_eq!(
-                ok("mul.f64", target),
-                fw(
-                    Kind::F64,
-                    Rnd::Rn,
-                    false,
-                    false,
-                    AbFmt::Native,
-                    false,
-                    true,
-                    false
-                )
-            );
+            assert_eq!(ok("mul.f64", target), fw(Kind::F64, Rnd::Rn, "c_zero"));
         }
     }
 
@@ -1534,45 +1443,15 @@ mod tests {
     fn add_sub_mul_sm1x_flush_and_round_to_rn_or_rz() {
         for target in ["sm_10", "sm_13"] {
             // ftz is implied on sm_1x, written or not.
-            assert_eq!(
-                ok("add.f32", target),
-                fw(
-                    Kind::F32,
-                    Rnd::Rn,
-                    true,
-                    false,
-                    AbFmt::Native,
-                    true,
-                    false,
-                    false
-                )
-            );
+            assert_eq!(ok("add.f32", target), fw(Kind::F32, Rnd::Rn, "ftz b_one"));
             assert_eq!(ok("add.ftz.f32", target), ok("add.f32", target));
             assert_eq!(
                 ok("sub.rz.sat.f32", target),
-                fw(
-                    Kind::F32,
-                    Rnd::Rz,
-                    true,
-                    true,
-                    AbFmt::Native,
-                    true,
-                    false,
-                    true
-                )
+                fw(Kind::F32, Rnd::Rz, "ftz sat b_one neg_c")
             );
             assert_eq!(
                 ok("mul.rn.f32", target),
-                fw(
-                    Kind::F32,
-                    Rnd::Rn,
-                    true,
-                    false,
-                    AbFmt::Native,
-                    false,
-                    true,
-                    false
-                )
+                fw(Kind::F32, Rnd::Rn, "ftz c_zero")
             );
             for op in ["add", "sub", "mul"] {
                 for rs in ["rm", "rp"] {
@@ -1585,19 +1464,7 @@ mod tests {
             }
         }
         // f64 on sm_13 has all four rounding modes and no forced flush.
-        assert_eq!(
-            ok("mul.rp.f64", "sm_13"),
-            fw(
-                Kind::F64,
-                Rnd::Rp,
-                false,
-                false,
-                AbFmt::Native,
-                false,
-                true,
-                false
-            )
-        );
+        assert_eq!(ok("mul.rp.f64", "sm_13"), fw(Kind::F64, Rnd::Rp, "c_zero"));
     }
 
     // ---- syntax errors common to the float forms ----
@@ -1903,19 +1770,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!((i.a, i.b, i.c), (1, 0x3f80_0000, 0x8000_0000));
-        assert_eq!(
-            i.ctrl,
-            fw(
-                Kind::F32,
-                Rnd::Rz,
-                true,
-                false,
-                AbFmt::Native,
-                false,
-                false,
-                false
-            )
-        );
+        assert_eq!(i.ctrl, fw(Kind::F32, Rnd::Rz, "ftz"));
         assert!(!i.result_is_64bit());
 
         // Commas, extra space, trailing semicolon, upper-case X and hex digits.
@@ -1962,19 +1817,7 @@ mod tests {
         assert!(a.ctrl.b_one);
         let s = parse_line("sub.rn.f32.f16 0x3c00, 0x3f800000;", Target::default()).unwrap();
         assert_eq!((s.a, s.b, s.c), (0x3c00, 0, 0x3f80_0000));
-        assert_eq!(
-            s.ctrl,
-            fw(
-                Kind::F32,
-                Rnd::Rn,
-                false,
-                false,
-                AbFmt::F16,
-                true,
-                false,
-                true
-            )
-        );
+        assert_eq!(s.ctrl, fw(Kind::F32, Rnd::Rn, "f16 b_one neg_c"));
         let m = parse_line("mul.rm.f64 0x1 0x2", Target::default()).unwrap();
         assert_eq!((m.a, m.b, m.c), (1, 2, 0));
         let f = parse_line(
