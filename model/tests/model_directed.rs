@@ -5,12 +5,6 @@
 use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_model::pipeline::eval;
 
-const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
-
-fn ctrl(kind: Kind, rnd: Rnd) -> Ctrl {
-    Ctrl::fma(kind, rnd)
-}
-
 fn ev(c: &Ctrl, a: u64, b: u64, cc: u64) -> u64 {
     eval(c, a, b, cc)
 }
@@ -21,15 +15,6 @@ fn mad1x_sat(a: u32, b: u32, c: u32, sat: bool) -> u32 {
         ..Ctrl::fma(Kind::Sm1x, Rnd::Rn)
     };
     eval(&k, a.into(), b.into(), c.into()) as u32
-}
-
-fn vmad_ctrl() -> Ctrl {
-    Ctrl {
-        kind: Kind::Vmad,
-        asel: Sel::W,
-        bsel: Sel::W,
-        ..Ctrl::default()
-    }
 }
 
 include!("directed/cases.rs");

@@ -19,8 +19,6 @@
 use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_model::reference::{ptx, sm1x, soft, vmad};
 
-const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
-
 // ---------------------------------------------------------------------------------------------
 // Deterministic stimulus (local on purpose: the references must not depend on model code).
 
@@ -349,10 +347,6 @@ fn host_vs_soft_skipped() {
 // ---------------------------------------------------------------------------------------------
 // 2. Portable cross-checks between references.
 
-fn ctrl(kind: Kind, rnd: Rnd) -> Ctrl {
-    Ctrl::fma(kind, rnd)
-}
-
 fn ev(c: &Ctrl, a: u64, b: u64, cc: u64) -> u64 {
     ptx::eval(c, a, b, cc)
 }
@@ -420,15 +414,6 @@ fn sm1x_with_zero_c_is_mul_rn_ftz_then_add() {
             want,
             "a={a:#010x} b={b:#010x} c={c_sub:#010x}"
         );
-    }
-}
-
-fn vmad_ctrl() -> Ctrl {
-    Ctrl {
-        kind: Kind::Vmad,
-        asel: Sel::W,
-        bsel: Sel::W,
-        ..Ctrl::default()
     }
 }
 

@@ -1,7 +1,23 @@
 // Directed cases for S1-S9, with expected values derived by hand from IEEE 754 and the PTX
 // text (the derivation is in the comment next to each value). Included by
 // `reference_selftest.rs` (against the references) and `model_directed.rs` (against the
-// cycle-level model); the includer defines `ev`, `mad1x_sat`, `ctrl`, `vmad_ctrl` and `RNDS`.
+// cycle-level model); the includer defines the engine under test, `ev` and `mad1x_sat`.
+
+const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
+
+fn ctrl(kind: Kind, rnd: Rnd) -> Ctrl {
+    Ctrl::fma(kind, rnd)
+}
+
+/// vmad with whole-word operands and every modifier off.
+fn vmad_ctrl() -> Ctrl {
+    Ctrl {
+        kind: Kind::Vmad,
+        asel: Sel::W,
+        bsel: Sel::W,
+        ..Ctrl::default()
+    }
+}
 
 const ONE: u64 = 0x3f80_0000;
 const TWO: u64 = 0x4000_0000;
