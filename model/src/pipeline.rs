@@ -386,3 +386,59 @@ pub fn eval(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> u64 {
     debug_assert!(out.valid);
     out.d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stimulus::{Family, FamilyFilter, Stimulus};
+
+    /// `tick` (in-place banks, memoised decode) must equal chaining the public pure stage
+    /// functions, including across bubbles carrying random control words and after a caller
+    /// overwrites a bank.
+    #[test]
+    fn tick_equals_the_pure_stage_functions() {
+        let mut p = Pipeline::new();
+        let (mut s1, mut s2, mut s3) = (S1::default(), S2::default(), S3::default());
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let vectors = Stimulus::new(3, FamilyFilter::all()).take(20_000);
+        for (i, v) in vectors.enumerate() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let inp = if i % 7 == 3 {
+                // A bubble with an arbitrary word, reserved codes included.
+                PipeIn {
+                    valid: false,
+                    tag: 0,
+                    ctrl: x as u32 & 0xFF_FFFF,
+                    a: x,
+                    b: !x,
+                    c: x << 3,
+                }
+            } else {
+                PipeIn {
+                    valid: true,
+                    tag: i as u16,
+                    ctrl: v.ctrl.encode(),
+                    a: v.a,
+                    b: v.b,
+                    c: v.c,
+                }
+            };
+            let out = stage4(&s3);
+            s3 = stage3(&s2);
+            s2 = stage2(&s1);
+            s1 = stage1(&inp);
+            assert_eq!(p.tick(&inp), out, "cycle {i}");
+            assert_eq!((&p.s1, &p.s2, &p.s3), (&s1, &s2, &s3), "cycle {i}");
+            if i == 10_000 {
+                // Overwrite a bank from outside: the decode memo must notice.
+                p.s2 = stage2(&S1 {
+                    ctrl: Family::Vmad.ctrls()[5].encode(),
+                    ..p.s1.clone()
+                });
+                s2 = p.s2.clone();
+            }
+        }
+    }
+}
