@@ -51,7 +51,13 @@ fn main() {
         "{:<6} {:>14} {:>14} {:>14} {:>10} {:>10}",
         "fmt", "model Mop/s", "apfloat Mop/s", "host Mop/s", "model/apf", "model/host"
     );
+    // BENCH_FMT=f32|f64 and BENCH_MODEL_ONLY=1 narrow a run for profiling (callgrind).
+    let only_fmt = std::env::var("BENCH_FMT").ok();
+    let model_only = std::env::var_os("BENCH_MODEL_ONLY").is_some();
     for (name, kind) in [("f32", Kind::F32), ("f64", Kind::F64)] {
+        if only_fmt.as_deref().is_some_and(|f| f != name) {
+            continue;
+        }
         let f64 = kind == Kind::F64;
         let ops = operands(n, f64);
         let ctrl = Ctrl::fma(kind, Rnd::Rn).encode();
@@ -71,6 +77,10 @@ fn main() {
             }
             acc
         });
+        if model_only {
+            println!("{name:<6} {:>14.2}", model / 1e6);
+            continue;
+        }
         let apf = rate(n, || {
             ops.iter().fold(0, |acc, &(a, b, c)| {
                 acc ^ if f64 {
