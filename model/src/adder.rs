@@ -7,16 +7,19 @@ use crate::regs::{U164, U165, U166};
 use crate::wide::Wide;
 
 /// Resizes a window value between widths that share three limbs, dropping bits above `B`.
+#[inline(always)]
 pub fn resize<const A: usize, const B: usize>(x: Wide<A>) -> Wide<B> {
     x.resize::<B>()
 }
 
 /// Carry-propagate add of the carry-save pair (modulo 2^106).
+#[inline(always)]
 pub fn product(sum: u128, carry: u128) -> u128 {
     sum.wrapping_add(carry) & MASK
 }
 
 /// The significand adder's operands, as the LZA sees them too.
+#[inline(always)]
 pub fn operands(p: u128, c_aligned: U164, eff_sub: bool) -> (U166, U166) {
     let a = U166::from(p) << 3;
     let c = resize::<164, 166>(c_aligned);
@@ -35,6 +38,7 @@ pub struct Sum {
 /// sticky (the true addend is then a little larger than its window part). A negative sum is
 /// complemented; the +1 of the two's complement is again withheld under sticky, which makes the
 /// magnitude the integer part of the exact result in both cases.
+#[inline(always)]
 pub fn add(a: U166, b: U166, eff_sub: bool, sticky: bool) -> Sum {
     let cin = U166::from((eff_sub && !sticky) as u8);
     let s = a.wrapping_add(b).wrapping_add(cin);

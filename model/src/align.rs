@@ -25,6 +25,7 @@ pub struct Aligned {
 
 /// Right shift amount and reference exponent for addend exponent `ec` and product exponent
 /// `ep` (the exponent of product bit 104, the sum of the factors' exponents).
+#[inline(always)]
 pub fn shift_amount(ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> (u32, i32) {
     let d = ec - ep;
     if c_zero {
@@ -38,6 +39,7 @@ pub fn shift_amount(ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> (u32, i3
 }
 
 /// Places the 53-bit MSB-aligned addend significand in the window.
+#[inline(always)]
 pub fn align(c_sig: u64, ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> Aligned {
     let (sh, eref) = shift_amount(ep, ec, prod_zero, c_zero);
     let top = U164::from(c_sig) << (C_TOP - 52);

@@ -120,6 +120,45 @@ pub fn rows_used<const USED: usize>(mcand_lo: u128, mcand_hi: u128, b: u64) -> [
     out
 }
 
+/// Width of a narrow multiplicand or multiplier (see [`rows_narrow`]).
+pub const NARROW_BITS: u32 = 25;
+/// Digits a narrow multiplier has (digit 12 reads bits 25:23).
+pub const NARROW_DIGITS: usize = 13;
+
+/// The low 64 bits of [`rows`] for a multiplicand and multiplier both below 2^25 (every binary32
+/// lane alone, the mixed-precision kinds and sm_1x).
+///
+/// Such rows are uniform (all zeros or all ones) from bit 50 up, and each tree level can move
+/// that boundary up by at most one bit (a carry's shift), so after the seven levels every row is
+/// still uniform from bit 57 up: bit 63 stands for bits 127:63, and the tree can run on one
+/// 64-bit word per row instead of two (see `csa_tree::reduce_narrow`).
+#[inline(always)]
+pub fn rows_narrow(m: u64, b: u64) -> [u64; ROWS] {
+    debug_assert!(m >> NARROW_BITS == 0 && b >> NARROW_BITS == 0);
+    let m2 = m << 1;
+    let t = [0, m, m, m2, !m2, !m, !m, !0];
+    let b2 = b << 1;
+    let row = |i: usize| t[((b2 >> (2 * i)) & 7) as usize] << (2 * i);
+    let mut out = [0u64; ROWS];
+    out[..NARROW_DIGITS].copy_from_slice(&[
+        row(0),
+        row(1),
+        row(2),
+        row(3),
+        row(4),
+        row(5),
+        row(6),
+        row(7),
+        row(8),
+        row(9),
+        row(10),
+        row(11),
+        row(12),
+    ]);
+    out[DIGITS] = (b >> 1) & NEG_ROW_MASK;
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +224,34 @@ mod tests {
             let want = rows_from_encoder(lo, hi, nb);
             assert_eq!(rows_used::<13>(lo, hi, nb), want);
             assert_eq!(rows(lo, hi, nb), want);
+        }
+    }
+
+    #[test]
+    fn narrow_rows_are_the_low_words_of_the_full_rows() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for i in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = match i % 4 {
+                0 => x & 0xFF_FFFF,
+                1 => x & ((1 << NARROW_BITS) - 1),
+                2 => (1 << NARROW_BITS) - 1,
+                _ => x & 0xFF_FFFF | 0x80_0000,
+            };
+            let b = x.rotate_left(29) & ((1 << NARROW_BITS) - 1);
+            let full = rows(m as u128, m as u128, b);
+            let narrow = rows_narrow(m, b);
+            for (k, (f, n)) in full.iter().zip(narrow).enumerate() {
+                assert_eq!(*f as u64, n, "row {k}");
+                // Uniform from bit 50 up: what the narrow tree relies on.
+                let top = (*f >> 50) as i128;
+                assert!(
+                    top == 0 || top == ((1i128 << 78) - 1),
+                    "row {k} not uniform"
+                );
+            }
         }
     }
 

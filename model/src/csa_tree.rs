@@ -27,6 +27,15 @@ trait Row: Copy {
     fn compress(x: Self, y: Self, z: Self) -> (Self, Self);
 }
 
+/// The low word of a row whose bits from 63 up are all equal (see [`reduce_narrow`]).
+impl Row for u64 {
+    #[inline(always)]
+    fn compress(x: u64, y: u64, z: u64) -> (u64, u64) {
+        let t = x ^ y;
+        (t ^ z, ((x & y) | (z & t)) << 1)
+    }
+}
+
 impl Row for u128 {
     #[inline(always)]
     fn compress(x: u128, y: u128, z: u128) -> (u128, u128) {
@@ -127,6 +136,17 @@ pub fn reduce(rows: &[u128; ROWS]) -> (u128, u128) {
     reduce_portable(rows)
 }
 
+/// [`reduce`] for rows given by their low words, each row's bits 127:63 all equal to its bit
+/// 63 (`booth::rows_narrow` says when that holds). Sign-extending the two results restores the
+/// pair [`reduce`] gives for the full rows.
+#[inline(always)]
+pub fn reduce_narrow(rows: &[u64; ROWS]) -> (u128, u128) {
+    let mut cur = *rows;
+    levels(&mut cur);
+    let widen = |x: u64| (x as i64 as i128 as u128) & MASK;
+    (widen(cur[0]), widen(cur[1]))
+}
+
 /// [`reduce`] with plain `u128` rows (the definition the SSE2 form must match).
 #[inline(always)]
 pub fn reduce_portable(rows: &[u128; ROWS]) -> (u128, u128) {
@@ -162,6 +182,30 @@ mod tests {
         let (s, c) = reduce(&rows);
         assert_eq!(s.wrapping_add(c) & MASK, want);
         assert_eq!(reduce_portable(&rows), (s, c));
+    }
+
+    /// The narrow form against the full one for every multiplier shape it is used for.
+    #[test]
+    fn narrow_form_matches_full_form() {
+        use crate::booth::{rows, rows_narrow, NARROW_BITS};
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for i in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let lim = (1u64 << NARROW_BITS) - 1;
+            let m = if i % 8 == 0 { lim } else { x & lim };
+            let b = if i % 16 == 1 {
+                lim
+            } else {
+                x.rotate_left(27) & lim
+            };
+            assert_eq!(
+                reduce_narrow(&rows_narrow(m, b)),
+                reduce(&rows(m as u128, m as u128, b)),
+                "m={m:#x} b={b:#x}"
+            );
+        }
     }
 
     /// The SSE2 form against the portable one on rows with every bit live (bits above 105

@@ -11,6 +11,7 @@
 use crate::regs::U166;
 
 /// Predicted leading zeros of the 165-bit magnitude (bits 164:0) of `a + b`.
+#[inline(always)]
 pub fn predict(a: U166, b: U166) -> u8 {
     let t = a ^ b;
     let g = a & b;

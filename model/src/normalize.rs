@@ -18,6 +18,7 @@ pub struct Normalized {
 
 /// `eref` is the window's reference exponent (bit k weighs 2^(eref - 107 + k)); a leading one
 /// at bit 164 after a left shift by s has exponent eref + 57 - s.
+#[inline(always)]
 pub fn normalize(mag: U165, lza_cnt: u8, eref: i32, emin: i32) -> Normalized {
     let lim = eref + 57 - emin;
     if lim < 0 {

@@ -63,6 +63,52 @@ impl Decoded {
     }
 }
 
+/// Evaluates `$body` with `$c` a copy of `$ctrl` whose `kind` is a constant in each arm, so
+/// every stage is compiled once per kind with the other kinds' logic folded away (the stage
+/// functions and the parts they call are all inlined). The value is the same in every arm.
+macro_rules! by_kind {
+    ($ctrl:expr, |$c:ident| $body:expr) => {{
+        let ctrl: Ctrl = $ctrl;
+        match ctrl.kind {
+            Kind::F32 => {
+                let $c = Ctrl {
+                    kind: Kind::F32,
+                    ..ctrl
+                };
+                $body
+            }
+            Kind::F64 => {
+                let $c = Ctrl {
+                    kind: Kind::F64,
+                    ..ctrl
+                };
+                $body
+            }
+            Kind::F32x2 => {
+                let $c = Ctrl {
+                    kind: Kind::F32x2,
+                    ..ctrl
+                };
+                $body
+            }
+            Kind::Sm1x => {
+                let $c = Ctrl {
+                    kind: Kind::Sm1x,
+                    ..ctrl
+                };
+                $body
+            }
+            Kind::Vmad => {
+                let $c = Ctrl {
+                    kind: Kind::Vmad,
+                    ..ctrl
+                };
+                $body
+            }
+        }
+    }};
+}
+
 impl Pipeline {
     pub fn new() -> Self {
         Self::default()
@@ -76,15 +122,15 @@ impl Pipeline {
     /// the edge (what retires this cycle when `valid` is set).
     pub fn tick(&mut self, inp: &PipeIn) -> Out {
         let c3 = self.dec[2].get(self.s3.ctrl);
-        self.out = stage4_with(&self.s3, &c3);
+        self.out = by_kind!(c3, |c| stage4_with(&self.s3, &c));
         let c2 = self.dec[1].get(self.s2.ctrl);
-        stage3_into(&self.s2, &c2, &mut self.s3);
+        by_kind!(c2, |c| stage3_into(&self.s2, &c, &mut self.s3));
         let c1 = self.dec[0].get(self.s1.ctrl);
-        stage2_into(&self.s1, &c1, &mut self.s2);
+        by_kind!(c1, |c| stage2_into(&self.s1, &c, &mut self.s2));
         // The memo moves with the banks; slot 0 keeps its entry as a guess for the new word.
         self.dec = [self.dec[0], self.dec[0], self.dec[1]];
         let c0 = self.dec[0].get(inp.ctrl & CTRL_MASK);
-        stage1_into(inp, &c0, &mut self.s1);
+        by_kind!(c0, |c| stage1_into(inp, &c, &mut self.s1));
         self.out.clone()
     }
 }
@@ -162,10 +208,14 @@ fn stage1_into(inp: &PipeIn, ctrl: &Ctrl, s: &mut S1) {
 }
 
 /// Booth array and carry-save tree. A multiplier below 2^25 (every binary32 lane alone) has
-/// only 13 non-zero digits; that case gets its own copy in which the zero rows are constants.
+/// only 13 non-zero digits; that case gets its own copy in which the zero rows are constants,
+/// and with a narrow multiplicand too it runs on one word per row (`booth::rows_narrow`).
+#[inline(always)]
 fn multiply(mcand_lo: u128, mcand_hi: u128, mplier: u64) -> (u128, u128) {
-    if mplier >> NARROW_BITS == 0 {
-        csa_tree::reduce(&booth::rows_used::<NARROW_DIGITS>(
+    if (mplier as u128 | mcand_lo) >> booth::NARROW_BITS == 0 {
+        csa_tree::reduce_narrow(&booth::rows_narrow(mcand_lo as u64, mplier))
+    } else if mplier >> booth::NARROW_BITS == 0 {
+        csa_tree::reduce(&booth::rows_used::<{ booth::NARROW_DIGITS }>(
             mcand_lo, mcand_hi, mplier,
         ))
     } else {
@@ -175,16 +225,13 @@ fn multiply(mcand_lo: u128, mcand_hi: u128, mplier: u64) -> (u128, u128) {
     }
 }
 
-/// Digits 0..13 read multiplier bits 25:-1.
-const NARROW_DIGITS: usize = 13;
-const NARROW_BITS: u32 = 2 * NARROW_DIGITS as u32 - 1;
-
 /// binary32 significands sit at bits 52:29 of the internal form; the array takes them at 23:0.
 const F32_ALIGN: u32 = 29;
 /// f32x2 lane 1 enters the array 28 bits up (see `booth`).
 const X2_SHIFT: u32 = 28;
 const MPLIER_MASK: u64 = (1 << 54) - 1;
 
+#[inline(always)]
 fn lane_front(ctrl: &Ctrl, l: &LaneOperands) -> S1Lane {
     let (a, b, c) = (&l.a, &l.b, &l.c);
     let prod_zero = a.zero || b.zero;
@@ -255,6 +302,7 @@ fn stage2_into(s1: &S1, ctrl: &Ctrl, s: &mut S2) {
 const LANE_PROD_MASK: u128 = (1 << 48) - 1;
 const LANE_PROD_SHIFT: u32 = 58;
 
+#[inline(always)]
 fn lane_add(ctrl: &Ctrl, p: u128, l: &S1Lane) -> S2Lane {
     let p = if ctrl.kind == Kind::Sm1x && !l.c_zero {
         sm1x::truncate_product(p)

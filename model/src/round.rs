@@ -29,6 +29,7 @@ pub const F32: ResultFmt = ResultFmt {
     width: 32,
 };
 
+#[inline(always)]
 pub fn result_fmt(ctrl: &Ctrl) -> ResultFmt {
     if ctrl.kind == Kind::F64 {
         F64
@@ -38,6 +39,7 @@ pub fn result_fmt(ctrl: &Ctrl) -> ResultFmt {
 }
 
 /// The rounding direction the datapath uses: sm_1x mad always rounds to nearest even.
+#[inline(always)]
 pub fn effective_rnd(ctrl: &Ctrl) -> Rnd {
     if ctrl.kind == Kind::Sm1x {
         Rnd::Rn
@@ -50,6 +52,7 @@ pub fn effective_rnd(ctrl: &Ctrl) -> Rnd {
 const F32_ONE: u64 = 0x3F80_0000;
 
 /// Rounds one lane and returns its encoding (binary32 in bits 31:0 for f32 kinds).
+#[inline(always)]
 pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
     let f = result_fmt(ctrl);
     let rnd = effective_rnd(ctrl);
@@ -117,6 +120,7 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
 }
 
 /// S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0.
+#[inline(always)]
 pub fn saturate_f32(x: u64) -> u64 {
     let nan = (x & 0x7F80_0000) == 0x7F80_0000 && (x & 0x7F_FFFF) != 0;
     if nan || x >> 31 != 0 {

@@ -4,6 +4,7 @@
 //! the MSB-aligned 106-bit product.
 
 /// Truncates the MSB-aligned product to 24 significant bits.
+#[inline(always)]
 pub fn truncate_product(p: u128) -> u128 {
     let keep: u128 = if (p >> 105) & 1 != 0 {
         ((1 << 24) - 1) << 82

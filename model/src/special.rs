@@ -10,6 +10,7 @@ pub const F32_NAN: u64 = 0x7FFF_FFFF;
 pub const F64_NAN: u64 = 0x7FFF_FFFF_FFFF_FFFF;
 
 /// `Some(result)` when the lane's result is NaN or infinite, encoded in the lane's format.
+#[inline(always)]
 pub fn special(ctrl: &Ctrl, l: &LaneOperands) -> Option<u64> {
     let (a, b, c) = (&l.a, &l.b, &l.c);
     let f64 = ctrl.kind == Kind::F64;

@@ -68,18 +68,22 @@ fn unpack(bits: u64, f: &Fmt, flush: bool) -> Operand {
     }
 }
 
+#[inline(always)]
 pub fn unpack_f64(bits: u64) -> Operand {
     unpack(bits, &F64, false)
 }
 
+#[inline(always)]
 pub fn unpack_f32(bits: u32, flush: bool) -> Operand {
     unpack(bits as u64, &F32, flush)
 }
 
+#[inline(always)]
 pub fn unpack_f16(bits: u16) -> Operand {
     unpack(bits as u64, &F16, false)
 }
 
+#[inline(always)]
 pub fn unpack_bf16(bits: u16) -> Operand {
     unpack(bits as u64, &BF16, false)
 }
