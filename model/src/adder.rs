@@ -40,14 +40,11 @@ pub struct Sum {
 /// magnitude the integer part of the exact result in both cases.
 #[inline(always)]
 pub fn add(a: U166, b: U166, eff_sub: bool, sticky: bool) -> Sum {
-    let cin = U166::from((eff_sub && !sticky) as u8);
+    let cin = U166::from((eff_sub & !sticky) as u8);
     let s = a.wrapping_add(b).wrapping_add(cin);
-    let neg = eff_sub && s.bit(165);
-    let m = if neg {
-        (!s).wrapping_add(U166::from(!sticky as u8))
-    } else {
-        s
-    };
+    let neg = eff_sub & s.bit(165);
+    // Complement when negative, by masks: the sign of the sum is data-dependent.
+    let m = Wide::select(neg, !s, s).wrapping_add(U166::from((neg & !sticky) as u8));
     Sum {
         neg,
         mag: resize::<166, 165>(m),

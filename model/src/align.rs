@@ -28,13 +28,16 @@ pub struct Aligned {
 #[inline(always)]
 pub fn shift_amount(ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> (u32, i32) {
     let d = ec - ep;
+    // Branch-free: whether the addend is far above the product is data-dependent.
+    let far = prod_zero | (d > 56);
+    let near_sh = (56 - d).clamp(0, MAX_SHIFT as i32) as u32;
+    let sh = if far { 0 } else { near_sh };
+    let eref = if far { ec - 56 } else { ep };
     if c_zero {
         // Nothing to align; keep the product's scale.
         (MAX_SHIFT, ep)
-    } else if prod_zero || d > 56 {
-        (0, ec - 56)
     } else {
-        ((56 - d).min(MAX_SHIFT as i32) as u32, ep)
+        (sh, eref)
     }
 }
 

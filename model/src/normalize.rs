@@ -5,6 +5,7 @@
 
 use crate::adder::resize;
 use crate::regs::U165;
+use crate::wide::Wide;
 
 /// Output of the normaliser for one lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,13 +33,14 @@ pub fn normalize(mag: U165, lza_cnt: u8, eref: i32, emin: i32) -> Normalized {
     }
     let s0 = (lza_cnt as i32).min(lim);
     let x = resize::<165, 166>(mag) << s0 as usize;
-    let (x, s) = if x.bit(165) {
-        (x >> 1, s0 - 1)
-    } else if x.bit(164) || s0 >= lim {
-        (x, s0)
-    } else {
-        (x << 1, s0 + 1)
-    };
+    // The correction, chosen without branches (which way it goes is data-dependent): one
+    // right if the prediction overshot into bit 165, one left if it fell short of bit 164 and
+    // the exponent limit allows it.
+    let over = x.bit(165);
+    let under = !over & !x.bit(164) & (s0 < lim);
+    let (xr, xl) = (x >> 1usize, x << 1usize);
+    let x = Wide::select(over, xr, Wide::select(under, xl, x));
+    let s = s0 - over as i32 + under as i32;
     Normalized {
         norm: resize::<166, 165>(x),
         sticky: false,

@@ -66,12 +66,12 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
         let sig = (l.norm >> (165 - p)).as_limbs()[0];
         let rb = l.norm.bit(164 - p);
         let below = l.norm & U165::low_mask(164 - p);
-        let st = !below.is_zero() || l.sticky;
+        let st = !below.is_zero() | l.sticky;
         let inc = match rnd {
-            Rnd::Rn => rb && (st || sig & 1 != 0),
+            Rnd::Rn => rb & (st | (sig & 1 != 0)),
             Rnd::Rz => false,
-            Rnd::Rm => l.sign && (rb || st),
-            Rnd::Rp => !l.sign && (rb || st),
+            Rnd::Rm => l.sign & (rb | st),
+            Rnd::Rp => !l.sign & (rb | st),
         };
         let sum = sig + inc as u64;
         let (sig_f, e) = if sum >> p != 0 {

@@ -26,16 +26,15 @@ fn funnel_r(hi: u64, lo: u64, r: u32) -> u64 {
     ((((hi as u128) << 64) | lo as u128) >> r) as u64
 }
 
-/// Limb `i` of a mask of the low `n` bits.
+/// Limb `i` of a mask of the low `n` bits, without branches (`n` is a runtime shift amount).
 #[inline(always)]
 const fn mask_limb(n: usize, i: usize) -> u64 {
-    if n >= 64 * (i + 1) {
-        !0
-    } else if n <= 64 * i {
-        0
-    } else {
-        (1u64 << (n - 64 * i)) - 1
-    }
+    let lo = 64 * i;
+    // Bits of this limb below `n`: 0..=64 of them.
+    let k = n.saturating_sub(lo);
+    let k = if k > 64 { 64 } else { k };
+    // (1 << k) - 1 for k in 0..=64, via a shift that cannot overflow.
+    ((1u128 << k) - 1) as u64
 }
 
 impl<const B: usize> Wide<B> {
@@ -77,13 +76,11 @@ impl<const B: usize> Wide<B> {
     /// Leading zeros counted within the `B`-bit width (`B` for zero).
     #[inline(always)]
     pub const fn leading_zeros(&self) -> usize {
-        let lz192 = if self.0[2] != 0 {
-            self.0[2].leading_zeros()
-        } else if self.0[1] != 0 {
-            64 + self.0[1].leading_zeros()
-        } else {
-            128 + self.0[0].leading_zeros()
-        };
+        // Branch-free: a zero limb counts 64 and lets the next one down add its count.
+        let [l0, l1, l2] = self.0;
+        let m2 = 0u32.wrapping_sub((l2 == 0) as u32);
+        let m1 = 0u32.wrapping_sub((l1 == 0) as u32);
+        let lz192 = l2.leading_zeros() + (m2 & (l1.leading_zeros() + (m1 & l0.leading_zeros())));
         lz192 as usize - (192 - B)
     }
 
@@ -111,6 +108,17 @@ impl<const B: usize> Wide<B> {
         Wide::<C>::from_limbs(self.0)
     }
 
+    /// `a` if `c`, else `b`, as masks rather than a branch.
+    #[inline(always)]
+    pub const fn select(c: bool, a: Self, b: Self) -> Self {
+        let m = 0u64.wrapping_sub(c as u64);
+        Wide([
+            (a.0[0] & m) | (b.0[0] & !m),
+            (a.0[1] & m) | (b.0[1] & !m),
+            (a.0[2] & m) | (b.0[2] & !m),
+        ])
+    }
+
     /// `self >> n` and whether any set bit was shifted out (`n` may reach or exceed `B`).
     #[inline(always)]
     pub fn shr_sticky(self, n: usize) -> (Self, bool) {
@@ -119,41 +127,70 @@ impl<const B: usize> Wide<B> {
     }
 }
 
+/// Limb `i` of `x` moved up by `q` limbs (zero below), chosen without branches.
+#[inline(always)]
+fn limb_up(t: [u64; 3], q: usize, i: usize) -> u64 {
+    let pick = |k: usize| if i >= k { t[i - k] } else { 0 };
+    let v = if q == 0 { pick(0) } else { pick(1) };
+    if q >= 2 {
+        pick(2)
+    } else {
+        v
+    }
+}
+
+/// Limb `i` of `x` moved down by `q` limbs (zero above), chosen without branches.
+#[inline(always)]
+fn limb_down(t: [u64; 3], q: usize, i: usize) -> u64 {
+    let pick = |k: usize| if i + k < 3 { t[i + k] } else { 0 };
+    let v = if q == 0 { pick(0) } else { pick(1) };
+    if q >= 2 {
+        pick(2)
+    } else {
+        v
+    }
+}
+
+/// All ones when `n < B`: a shift by the whole width or more gives zero.
+#[inline(always)]
+fn in_range(n: usize, b: usize) -> u64 {
+    0u64.wrapping_sub((n < b) as u64)
+}
+
 impl<const B: usize> Shl<usize> for Wide<B> {
     type Output = Self;
-    /// Shifts left, dropping bits at and above `B`; `n >= B` gives zero.
+    /// Shifts left, dropping bits at and above `B`; `n >= B` gives zero. Written as a bit shift
+    /// and a limb select so that it has no data-dependent branch (shift amounts are random).
     #[inline(always)]
     fn shl(self, n: usize) -> Self {
-        if n >= B {
-            return Self::ZERO;
-        }
         let [l0, l1, l2] = self.0;
         let r = (n % 64) as u32;
-        let o = match n / 64 {
-            0 => [funnel_l(l0, 0, r), funnel_l(l1, l0, r), funnel_l(l2, l1, r)],
-            1 => [0, funnel_l(l0, 0, r), funnel_l(l1, l0, r)],
-            _ => [0, 0, funnel_l(l0, 0, r)],
-        };
-        Self::from_limbs(o)
+        let t = [funnel_l(l0, 0, r), funnel_l(l1, l0, r), funnel_l(l2, l1, r)];
+        let q = n / 64;
+        let m = in_range(n, B);
+        Self::from_limbs([
+            limb_up(t, q, 0) & m,
+            limb_up(t, q, 1) & m,
+            limb_up(t, q, 2) & m,
+        ])
     }
 }
 
 impl<const B: usize> Shr<usize> for Wide<B> {
     type Output = Self;
-    /// Shifts right; `n >= B` gives zero.
+    /// Shifts right; `n >= B` gives zero. Branch-free like [`Shl`].
     #[inline(always)]
     fn shr(self, n: usize) -> Self {
-        if n >= B {
-            return Self::ZERO;
-        }
         let [l0, l1, l2] = self.0;
         let r = (n % 64) as u32;
-        let o = match n / 64 {
-            0 => [funnel_r(l1, l0, r), funnel_r(l2, l1, r), funnel_r(0, l2, r)],
-            1 => [funnel_r(l2, l1, r), funnel_r(0, l2, r), 0],
-            _ => [funnel_r(0, l2, r), 0, 0],
-        };
-        Wide(o)
+        let t = [funnel_r(l1, l0, r), funnel_r(l2, l1, r), funnel_r(0, l2, r)];
+        let q = n / 64;
+        let m = in_range(n, B);
+        Wide([
+            limb_down(t, q, 0) & m,
+            limb_down(t, q, 1) & m,
+            limb_down(t, q, 2) & m,
+        ])
     }
 }
 
