@@ -54,9 +54,9 @@ fn multiples(m: u128) -> [u128; 8] {
 }
 
 /// The multiplier bits the array reads: 54 of them (27 digits).
-const B_MASK: u64 = (1 << (2 * DIGITS)) - 1;
+pub(crate) const B_MASK: u64 = (1 << (2 * DIGITS)) - 1;
 /// Bit 2i of the negation row is the sign of digit i, i.e. multiplier bit 2i+1.
-const NEG_ROW_MASK: u64 = 0x5555_5555_5555_5555 & ((1 << (2 * DIGITS)) - 1);
+pub(crate) const NEG_ROW_MASK: u64 = 0x5555_5555_5555_5555 & ((1 << (2 * DIGITS)) - 1);
 
 /// The partial-product rows for `mcand_{lo,hi} * b`; row `ROWS - 1` holds the negation bits.
 /// Rows are exact modulo 2^106 but may carry bits above 105, which the tree never brings down

@@ -23,7 +23,7 @@ pub fn compress(x: u128, y: u128, z: u128) -> (u128, u128) {
 pub const LEVELS: [usize; 8] = [28, 19, 13, 9, 6, 4, 3, 2];
 
 /// A whole row as the tree handles it: a plain `u128`, or the same bits in an SSE2 register.
-trait Row: Copy {
+pub(crate) trait Row: Copy {
     fn compress(x: Self, y: Self, z: Self) -> (Self, Self);
 }
 
@@ -109,7 +109,7 @@ fn level<const N: usize, R: Row>(cur: &mut [R; ROWS]) -> usize {
 
 /// The seven levels over rows of either representation.
 #[inline(always)]
-fn levels<R: Row>(cur: &mut [R; ROWS]) {
+pub(crate) fn levels<R: Row>(cur: &mut [R; ROWS]) {
     // Constant level sizes let the compiler unroll every level completely.
     let mut sizes = [0usize; 7];
     sizes[0] = level::<28, R>(cur);

@@ -28,6 +28,7 @@ pub mod unpack;
 pub mod vmad;
 pub mod vmad_select;
 
+pub mod batch;
 pub mod pipeline;
 
 // Independent checks.

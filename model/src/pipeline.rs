@@ -4,7 +4,7 @@ use crate::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
 use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 use crate::unpack::{lane_operands, LaneOperands};
 use crate::vmad_select::part_select;
-use crate::{adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, vmad};
+use crate::{adder, align, batch, booth, csa_tree, lza, normalize, round, sm1x, special, vmad};
 
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;
@@ -132,6 +132,68 @@ impl Pipeline {
         let c0 = self.dec[0].get(inp.ctrl & CTRL_MASK);
         by_kind!(c0, |c| stage1_into(inp, &c, &mut self.s1));
         self.out.clone()
+    }
+
+    /// Ticks once per input and writes what retires each cycle to `out`: the same outputs,
+    /// and the same banks at the end, as calling [`Pipeline::tick`] per input.
+    ///
+    /// The output of cycle t >= 3 is input t-3's result, a pure function of that input, so the
+    /// inputs between the first and last three need not pass through the banks one cycle at a
+    /// time: runs of [`batch::N`] inputs that share a control word of a kind with a
+    /// lane-parallel form go through [`batch`] side by side, the rest through the scalar
+    /// stages. The first three outputs come from the banks as they were, and the last three
+    /// inputs are ticked in so the banks end where `tick` would leave them.
+    ///
+    /// # Panics
+    /// If `out` is not as long as `inputs`.
+    pub fn run(&mut self, inputs: &[PipeIn], out: &mut [Out]) {
+        assert_eq!(inputs.len(), out.len(), "one output slot per input");
+        let n = inputs.len();
+        let lead = LATENCY - 1;
+        if n < lead + batch::N {
+            for (o, i) in out.iter_mut().zip(inputs) {
+                *o = self.tick(i);
+            }
+            return;
+        }
+        for t in 0..lead {
+            out[t] = self.tick(&inputs[t]);
+        }
+        let ops = &inputs[..n - lead];
+        let mut j = 0;
+        while j < ops.len() {
+            let word = ops[j].ctrl & CTRL_MASK;
+            let ctrl = Ctrl::decode(word);
+            let group = ops.get(j..j + batch::N).filter(|g| {
+                batch::supported(&ctrl) && g.iter().all(|x| x.ctrl & CTRL_MASK == word)
+            });
+            if let Some(g) = group {
+                let lanes = |f: fn(&PipeIn) -> u64| batch::V(std::array::from_fn(|i| f(&g[i])));
+                let d = batch::results(&ctrl, lanes(|x| x.a), lanes(|x| x.b), lanes(|x| x.c));
+                for (i, x) in g.iter().enumerate() {
+                    out[j + lead + i] = Out {
+                        valid: x.valid,
+                        tag: x.tag,
+                        d: d.0[i],
+                    };
+                }
+                j += batch::N;
+            } else {
+                let x = &ops[j];
+                out[j + lead] = by_kind!(ctrl, |c| {
+                    let (mut s1, mut s2, mut s3) = (S1::default(), S2::default(), S3::default());
+                    stage1_into(x, &c, &mut s1);
+                    stage2_into(&s1, &c, &mut s2);
+                    stage3_into(&s2, &c, &mut s3);
+                    stage4_with(&s3, &c)
+                });
+                j += 1;
+            }
+        }
+        for i in &inputs[n - lead..] {
+            self.tick(i);
+        }
+        self.out = out[n - 1].clone();
     }
 }
 
@@ -439,6 +501,59 @@ pub fn eval(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::stimulus::{Family, FamilyFilter, Stimulus};
+
+    /// `run` must give the outputs and final banks of ticking each input, for streams that mix
+    /// kinds, bubbles, reserved words and runs of one control word of every length.
+    #[test]
+    fn run_equals_ticking_each_input() {
+        let mut rng = crate::stimulus::Rng::new(5);
+        let all: Vec<_> = Stimulus::new(9, FamilyFilter::all()).take(4_000).collect();
+        for round in 0..60 {
+            let mut inputs = Vec::new();
+            let len = rng.below(300) as usize;
+            while inputs.len() < len {
+                let v = &all[rng.below(all.len() as u64) as usize];
+                // Runs of one word (long enough for the lanes, or not), with fresh operands.
+                let run = 1 + rng.below(20) as usize;
+                for k in 0..run {
+                    let w = &all[rng.below(all.len() as u64) as usize];
+                    let bubble = rng.chance(1, 10);
+                    inputs.push(PipeIn {
+                        valid: !bubble,
+                        tag: (inputs.len() + k) as u16,
+                        ctrl: if rng.chance(1, 50) {
+                            rng.next_u64() as u32
+                        } else {
+                            v.ctrl.encode()
+                        },
+                        a: w.a,
+                        b: w.b,
+                        c: w.c,
+                    });
+                }
+            }
+            let mut p = Pipeline::new();
+            let mut q = Pipeline::new();
+            // Start both from a state left by an earlier stream.
+            for v in &all[round..round + 5] {
+                let inp = PipeIn {
+                    valid: true,
+                    tag: 7,
+                    ctrl: v.ctrl.encode(),
+                    a: v.a,
+                    b: v.b,
+                    c: v.c,
+                };
+                p.tick(&inp);
+                q.tick(&inp);
+            }
+            let want: Vec<Out> = inputs.iter().map(|i| p.tick(i)).collect();
+            let mut got = vec![Out::default(); inputs.len()];
+            q.run(&inputs, &mut got);
+            assert_eq!(got, want, "round {round}");
+            assert_eq!((&q.s1, &q.s2, &q.s3, &q.out), (&p.s1, &p.s2, &p.s3, &p.out));
+        }
+    }
 
     /// `tick` (in-place banks, memoised decode) must equal chaining the public pure stage
     /// functions, including across bubbles carrying random control words and after a caller
