@@ -28,6 +28,7 @@ pub mod unpack;
 pub mod vmad;
 pub mod vmad_select;
 
+#[cfg(target_arch = "x86_64")]
 pub mod batch;
 pub mod pipeline;
 

@@ -1,10 +1,12 @@
 //! The pipeline: four register banks and the pure functions between them.
 
+#[cfg(target_arch = "x86_64")]
+use crate::batch;
 use crate::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
 use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 use crate::unpack::{lane_operands, LaneOperands};
 use crate::vmad_select::part_select;
-use crate::{adder, align, batch, booth, csa_tree, lza, normalize, round, sm1x, special, vmad};
+use crate::{adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, vmad};
 
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;
@@ -139,8 +141,8 @@ impl Pipeline {
     ///
     /// The output of cycle t >= 3 is input t-3's result, a pure function of that input, so the
     /// inputs between the first and last three need not pass through the banks one cycle at a
-    /// time: runs of [`batch::N`] inputs that share a control word of a kind with a
-    /// lane-parallel form go through [`batch`] side by side, the rest through the scalar
+    /// time: runs of eight inputs that share a control word of a kind with a
+    /// lane-parallel form go through the lane engine (`batch`) side by side, the rest through the scalar
     /// stages. The first three outputs come from the banks as they were, and the last three
     /// inputs are ticked in so the banks end where `tick` would leave them.
     ///
@@ -150,7 +152,7 @@ impl Pipeline {
         assert_eq!(inputs.len(), out.len(), "one output slot per input");
         let n = inputs.len();
         let lead = LATENCY - 1;
-        if n < lead + batch::N {
+        if n < lead + LANES {
             for (o, i) in out.iter_mut().zip(inputs) {
                 *o = self.tick(i);
             }
@@ -164,20 +166,19 @@ impl Pipeline {
         while j < ops.len() {
             let word = ops[j].ctrl & CTRL_MASK;
             let ctrl = Ctrl::decode(word);
-            let group = ops.get(j..j + batch::N).filter(|g| {
-                batch::supported(&ctrl) && g.iter().all(|x| x.ctrl & CTRL_MASK == word)
-            });
-            if let Some(g) = group {
-                let lanes = |f: fn(&PipeIn) -> u64| batch::V(std::array::from_fn(|i| f(&g[i])));
-                let d = batch::results(&ctrl, lanes(|x| x.a), lanes(|x| x.b), lanes(|x| x.c));
+            let group = ops
+                .get(j..j + LANES)
+                .filter(|g| g.iter().all(|x| x.ctrl & CTRL_MASK == word))
+                .and_then(|g| Some((g, lane_results(&ctrl, g)?)));
+            if let Some((g, d)) = group {
                 for (i, x) in g.iter().enumerate() {
                     out[j + lead + i] = Out {
                         valid: x.valid,
                         tag: x.tag,
-                        d: d.0[i],
+                        d: d[i],
                     };
                 }
-                j += batch::N;
+                j += LANES;
             } else {
                 let x = &ops[j];
                 out[j + lead] = by_kind!(ctrl, |c| {
@@ -195,6 +196,25 @@ impl Pipeline {
         }
         self.out = out[n - 1].clone();
     }
+}
+
+/// Operations the lane engine takes at once.
+#[cfg(target_arch = "x86_64")]
+const LANES: usize = batch::N;
+#[cfg(not(target_arch = "x86_64"))]
+const LANES: usize = 8;
+
+/// The results of `LANES` inputs of one control word through the lane engine, where it runs
+/// (see `batch::supported`).
+#[cfg(target_arch = "x86_64")]
+fn lane_results(ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u64; LANES]> {
+    let lanes = |f: fn(&PipeIn) -> u64| batch::V::from_array(std::array::from_fn(|i| f(&g[i])));
+    batch::results(ctrl, lanes(|x| x.a), lanes(|x| x.b), lanes(|x| x.c)).map(|d| d.to_array())
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn lane_results(_: &Ctrl, _: &[PipeIn]) -> Option<[u64; LANES]> {
+    None
 }
 
 /// Which register banks carry live data for a kind. Unused banks load zero, as clock-gated
