@@ -101,7 +101,7 @@ impl V {
     lanes! { fn add(self, o: V) -> V { V(_mm512_add_epi64(self.0, o.0)) } }
     lanes! { fn sub(self, o: V) -> V { V(_mm512_sub_epi64(self.0, o.0)) } }
     lanes! { fn shl(self, n: u32) -> V { self.shlv(V::splat(n as u64)) } }
-    lanes! { fn shr(self, n: u32) -> V { self.shrv(V::splat(n as u64)) } }
+    lanes! { pub fn shr(self, n: u32) -> V { self.shrv(V::splat(n as u64)) } }
     lanes! { /// Per-lane left shift; an amount of 64 or more gives zero.
     fn shlv(self, n: V) -> V { V(_mm512_sllv_epi64(self.0, n.0)) } }
     lanes! { fn shrv(self, n: V) -> V { V(_mm512_srlv_epi64(self.0, n.0)) } }
@@ -371,47 +371,85 @@ macro_rules! booth_rows {
     }};
 }
 
-lanes! {
-    /// The Booth multiple a digit selects from multiplier bits `2i+1, 2i, 2i-1` (in
-    /// `b2 >> 2i`), as one/two/neg masks: the select lines of `booth::encode`.
-    fn digit(b2: V, i: u32) -> (V, V, V) {
-        let (hi, mid, lo) = (b2.bitm(2 * i + 2), b2.bitm(2 * i + 1), b2.bitm(2 * i));
-        let one = mid.xor(lo);
-        let two = hi.andn(mid).andn(lo).or(mid.and(lo).andn(hi));
-        (one, two, hi)
-    }
+/// The row multiplexer as tables indexed by a digit's three multiplier bits (the `sel` of
+/// `booth::rows_used`), one table per digit position `i`, so that a row is two table look-ups
+/// across the lanes (`vpermq`, which reads only the index's low three bits) and two shifts:
+/// the multiple `m`, `2m`, or nothing, is `m` shifted left by 2i, 2i+1, or 64 (which clears
+/// it), and an inverted multiple is that value XOR the ones from bit 2i up, since
+/// `(!x) << k == (x << k) ^ (!0 << k)`.
+struct BoothTables {
+    /// Left shift of `m` for the low word.
+    shl: [[u64; 8]; DIGITS],
+    /// Right shift of `m` giving the high word (64 when the high word is zero).
+    shr: [[u64; 8]; DIGITS],
+    /// Inversion mask of the low word (`!0 << 2i` for negative digits).
+    inv_lo: [[u64; 8]; DIGITS],
 }
 
-lanes! {
-    /// Row `i` of the narrow array: the selected multiple, shifted to its digit.
-    fn narrow_row(i: u32, (mc, m2, b2): (V, V, V)) -> V {
-        let (one, two, neg) = digit(b2, i);
-        mc.and(one).or(m2.and(two)).xor(neg).shl(2 * i)
-    }
-}
-
-lanes! {
-    /// Row `i` of the full array, two limbs.
-    fn full_row(i: u32, (mc, m2, m2_hi, b2): (V, V, V, V)) -> R2 {
-        let (one, two, neg) = digit(b2, i);
-        let lo = mc.and(one).or(m2.and(two)).xor(neg);
-        let hi = m2_hi.and(two).xor(neg);
-        let s = 2 * i;
-        if s == 0 {
-            R2([lo, hi])
-        } else {
-            R2([lo.shl(s), hi.shl(s).or(lo.shr(64 - s))])
+const BOOTH: BoothTables = {
+    // sel: 0 -> 0, 1/2 -> m, 3 -> 2m, 4 -> !2m, 5/6 -> !m, 7 -> !0.
+    const SHIFT: [u64; 8] = [64, 0, 0, 1, 1, 0, 0, 64];
+    let mut t = BoothTables {
+        shl: [[0; 8]; DIGITS],
+        shr: [[0; 8]; DIGITS],
+        inv_lo: [[0; 8]; DIGITS],
+    };
+    let mut i = 0;
+    while i < DIGITS {
+        let mut sel = 0;
+        while sel < 8 {
+            let at = 2 * i as u64;
+            let (l, h) = if SHIFT[sel] == 64 {
+                (64, 64)
+            } else {
+                let k = SHIFT[sel] + at;
+                (k, if k == 0 { 64 } else { 64 - k })
+            };
+            t.shl[i][sel] = l;
+            t.shr[i][sel] = h;
+            t.inv_lo[i][sel] = if sel >= 4 { !0 << at } else { 0 };
+            sel += 1;
         }
+        i += 1;
+    }
+    t
+};
+
+/// The high-word inversion mask: all ones for a negative digit at any position.
+const INV_HI: [u64; 8] = [0, 0, 0, 0, !0, !0, !0, !0];
+
+lanes! {
+    /// Looks up each lane's entry of `table` by the low three bits of its `idx` lane.
+    fn lookup(idx: V, table: &[u64; 8]) -> V {
+        V(_mm512_permutexvar_epi64(idx.0, V::from_array(*table).0))
+    }
+}
+
+lanes! {
+    /// Row `i` of the narrow array (low words): `booth::rows_narrow`.
+    fn narrow_row(i: usize, (mc, b2): (V, V)) -> V {
+        let sel = b2.shr(2 * i as u32);
+        mc.shlv(lookup(sel, &BOOTH.shl[i])).xor(lookup(sel, &BOOTH.inv_lo[i]))
+    }
+}
+
+lanes! {
+    /// Row `i` of the full array, two limbs (`booth::rows` for multiplicands below 2^53).
+    fn full_row(i: usize, (mc, b2): (V, V)) -> R2 {
+        let sel = b2.shr(2 * i as u32);
+        R2([
+            mc.shlv(lookup(sel, &BOOTH.shl[i])).xor(lookup(sel, &BOOTH.inv_lo[i])),
+            mc.shrv(lookup(sel, &BOOTH.shr[i])).xor(lookup(sel, &INV_HI)),
+        ])
     }
 }
 
 lanes! {
     /// `booth::rows_narrow` + `csa_tree::reduce_narrow` per lane.
-    fn multiply_narrow(mc: V, mp: V) -> (V, V, V, V) {
-        let m2 = mc.shl(1);
+    pub fn multiply_narrow(mc: V, mp: V) -> (V, V, V, V) {
         let b2 = mp.shl(1);
         let mut rows = [V::zero(); ROWS];
-        booth_rows!(rows = narrow_row((mc, m2, b2)); 0 1 2 3 4 5 6 7 8 9 10 11 12);
+        booth_rows!(rows = narrow_row((mc, b2)); 0 1 2 3 4 5 6 7 8 9 10 11 12);
         const _: () = assert!(booth::NARROW_DIGITS == 13);
         rows[DIGITS] = mp.shr(1).and(V::splat(NEG_ROW_MASK));
         tree!(rows, compress_narrow);
@@ -422,15 +460,14 @@ lanes! {
 }
 
 lanes! {
-    /// `booth::rows` + `csa_tree::reduce` per lane, for multiplicands below 2^64.
-    fn multiply_full(mc: V, mp: V) -> (V, V, V, V) {
-        let m2 = mc.shl(1);
-        let m2_hi = mc.shr(63);
+    /// `booth::rows` + `csa_tree::reduce` per lane, for multiplicands below 2^53 (binary64
+    /// significands).
+    pub fn multiply_full(mc: V, mp: V) -> (V, V, V, V) {
         let mp = mp.and(V::splat(B_MASK));
         let b2 = mp.shl(1);
         let z = V::zero();
         let mut rows = [R2([z, z]); ROWS];
-        booth_rows!(rows = full_row((mc, m2, m2_hi, b2));
+        booth_rows!(rows = full_row((mc, b2));
             0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
         const _: () = assert!(DIGITS == 27);
         rows[DIGITS] = R2([mp.shr(1).and(V::splat(NEG_ROW_MASK)), z]);
