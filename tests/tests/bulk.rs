@@ -3,10 +3,14 @@
 //! For every instruction family x rounding mode x ftz setting, `PTXFMA_VECTORS` (default
 //! 1,000,000) edge-biased vectors stream through one `Pipeline`, one per cycle, and every
 //! retiring result is compared bit for bit with `reference::ptx::eval` (rustc_apfloat core, sm_1x
-//! and vmad from exact integer arithmetic). Run in release mode (`make test` does).
+//! and vmad from exact integer arithmetic). Half of each group goes in through `tick` with a
+//! different control word every cycle; the other half through `run` in runs of eight inputs per
+//! word, which the lane engine (`batch`) evaluates where the CPU has it, so both paths answer to
+//! the references. Run in release mode (`make test` does).
 
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 use ptxfma_model::reference::ptx;
+use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
 use ptxfma_model::{PipeIn, Pipeline, LATENCY};
 use std::collections::BTreeMap;
@@ -51,6 +55,23 @@ fn groups() -> Vec<Group> {
     out
 }
 
+/// Inputs per `Pipeline::run` call.
+const BLOCK: u64 = 4096;
+
+/// Clocks one block of inputs into `pipe`, by `tick` per input or by one `run`, and returns
+/// what retired in each of those cycles.
+fn step<'a>(pipe: &mut Pipeline, block: &[PipeIn], outs: &'a mut [Out], by_run: bool) -> &'a [Out] {
+    let outs = &mut outs[..block.len()];
+    if by_run {
+        pipe.run(block, outs);
+    } else {
+        for (o, x) in outs.iter_mut().zip(block) {
+            *o = pipe.tick(x);
+        }
+    }
+    outs
+}
+
 /// Streams `n` vectors of a group through the pipeline; returns the mismatch lines.
 fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
     let mut rng = Rng::new(seed);
@@ -58,24 +79,37 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
     let mut in_flight = std::collections::VecDeque::new();
     let mut bad = Vec::new();
     let total = n + LATENCY as u64 - 1;
-    for i in 0..total {
-        let inp = if i < n {
-            let ctrl = g.ctrls[(i % g.ctrls.len() as u64) as usize];
-            let (a, b, c) = stimulus::operands_for(&ctrl, &mut rng);
-            in_flight.push_back((ctrl, a, b, c));
-            PipeIn {
-                valid: true,
-                tag: i as u16,
-                ctrl: ctrl.encode(),
-                a,
-                b,
-                c,
+    let ticked = n / 2;
+    let mut block = Vec::with_capacity(BLOCK as usize);
+    let mut outs = vec![Out::default(); BLOCK as usize];
+    let mut start = 0;
+    while start < total {
+        let end = (start + BLOCK).min(total);
+        block.clear();
+        for i in start..end {
+            block.push(if i < n {
+                // A new word every cycle for `tick`; runs of eight per word for `run`.
+                let w = if i < ticked { i } else { i / 8 };
+                let ctrl = g.ctrls[(w % g.ctrls.len() as u64) as usize];
+                let (a, b, c) = stimulus::operands_for(&ctrl, &mut rng);
+                in_flight.push_back((ctrl, a, b, c));
+                PipeIn {
+                    valid: true,
+                    tag: i as u16,
+                    ctrl: ctrl.encode(),
+                    a,
+                    b,
+                    c,
+                }
+            } else {
+                PipeIn::default()
+            });
+        }
+        let retired = step(&mut pipe, &block, &mut outs, start >= ticked);
+        for (i, out) in (start..end).zip(retired) {
+            if i + 1 < LATENCY as u64 {
+                continue;
             }
-        } else {
-            PipeIn::default()
-        };
-        let out = pipe.tick(&inp);
-        if i + 1 >= LATENCY as u64 {
             let (ctrl, a, b, c) = in_flight.pop_front().unwrap();
             assert!(
                 out.valid,
@@ -93,6 +127,7 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
                 ));
             }
         }
+        start = end;
     }
     bad
 }
@@ -170,23 +205,35 @@ fn exhaustive_f16_and_bf16_inputs() {
                 let mut pipe = Pipeline::new();
                 let mut q = std::collections::VecDeque::new();
                 let total = 65536 * cs.len() as u64;
-                for i in 0..total + LATENCY as u64 - 1 {
-                    let inp = if i < total {
-                        let (a, c) = (i >> 3, cs[(i & 7) as usize]);
-                        q.push_back((a, c));
-                        PipeIn {
-                            valid: true,
-                            tag: 0,
-                            ctrl: ctrl.encode(),
-                            a,
-                            b,
-                            c,
+                let cycles = total + LATENCY as u64 - 1;
+                let mut block = Vec::with_capacity(BLOCK as usize);
+                let mut outs = vec![Out::default(); BLOCK as usize];
+                let mut start = 0;
+                while start < cycles {
+                    let end = (start + BLOCK).min(cycles);
+                    block.clear();
+                    for i in start..end {
+                        block.push(if i < total {
+                            let (a, c) = (i >> 3, cs[(i & 7) as usize]);
+                            q.push_back((a, c));
+                            PipeIn {
+                                valid: true,
+                                tag: 0,
+                                ctrl: ctrl.encode(),
+                                a,
+                                b,
+                                c,
+                            }
+                        } else {
+                            PipeIn::default()
+                        });
+                    }
+                    // Through `run` (the lane engine where the CPU has it).
+                    let retired = step(&mut pipe, &block, &mut outs, true);
+                    for (i, out) in (start..end).zip(retired) {
+                        if i + 1 < LATENCY as u64 {
+                            continue;
                         }
-                    } else {
-                        PipeIn::default()
-                    };
-                    let out = pipe.tick(&inp);
-                    if i + 1 >= LATENCY as u64 {
                         let (a, c) = q.pop_front().unwrap();
                         count += 1;
                         let want = ptx::eval(&ctrl, a, b, c);
@@ -198,6 +245,7 @@ fn exhaustive_f16_and_bf16_inputs() {
                             ));
                         }
                     }
+                    start = end;
                 }
             }
         }
