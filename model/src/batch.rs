@@ -101,7 +101,7 @@ impl V {
     lanes! { fn add(self, o: V) -> V { V(_mm512_add_epi64(self.0, o.0)) } }
     lanes! { fn sub(self, o: V) -> V { V(_mm512_sub_epi64(self.0, o.0)) } }
     lanes! { fn shl(self, n: u32) -> V { self.shlv(V::splat(n as u64)) } }
-    lanes! { pub fn shr(self, n: u32) -> V { self.shrv(V::splat(n as u64)) } }
+    lanes! { fn shr(self, n: u32) -> V { self.shrv(V::splat(n as u64)) } }
     lanes! { /// Per-lane left shift; an amount of 64 or more gives zero.
     fn shlv(self, n: V) -> V { V(_mm512_sllv_epi64(self.0, n.0)) } }
     lanes! { fn shrv(self, n: V) -> V { V(_mm512_srlv_epi64(self.0, n.0)) } }
@@ -446,7 +446,7 @@ lanes! {
 
 lanes! {
     /// `booth::rows_narrow` + `csa_tree::reduce_narrow` per lane.
-    pub fn multiply_narrow(mc: V, mp: V) -> (V, V, V, V) {
+    fn multiply_narrow(mc: V, mp: V) -> (V, V, V, V) {
         let b2 = mp.shl(1);
         let mut rows = [V::zero(); ROWS];
         booth_rows!(rows = narrow_row((mc, b2)); 0 1 2 3 4 5 6 7 8 9 10 11 12);
@@ -462,7 +462,7 @@ lanes! {
 lanes! {
     /// `booth::rows` + `csa_tree::reduce` per lane, for multiplicands below 2^53 (binary64
     /// significands).
-    pub fn multiply_full(mc: V, mp: V) -> (V, V, V, V) {
+    fn multiply_full(mc: V, mp: V) -> (V, V, V, V) {
         let mp = mp.and(V::splat(B_MASK));
         let b2 = mp.shl(1);
         let z = V::zero();
