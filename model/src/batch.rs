@@ -14,11 +14,10 @@
 //!
 //! Only the kinds the benchmark and long regressions stream (binary32 and binary64 fma with
 //! every modifier, mixed precision and add/sub/mul included) have a lane-parallel form; the
-//! others run through the scalar stages.
-
-// Lane loops index several arrays in step (`r[i] = f(a[i], b[i])`); that is the form the
-// compiler turns into one vector instruction.
-#![allow(clippy::needless_range_loop)]
+//! others run through the scalar stages. The lanes are AVX-512 registers, written with the
+//! intrinsics directly (the compiler's own vectorisation of lane loops was fragile: it turned
+//! some masks back into per-lane branches); where the CPU lacks AVX-512, [`supported`] is false
+//! and `Pipeline::run` uses the scalar stages.
 
 use core::arch::x86_64::*;
 use std::fmt;
@@ -32,7 +31,7 @@ use crate::special::{F32_NAN, F64_NAN};
 pub const N: usize = 8;
 
 /// All ones for `true`: lane conditions are masks.
-const fn m(b: bool) -> u64 {
+const fn mask_of(b: bool) -> u64 {
     0u64.wrapping_sub(b as u64)
 }
 
@@ -112,6 +111,8 @@ impl V {
         V(_mm512_ternarylogic_epi64::<0xCA>(self.0, a.0, b.0))
     } }
     lanes! { fn is0(self) -> V { mv!(_mm512_testn_epi64_mask(self.0, self.0)) } }
+    lanes! { /// Whether any lane is non-zero.
+    fn any(self) -> bool { _mm512_test_epi64_mask(self.0, self.0) != 0 } }
     lanes! { fn eq(self, o: V) -> V { mv!(_mm512_cmpeq_epi64_mask(self.0, o.0)) } }
     lanes! { /// Signed less-than.
     fn lts(self, o: V) -> V { mv!(_mm512_cmplt_epi64_mask(self.0, o.0)) } }
@@ -501,7 +502,7 @@ fn unpack(bits: V, eb: u32, fb: u32, flush: bool) -> Op {
     let e = bits.shr(fb).and(V::splat(emax_field));
     let frac = bits.and(V::splat((1u64 << fb) - 1));
     let e0 = e.is0();
-    let flushed = e0.and(V::splat(m(flush)));
+    let flushed = e0.and(V::splat(mask_of(flush)));
     let emax = e.eq(V::splat(emax_field));
     let f0 = frac.is0();
     Op {
@@ -600,7 +601,7 @@ pub fn stage1<const F64: bool>(ctrl: &Ctrl, a: V, b: V, c: V) -> S1x {
     };
     let mut uc = if ctrl.c_zero {
         Op {
-            sign: V::splat(m(ctrl.rnd != Rnd::Rm)),
+            sign: V::splat(mask_of(ctrl.rnd != Rnd::Rm)),
             exp: V::splat((1i64 - 127) as u64),
             sig: z,
             zero: V::splat(!0),
@@ -610,7 +611,7 @@ pub fn stage1<const F64: bool>(ctrl: &Ctrl, a: V, b: V, c: V) -> S1x {
     } else {
         uc
     };
-    uc.sign = uc.sign.xor(V::splat(m(ctrl.neg_c)));
+    uc.sign = uc.sign.xor(V::splat(mask_of(ctrl.neg_c)));
     let (a, b, c) = (ua, ub, uc);
 
     // Special-case unit.
@@ -712,7 +713,7 @@ pub fn stage2<const F64: bool>(ctrl: &Ctrl, s: &S1x) -> S2x {
         .add_bit(neg.andn(sticky).bit01(), 166)
         .trunc(165);
     let zero = mag.is0().andn(sticky);
-    let rm = V::splat(m(crate::round::effective_rnd(ctrl) == Rnd::Rm));
+    let rm = V::splat(mask_of(crate::round::effective_rnd(ctrl) == Rnd::Rm));
     let sign = zero.sel(eff_sub.sel(rm, s.sign_p), neg.xor(s.sign_p));
 
     // lza::predict.
@@ -754,7 +755,12 @@ pub fn stage3<const F64: bool>(ctrl: &Ctrl, s: &S2x) -> S3x {
     let under_range = lim.lts(V::zero());
     // Below the format's range before any shift: shift right, collecting sticky.
     let rs = V::zero().sub(lim).clamp(0, 166);
-    let (rnorm, rsticky) = s.mag.shr_sticky_v(rs, 165);
+    // Rare (a result far below the format's range): skipped when no lane needs it.
+    let (rnorm, rsticky) = if under_range.any() {
+        s.mag.shr_sticky_v(rs, 165)
+    } else {
+        (s.mag, V::zero())
+    };
     // Otherwise: the LZA's shift, then one bit of correction either way.
     let s0 = s.lza_cnt.mins(lim).maxs(V::zero());
     let x = s.mag.shl_v(s0, 166);
@@ -819,7 +825,7 @@ pub fn stage4<const F64: bool>(ctrl: &Ctrl, s: &S3x) -> V {
     };
     let ovf = normal.and(V::splat(f.emax as i64 as u64).lts(e));
     let biased = normal.and(e.sub(V::splat(f.emin as i64 as u64)).add(one));
-    let flushed = biased.is0().and(V::splat(m(ctrl.flush())));
+    let flushed = biased.is0().and(V::splat(mask_of(ctrl.flush())));
     let fin = sign.or(biased.shl(p - 1)).or(sig_f.and(frac_mask));
     let fin = flushed.sel(s.flush_sign.and(one).shl(sign_at), fin);
     let enc = s
