@@ -162,10 +162,11 @@ impl Pipeline {
             out[t] = self.tick(&inputs[t]);
         }
         let ops = &inputs[..n - lead];
+        let mut dec = Decoded::default();
         let mut j = 0;
         while j < ops.len() {
             let word = ops[j].ctrl & CTRL_MASK;
-            let ctrl = Ctrl::decode(word);
+            let ctrl = dec.get(word);
             let group = ops
                 .get(j..j + LANES)
                 .filter(|g| g.iter().all(|x| x.ctrl & CTRL_MASK == word))
@@ -207,9 +208,14 @@ const LANES: usize = 8;
 /// The results of `LANES` inputs of one control word through the lane engine, where it runs
 /// (see `batch::supported`).
 #[cfg(target_arch = "x86_64")]
+#[inline]
 fn lane_results(ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u64; LANES]> {
-    let lanes = |f: fn(&PipeIn) -> u64| batch::V::from_array(std::array::from_fn(|i| f(&g[i])));
-    batch::results(ctrl, lanes(|x| x.a), lanes(|x| x.b), lanes(|x| x.c)).map(|d| d.to_array())
+    let (mut a, mut b, mut c) = ([0; LANES], [0; LANES], [0; LANES]);
+    for (i, x) in g.iter().enumerate() {
+        (a[i], b[i], c[i]) = (x.a, x.b, x.c);
+    }
+    let v = batch::V::from_array;
+    batch::results(ctrl, v(a), v(b), v(c)).map(|d| d.to_array())
 }
 
 #[cfg(not(target_arch = "x86_64"))]
