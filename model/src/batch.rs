@@ -986,6 +986,15 @@ mod tests {
     use crate::pipeline::{stage1 as s1, stage2 as s2, stage3 as s3, stage4 as s4, PipeIn};
     use crate::stimulus::{operands_for, Family, Rng};
 
+    /// The four lane banks and the results.
+    unsafe fn chain<const F64: bool>(ctrl: &Ctrl, a: V, b: V, c: V) -> (S1x, S2x, S3x, V) {
+        let l1 = stage1::<F64>(ctrl, a, b, c);
+        let l2 = stage2::<F64>(ctrl, &l1);
+        let l3 = stage3::<F64>(ctrl, &l2);
+        let d = stage4::<F64>(ctrl, &l3);
+        (l1, l2, l3, d)
+    }
+
     /// Every register field of every lane, and the result, equal the scalar stage functions,
     /// for every control word of the supported families on edge-biased operands.
     #[test]
@@ -1012,17 +1021,9 @@ mod tests {
                     // SAFETY: `available` said the CPU runs the engine.
                     let (l1, l2, l3, d) = unsafe {
                         if ctrl.kind == Kind::F64 {
-                            let l1 = stage1::<true>(&ctrl, a, b, c);
-                            let l2 = stage2::<true>(&ctrl, &l1);
-                            let l3 = stage3::<true>(&ctrl, &l2);
-                            let d = stage4::<true>(&ctrl, &l3);
-                            (l1, l2, l3, d)
+                            chain::<true>(&ctrl, a, b, c)
                         } else {
-                            let l1 = stage1::<false>(&ctrl, a, b, c);
-                            let l2 = stage2::<false>(&ctrl, &l1);
-                            let l3 = stage3::<false>(&ctrl, &l2);
-                            let d = stage4::<false>(&ctrl, &l3);
-                            (l1, l2, l3, d)
+                            chain::<false>(&ctrl, a, b, c)
                         }
                     };
                     assert_eq!(results(&ctrl, a, b, c), Some(d));
