@@ -4,7 +4,7 @@
 //!
 //! The model is timed two ways on the same stream: `tick`, one clock edge per call with every
 //! bank loaded (what the co-simulator uses, since it compares the banks each cycle), and `run`,
-//! which clocks a block of inputs and evaluates runs of eight inputs of one control word side
+//! which clocks a block of inputs and evaluates runs of sixteen inputs of one control word side
 //! by side (the lane engine, `batch`). Both must give the same results; the bench checks it.
 
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};

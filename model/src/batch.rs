@@ -1,9 +1,9 @@
-//! Lane-parallel evaluation of the pipeline for a stream: eight consecutive operations that
+//! Lane-parallel evaluation of the pipeline for a stream: sixteen consecutive operations that
 //! share one control word go through the four stages side by side, one 64-bit lane per
 //! operation, so that each step of a part (a Booth row, a compressor, a window shift) is one
-//! vector instruction for all eight.
+//! vector instruction for eight of them (two registers per value, see [`N`]).
 //!
-//! This is how a compiled simulator levelises a design: stage k of the eight operations is
+//! This is how a compiled simulator levelises a design: stage k of the sixteen operations is
 //! computed together, and because every stage is a pure function of the register before it,
 //! the register values are the ones [`Pipeline::tick`](crate::Pipeline::tick) loads cycle by
 //! cycle. The banks here ([`S1x`], [`S2x`], [`S3x`]) carry every field of the scalar banks
@@ -27,8 +27,11 @@ use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::regs::{S1Lane, S2Lane, S3Lane, U164, U165, U166};
 use crate::special::{F32_NAN, F64_NAN};
 
+/// AVX-512 registers per lane value: two, so that every step issues two independent
+/// instructions (one dependency chain per register keeps the vector units busy).
+const K: usize = 2;
 /// Operations evaluated side by side.
-pub const N: usize = 8;
+pub const N: usize = 8 * K;
 
 /// All ones for `true`: lane conditions are masks.
 const fn mask_of(b: bool) -> u64 {
@@ -54,18 +57,18 @@ macro_rules! lanes {
 /// the lanes where they hold, so selects and combinations are bitwise.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub struct V(__m512i);
+pub struct V([__m512i; K]);
 
 impl V {
     /// The value of each lane.
     pub fn to_array(self) -> [u64; N] {
         // SAFETY: `__m512i` is 64 bytes of plain data, like `[u64; 8]`.
-        unsafe { core::mem::transmute::<__m512i, [u64; N]>(self.0) }
+        unsafe { core::mem::transmute::<[__m512i; K], [u64; N]>(self.0) }
     }
 
     pub fn from_array(a: [u64; N]) -> V {
         // SAFETY: as in `to_array`.
-        V(unsafe { core::mem::transmute::<[u64; N], __m512i>(a) })
+        V(unsafe { core::mem::transmute::<[u64; N], [__m512i; K]>(a) })
     }
 }
 
@@ -81,55 +84,67 @@ impl PartialEq for V {
     }
 }
 
-/// Mask to all-ones lanes.
+/// Applies a one-register operation to each register of the operands.
+macro_rules! each {
+    ($f:expr; $($a:expr),+) => {{
+        const _: () = assert!(K == 2);
+        V([$f($($a.0[0]),+), $f($($a.0[1]),+)])
+    }};
+}
+
+/// Applies a one-register comparison to each register and widens its mask to all-ones lanes.
 macro_rules! mv {
-    ($k:expr) => {
-        V(_mm512_movm_epi64($k))
-    };
+    ($f:expr; $($a:expr),+) => {{
+        const _: () = assert!(K == 2);
+        V([_mm512_movm_epi64($f($($a.0[0]),+)), _mm512_movm_epi64($f($($a.0[1]),+))])
+    }};
 }
 
 impl V {
-    lanes! { pub fn splat(x: u64) -> V { V(_mm512_set1_epi64(x as i64)) } }
-    lanes! { fn zero() -> V { V(_mm512_setzero_si512()) } }
-    lanes! { fn and(self, o: V) -> V { V(_mm512_and_si512(self.0, o.0)) } }
-    lanes! { fn or(self, o: V) -> V { V(_mm512_or_si512(self.0, o.0)) } }
-    lanes! { fn xor(self, o: V) -> V { V(_mm512_xor_si512(self.0, o.0)) } }
-    lanes! { fn not(self) -> V { V(_mm512_ternarylogic_epi64::<0x55>(self.0, self.0, self.0)) } }
+    lanes! { pub fn splat(x: u64) -> V { V([_mm512_set1_epi64(x as i64); K]) } }
+    lanes! { fn zero() -> V { V([_mm512_setzero_si512(); K]) } }
+    lanes! { fn and(self, o: V) -> V { each!(_mm512_and_si512; self, o) } }
+    lanes! { fn or(self, o: V) -> V { each!(_mm512_or_si512; self, o) } }
+    lanes! { fn xor(self, o: V) -> V { each!(_mm512_xor_si512; self, o) } }
+    lanes! { fn not(self) -> V { each!(_mm512_ternarylogic_epi64::<0x55>; self, self, self) } }
     lanes! { /// `self & !o`.
-    fn andn(self, o: V) -> V { V(_mm512_andnot_si512(o.0, self.0)) } }
-    lanes! { fn add(self, o: V) -> V { V(_mm512_add_epi64(self.0, o.0)) } }
-    lanes! { fn sub(self, o: V) -> V { V(_mm512_sub_epi64(self.0, o.0)) } }
+    fn andn(self, o: V) -> V { each!(_mm512_andnot_si512; o, self) } }
+    lanes! { fn add(self, o: V) -> V { each!(_mm512_add_epi64; self, o) } }
+    lanes! { fn sub(self, o: V) -> V { each!(_mm512_sub_epi64; self, o) } }
     lanes! { fn shl(self, n: u32) -> V { self.shlv(V::splat(n as u64)) } }
     lanes! { fn shr(self, n: u32) -> V { self.shrv(V::splat(n as u64)) } }
     lanes! { /// Per-lane left shift; an amount of 64 or more gives zero.
-    fn shlv(self, n: V) -> V { V(_mm512_sllv_epi64(self.0, n.0)) } }
-    lanes! { fn shrv(self, n: V) -> V { V(_mm512_srlv_epi64(self.0, n.0)) } }
+    fn shlv(self, n: V) -> V { each!(_mm512_sllv_epi64; self, n) } }
+    lanes! { fn shrv(self, n: V) -> V { each!(_mm512_srlv_epi64; self, n) } }
     lanes! { /// Arithmetic right shift.
-    fn sra(self, n: u32) -> V { V(_mm512_srav_epi64(self.0, V::splat(n as u64).0)) } }
+    fn sra(self, n: u32) -> V { each!(_mm512_srav_epi64; self, V::splat(n as u64)) } }
     lanes! { /// `a` where the mask is set, else `b`.
         fn sel(self, a: V, b: V) -> V {
-        V(_mm512_ternarylogic_epi64::<0xCA>(self.0, a.0, b.0))
+        each!(_mm512_ternarylogic_epi64::<0xCA>; self, a, b)
     } }
-    lanes! { fn is0(self) -> V { mv!(_mm512_testn_epi64_mask(self.0, self.0)) } }
+    lanes! { fn is0(self) -> V { mv!(_mm512_testn_epi64_mask; self, self) } }
     lanes! { /// Whether any lane is non-zero.
-    fn any(self) -> bool { _mm512_test_epi64_mask(self.0, self.0) != 0 } }
-    lanes! { fn eq(self, o: V) -> V { mv!(_mm512_cmpeq_epi64_mask(self.0, o.0)) } }
+    fn any(self) -> bool {
+        let [x, y] = self.0;
+        (_mm512_test_epi64_mask(x, x) | _mm512_test_epi64_mask(y, y)) != 0
+    } }
+    lanes! { fn eq(self, o: V) -> V { mv!(_mm512_cmpeq_epi64_mask; self, o) } }
     lanes! { /// Signed less-than.
-    fn lts(self, o: V) -> V { mv!(_mm512_cmplt_epi64_mask(self.0, o.0)) } }
+    fn lts(self, o: V) -> V { mv!(_mm512_cmplt_epi64_mask; self, o) } }
     lanes! { /// Unsigned less-than.
-    fn ltu(self, o: V) -> V { mv!(_mm512_cmplt_epu64_mask(self.0, o.0)) } }
-    lanes! { fn mins(self, o: V) -> V { V(_mm512_min_epi64(self.0, o.0)) } }
-    lanes! { fn maxs(self, o: V) -> V { V(_mm512_max_epi64(self.0, o.0)) } }
-    lanes! { fn minu(self, o: V) -> V { V(_mm512_min_epu64(self.0, o.0)) } }
-    lanes! { fn maxu(self, o: V) -> V { V(_mm512_max_epu64(self.0, o.0)) } }
+    fn ltu(self, o: V) -> V { mv!(_mm512_cmplt_epu64_mask; self, o) } }
+    lanes! { fn mins(self, o: V) -> V { each!(_mm512_min_epi64; self, o) } }
+    lanes! { fn maxs(self, o: V) -> V { each!(_mm512_max_epi64; self, o) } }
+    lanes! { fn minu(self, o: V) -> V { each!(_mm512_min_epu64; self, o) } }
+    lanes! { fn maxu(self, o: V) -> V { each!(_mm512_max_epu64; self, o) } }
     lanes! { /// Signed clamp.
         fn clamp(self, lo: i64, hi: i64) -> V {
         self.maxs(V::splat(lo as u64)).mins(V::splat(hi as u64))
     } }
-    lanes! { fn lzcnt(self) -> V { V(_mm512_lzcnt_epi64(self.0)) } }
+    lanes! { fn lzcnt(self) -> V { each!(_mm512_lzcnt_epi64; self) } }
     lanes! { /// Bit `i` of every lane as a mask.
         fn bitm(self, i: u32) -> V {
-        mv!(_mm512_test_epi64_mask(self.0, V::splat(1 << i).0))
+        mv!(_mm512_test_epi64_mask; self, V::splat(1 << i))
     } }
     lanes! { /// A mask as 0 or 1.
     fn bit01(self) -> V { self.shr(63) } }
@@ -318,8 +333,8 @@ struct R2([V; 2]);
 lanes! {
     /// A 3:2 compressor over narrow rows (`csa_tree::compress` on the low words).
     fn compress_narrow(x: V, y: V, z: V) -> (V, V) {
-        let sum = V(_mm512_ternarylogic_epi64::<0x96>(x.0, y.0, z.0));
-        let maj = V(_mm512_ternarylogic_epi64::<0xE8>(x.0, y.0, z.0));
+        let sum = each!(_mm512_ternarylogic_epi64::<0x96>; x, y, z);
+        let maj = each!(_mm512_ternarylogic_epi64::<0xE8>; x, y, z);
         (sum, maj.shl(1))
     }
 }
@@ -327,12 +342,12 @@ lanes! {
 lanes! {
     /// A 3:2 compressor over two-limb rows.
     fn compress_full(x: R2, y: R2, z: R2) -> (R2, R2) {
-        let (x0, y0, z0) = (x.0[0].0, y.0[0].0, z.0[0].0);
-        let (x1, y1, z1) = (x.0[1].0, y.0[1].0, z.0[1].0);
-        let s0 = V(_mm512_ternarylogic_epi64::<0x96>(x0, y0, z0));
-        let s1 = V(_mm512_ternarylogic_epi64::<0x96>(x1, y1, z1));
-        let m0 = V(_mm512_ternarylogic_epi64::<0xE8>(x0, y0, z0));
-        let m1 = V(_mm512_ternarylogic_epi64::<0xE8>(x1, y1, z1));
+        let (x0, y0, z0) = (x.0[0], y.0[0], z.0[0]);
+        let (x1, y1, z1) = (x.0[1], y.0[1], z.0[1]);
+        let s0 = each!(_mm512_ternarylogic_epi64::<0x96>; x0, y0, z0);
+        let s1 = each!(_mm512_ternarylogic_epi64::<0x96>; x1, y1, z1);
+        let m0 = each!(_mm512_ternarylogic_epi64::<0xE8>; x0, y0, z0);
+        let m1 = each!(_mm512_ternarylogic_epi64::<0xE8>; x1, y1, z1);
         (R2([s0, s1]), R2([m0.shl(1), m1.shl(1).or(m0.shr(63))]))
     }
 }
@@ -422,7 +437,12 @@ const INV_HI: [u64; 8] = [0, 0, 0, 0, !0, !0, !0, !0];
 lanes! {
     /// Looks up each lane's entry of `table` by the low three bits of its `idx` lane.
     fn lookup(idx: V, table: &[u64; 8]) -> V {
-        V(_mm512_permutexvar_epi64(idx.0, V::from_array(*table).0))
+        // SAFETY: eight u64 are the 64 bytes of one register.
+        let t = unsafe { core::mem::transmute::<[u64; 8], __m512i>(*table) };
+        V([
+            _mm512_permutexvar_epi64(idx.0[0], t),
+            _mm512_permutexvar_epi64(idx.0[1], t),
+        ])
     }
 }
 
@@ -565,7 +585,7 @@ pub struct S3x {
 }
 
 lanes! {
-/// Stage 1 for eight operations of one control word (`pipeline::stage1` per lane).
+/// Stage 1 for sixteen operations of one control word (`pipeline::stage1` per lane).
 pub fn stage1<const F64: bool>(ctrl: &Ctrl, a: V, b: V, c: V) -> S1x {
     let ctrl = &with_kind::<F64>(ctrl);
     let f64 = ctrl.kind == Kind::F64;
@@ -861,7 +881,7 @@ fn low_mask_c(n: u32) -> [V; 3] {
 }
 
 lanes! {
-/// Results of eight operations of one control word, through all four stages, compiled once
+/// Results of sixteen operations of one control word, through all four stages, compiled once
 /// per kind so that the other kind's logic folds away.
 fn results_body<const F64: bool>(ctrl: &Ctrl, a: V, b: V, c: V) -> V {
     let s1 = stage1::<F64>(ctrl, a, b, c);
@@ -909,7 +929,7 @@ pub fn supported(ctrl: &Ctrl) -> bool {
     matches!(ctrl.kind, Kind::F32 | Kind::F64) && available()
 }
 
-/// The result words of eight operations of one control word, or `None` where
+/// The result words of sixteen operations of one control word, or `None` where
 /// [`supported`] is false.
 pub fn results(ctrl: &Ctrl, a: V, b: V, c: V) -> Option<V> {
     if !supported(ctrl) {

@@ -141,7 +141,7 @@ impl Pipeline {
     ///
     /// The output of cycle t >= 3 is input t-3's result, a pure function of that input, so the
     /// inputs between the first and last three need not pass through the banks one cycle at a
-    /// time: runs of eight inputs that share a control word of a kind with a
+    /// time: runs of [`LANES`] inputs that share a control word of a kind with a
     /// lane-parallel form go through the lane engine (`batch`) side by side, the rest through the scalar
     /// stages. The first three outputs come from the banks as they were, and the last three
     /// inputs are ticked in so the banks end where `tick` would leave them.
@@ -199,11 +199,12 @@ impl Pipeline {
     }
 }
 
-/// Operations the lane engine takes at once.
+/// Operations the lane engine takes at once: `run` sends it this many consecutive inputs that
+/// share a control word.
 #[cfg(target_arch = "x86_64")]
-const LANES: usize = batch::N;
+pub const LANES: usize = batch::N;
 #[cfg(not(target_arch = "x86_64"))]
-const LANES: usize = 8;
+pub const LANES: usize = 16;
 
 /// The results of `LANES` inputs of one control word through the lane engine, where it runs
 /// (see `batch::supported`).

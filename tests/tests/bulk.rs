@@ -4,11 +4,12 @@
 //! 1,000,000) edge-biased vectors stream through one `Pipeline`, one per cycle, and every
 //! retiring result is compared bit for bit with `reference::ptx::eval` (rustc_apfloat core, sm_1x
 //! and vmad from exact integer arithmetic). Half of each group goes in through `tick` with a
-//! different control word every cycle; the other half through `run` in runs of eight inputs per
-//! word, which the lane engine (`batch`) evaluates where the CPU has it, so both paths answer to
-//! the references. Run in release mode (`make test` does).
+//! different control word every cycle; the other half through `run` in runs of
+//! `pipeline::LANES` inputs per word, which the lane engine (`batch`) evaluates where the CPU
+//! has it, so both paths answer to the references. Run in release mode (`make test` does).
 
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::pipeline::LANES;
 use ptxfma_model::reference::ptx;
 use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
@@ -88,8 +89,8 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
         block.clear();
         for i in start..end {
             block.push(if i < n {
-                // A new word every cycle for `tick`; runs of eight per word for `run`.
-                let w = if i < ticked { i } else { i / 8 };
+                // A new word every cycle for `tick`; runs of `LANES` per word for `run`.
+                let w = if i < ticked { i } else { i / LANES as u64 };
                 let ctrl = g.ctrls[(w % g.ctrls.len() as u64) as usize];
                 let (a, b, c) = stimulus::operands_for(&ctrl, &mut rng);
                 in_flight.push_back((ctrl, a, b, c));
