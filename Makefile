@@ -3,11 +3,12 @@
 #   make cosim     install what is missing, build, co-simulate >= 1,000,000 operations
 #   make test      format check, clippy, RTL lint, every test, the injected-fault test
 #   make lint      verilator --lint-only -Wall over rtl/
-#   make bench     co-simulation speed, and clean / incremental build times
+#   make bench     model speed (tick and run, against apfloat and the host FMA), co-simulation
+#                  speed, and clean / incremental build times
 #   make regress   a longer co-simulation over several seeds
 #
 # Knobs (make VAR=value): COSIM_COUNT, COSIM_SEED, COSIM_FILTER, COSIM_WINDOW, WAVES_DIR,
-# REGRESS_COUNT, REGRESS_SEEDS, BENCH_COUNT.
+# REGRESS_COUNT, REGRESS_SEEDS, BENCH_COUNT, MODEL_BENCH_OPS.
 
 SHELL := /bin/bash
 CARGO ?= cargo
