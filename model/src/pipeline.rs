@@ -141,8 +141,8 @@ impl Pipeline {
     ///
     /// The output of cycle t >= 3 is input t-3's result, a pure function of that input, so the
     /// inputs between the first and last three need not pass through the banks one cycle at a
-    /// time: runs of [`LANES`] inputs that share a control word of a kind with a
-    /// lane-parallel form go through the lane engine (`batch`) side by side, the rest through the scalar
+    /// time: runs of [`LANES`] inputs that share a control word of a kind with a lane-parallel
+    /// form go through the lane engine (`batch`) side by side, the rest through the scalar
     /// stages. The first three outputs come from the banks as they were, and the last three
     /// inputs are ticked in so the banks end where `tick` would leave them.
     ///
