@@ -24,6 +24,7 @@ use std::fmt;
 
 use crate::booth::{self, B_MASK, DIGITS, NEG_ROW_MASK, ROWS};
 use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::format::{self, Fmt};
 use crate::regs::{S1Lane, S2Lane, S3Lane, U164, U165, U166};
 use crate::special::{F32_NAN, F64_NAN};
 
@@ -156,11 +157,6 @@ impl V {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct W(pub [V; 3]);
 
-/// Mask of the top limb of a `B`-bit window.
-const fn top_mask(b: u32) -> u64 {
-    (1u64 << (b - 128)) - 1
-}
-
 impl W {
     fn lane<const B: usize>(&self, i: usize) -> crate::wide::Wide<B> {
         let l = |k: usize| self.0[k].to_array()[i];
@@ -170,7 +166,8 @@ impl W {
     lanes! {
         /// Drops bits at and above `b`.
         fn trunc(self, b: u32) -> W {
-            W([self.0[0], self.0[1], self.0[2].and(V::splat(top_mask(b)))])
+            let top = crate::wide::Wide::<192>::low_mask(b as usize).as_limbs()[2];
+            W([self.0[0], self.0[1], self.0[2].and(V::splat(top))])
         }
     }
 
@@ -515,12 +512,13 @@ struct Op {
 }
 
 lanes! {
-/// `unpack::unpack` per lane for a format of `eb` exponent and `fb` fraction bits.
-fn unpack(bits: V, eb: u32, fb: u32, flush: bool) -> Op {
-    let emax_field = (1u64 << eb) - 1;
-    let bias = (1u64 << (eb - 1)) - 1;
+/// `unpack::unpack` per lane.
+fn unpack(bits: V, f: Fmt, flush: bool) -> Op {
+    let (eb, fb) = (f.exp_bits, f.frac_bits);
+    let emax_field = f.exp_max();
+    let bias = f.bias() as u64;
     let e = bits.shr(fb).and(V::splat(emax_field));
-    let frac = bits.and(V::splat((1u64 << fb) - 1));
+    let frac = bits.and(V::splat(f.frac_mask()));
     let e0 = e.is0();
     let flushed = e0.and(V::splat(mask_of(flush)));
     let emax = e.eq(V::splat(emax_field));
@@ -592,19 +590,19 @@ pub fn stage1<const F64: bool>(ctrl: &Ctrl, a: V, b: V, c: V) -> S1x {
     let flush = ctrl.flush();
     let (ua, ub, uc, raw) = if f64 {
         (
-            unpack(a, 11, 52, false),
-            unpack(b, 11, 52, false),
-            unpack(c, 11, 52, false),
+            unpack(a, format::F64, false),
+            unpack(b, format::F64, false),
+            unpack(c, format::F64, false),
             [a, b, c],
         )
     } else {
         let (w, h) = (V::splat(0xFFFF_FFFF), V::splat(0xFFFF));
         let (ua, ub) = match ctrl.ab_fmt {
-            AbFmt::Native => (unpack(a.and(w), 8, 23, flush), unpack(b.and(w), 8, 23, flush)),
-            AbFmt::F16 => (unpack(a.and(h), 5, 10, false), unpack(b.and(h), 5, 10, false)),
-            AbFmt::Bf16 => (unpack(a.and(h), 8, 7, false), unpack(b.and(h), 8, 7, false)),
+            AbFmt::Native => (unpack(a.and(w), format::F32, flush), unpack(b.and(w), format::F32, flush)),
+            AbFmt::F16 => (unpack(a.and(h), format::F16, false), unpack(b.and(h), format::F16, false)),
+            AbFmt::Bf16 => (unpack(a.and(h), format::BF16, false), unpack(b.and(h), format::BF16, false)),
         };
-        (ua, ub, unpack(c.and(w), 8, 23, flush), [a.and(w), b.and(w), c.and(w)])
+        (ua, ub, unpack(c.and(w), format::F32, flush), [a.and(w), b.and(w), c.and(w)])
     };
     let z = V::zero();
     let ub = if ctrl.b_one {
@@ -818,7 +816,14 @@ pub fn stage4<const F64: bool>(ctrl: &Ctrl, s: &S3x) -> V {
         s.norm.0[1].shr(k).or(s.norm.0[2].shl(64 - k))
     };
     let rb = s.norm.bitm(164 - p);
-    let below = s.norm.and(W(low_mask_c(164 - p))).is0().not();
+    let below = s
+        .norm
+        .and({
+            let [l0, l1, l2] = *U165::low_mask((164 - p) as usize).as_limbs();
+            W([V::splat(l0), V::splat(l1), V::splat(l2)])
+        })
+        .is0()
+        .not();
     let st = below.or(s.sticky);
     let one = V::splat(1);
     let inc = match rnd {
@@ -861,22 +866,6 @@ pub fn stage4<const F64: bool>(ctrl: &Ctrl, s: &S3x) -> V {
     } else {
         enc
     }
-}
-}
-
-lanes! {
-/// Limbs of a mask of the low `n` bits.
-fn low_mask_c(n: u32) -> [V; 3] {
-    let limb = |i: u32| -> u64 {
-        if n >= 64 * (i + 1) {
-            !0
-        } else if n <= 64 * i {
-            0
-        } else {
-            (1u64 << (n - 64 * i)) - 1
-        }
-    };
-    [V::splat(limb(0)), V::splat(limb(1)), V::splat(limb(2))]
 }
 }
 

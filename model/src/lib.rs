@@ -7,6 +7,7 @@
 //! independent oracles and shares no code with the datapath.
 
 pub mod ctrl;
+pub mod format;
 pub mod regs;
 pub mod wide;
 

@@ -7,6 +7,7 @@
 //! format's minimum exponent. That one form lets one back end serve every format.
 
 use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::format::{Fmt, BF16, F16, F32, F64};
 
 /// One unpacked float operand.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,36 +22,13 @@ pub struct Operand {
     pub nan: bool,
 }
 
-/// Field widths of one IEEE-style interchange format.
-struct Fmt {
-    exp_bits: u32,
-    frac_bits: u32,
-}
-
-const F64: Fmt = Fmt {
-    exp_bits: 11,
-    frac_bits: 52,
-};
-const F32: Fmt = Fmt {
-    exp_bits: 8,
-    frac_bits: 23,
-};
-const F16: Fmt = Fmt {
-    exp_bits: 5,
-    frac_bits: 10,
-};
-const BF16: Fmt = Fmt {
-    exp_bits: 8,
-    frac_bits: 7,
-};
-
 #[inline(always)]
-fn unpack(bits: u64, f: &Fmt, flush: bool) -> Operand {
-    let emax_field = (1u64 << f.exp_bits) - 1;
-    let bias = (1i32 << (f.exp_bits - 1)) - 1;
-    let e = (bits >> f.frac_bits) & emax_field;
-    let frac = bits & ((1u64 << f.frac_bits) - 1);
-    let sign = (bits >> (f.exp_bits + f.frac_bits)) & 1 != 0;
+fn unpack(bits: u64, f: Fmt, flush: bool) -> Operand {
+    let emax_field = f.exp_max();
+    let bias = f.bias() as i32;
+    let e = f.exp_of(bits);
+    let frac = bits & f.frac_mask();
+    let sign = bits & f.sign_bit() != 0;
     let align = 52 - f.frac_bits;
     let hidden = (e != 0) as u64;
     // Input flushing zeroes a subnormal's significand; written as a mask so that no branch
@@ -70,22 +48,22 @@ fn unpack(bits: u64, f: &Fmt, flush: bool) -> Operand {
 
 #[inline(always)]
 pub fn unpack_f64(bits: u64) -> Operand {
-    unpack(bits, &F64, false)
+    unpack(bits, F64, false)
 }
 
 #[inline(always)]
 pub fn unpack_f32(bits: u32, flush: bool) -> Operand {
-    unpack(bits as u64, &F32, flush)
+    unpack(bits as u64, F32, flush)
 }
 
 #[inline(always)]
 pub fn unpack_f16(bits: u16) -> Operand {
-    unpack(bits as u64, &F16, false)
+    unpack(bits as u64, F16, false)
 }
 
 #[inline(always)]
 pub fn unpack_bf16(bits: u16) -> Operand {
-    unpack(bits as u64, &BF16, false)
+    unpack(bits as u64, BF16, false)
 }
 
 /// +1.0 in the internal form.
