@@ -55,13 +55,16 @@ fn rc_bits(rnd: Rnd) -> u32 {
     rc << 13
 }
 
-impl Ieee for Host {
-    fn fma32(&self, a: u32, b: u32, c: u32, rnd: Rnd) -> u32 {
+/// One fused multiply-add under `rnd`, in one `asm!` block: save MXCSR, set the rounding
+/// control (with FTZ/DAZ off and exceptions masked), compute, restore. `$insn` is the scalar
+/// FMA3 instruction and `$t` its float type; both widths share this one template.
+macro_rules! fma_under_mxcsr {
+    ($insn:literal, $t:ty, $a:expr, $b:expr, $c:expr, $rnd:expr) => {{
         let keep = !(MXCSR_RC_MASK | MXCSR_FTZ | MXCSR_DAZ);
-        let set = rc_bits(rnd) | MXCSR_MASKS;
+        let set = rc_bits($rnd) | MXCSR_MASKS;
         let mut saved: u32 = 0;
         let mut scratch: u32 = 0;
-        let mut acc = f32::from_bits(c);
+        let mut acc = <$t>::from_bits($c);
         // SAFETY: `Host` exists only if FMA3 is available. The block writes only the two local
         // u32 slots it is given, touches no stack, and leaves MXCSR exactly as it found it.
         unsafe {
@@ -72,7 +75,7 @@ impl Ieee for Host {
                 "or {t:e}, {set:e}",
                 "mov dword ptr [{scratch}], {t:e}",
                 "ldmxcsr dword ptr [{scratch}]",
-                "vfmadd231ss {acc}, {x}, {y}",
+                concat!($insn, " {acc}, {x}, {y}"),
                 "ldmxcsr dword ptr [{saved}]",
                 saved = in(reg) &mut saved as *mut u32,
                 scratch = in(reg) &mut scratch as *mut u32,
@@ -80,43 +83,22 @@ impl Ieee for Host {
                 set = in(reg) set,
                 t = out(reg) _,
                 acc = inout(xmm_reg) acc,
-                x = in(xmm_reg) f32::from_bits(a),
-                y = in(xmm_reg) f32::from_bits(b),
+                x = in(xmm_reg) <$t>::from_bits($a),
+                y = in(xmm_reg) <$t>::from_bits($b),
                 options(nostack),
             );
         }
         acc.to_bits()
+    }};
+}
+
+impl Ieee for Host {
+    fn fma32(&self, a: u32, b: u32, c: u32, rnd: Rnd) -> u32 {
+        fma_under_mxcsr!("vfmadd231ss", f32, a, b, c, rnd)
     }
 
     fn fma64(&self, a: u64, b: u64, c: u64, rnd: Rnd) -> u64 {
-        let keep = !(MXCSR_RC_MASK | MXCSR_FTZ | MXCSR_DAZ);
-        let set = rc_bits(rnd) | MXCSR_MASKS;
-        let mut saved: u32 = 0;
-        let mut scratch: u32 = 0;
-        let mut acc = f64::from_bits(c);
-        // SAFETY: as in `fma32`.
-        unsafe {
-            asm!(
-                "stmxcsr dword ptr [{saved}]",
-                "mov {t:e}, dword ptr [{saved}]",
-                "and {t:e}, {keep:e}",
-                "or {t:e}, {set:e}",
-                "mov dword ptr [{scratch}], {t:e}",
-                "ldmxcsr dword ptr [{scratch}]",
-                "vfmadd231sd {acc}, {x}, {y}",
-                "ldmxcsr dword ptr [{saved}]",
-                saved = in(reg) &mut saved as *mut u32,
-                scratch = in(reg) &mut scratch as *mut u32,
-                keep = in(reg) keep,
-                set = in(reg) set,
-                t = out(reg) _,
-                acc = inout(xmm_reg) acc,
-                x = in(xmm_reg) f64::from_bits(a),
-                y = in(xmm_reg) f64::from_bits(b),
-                options(nostack),
-            );
-        }
-        acc.to_bits()
+        fma_under_mxcsr!("vfmadd231sd", f64, a, b, c, rnd)
     }
 }
 
