@@ -146,17 +146,21 @@ impl Pipeline {
     /// stages. The first three outputs come from the banks as they were, and the last three
     /// inputs are ticked in so the banks end where `tick` would leave them.
     ///
+    /// Returns how many inputs the lane engine evaluated (the rest went through the scalar
+    /// stages), so callers and tests can tell that it ran.
+    ///
     /// # Panics
     /// If `out` is not as long as `inputs`.
-    pub fn run(&mut self, inputs: &[PipeIn], out: &mut [Out]) {
+    pub fn run(&mut self, inputs: &[PipeIn], out: &mut [Out]) -> usize {
         assert_eq!(inputs.len(), out.len(), "one output slot per input");
         let n = inputs.len();
         let lead = LATENCY - 1;
+        let mut laned = 0;
         if n < lead + LANES {
             for (o, i) in out.iter_mut().zip(inputs) {
                 *o = self.tick(i);
             }
-            return;
+            return laned;
         }
         for t in 0..lead {
             out[t] = self.tick(&inputs[t]);
@@ -180,6 +184,7 @@ impl Pipeline {
                     };
                 }
                 j += LANES;
+                laned += LANES;
             } else {
                 let x = &ops[j];
                 out[j + lead] = by_kind!(ctrl, |c| {
@@ -196,7 +201,16 @@ impl Pipeline {
             self.tick(i);
         }
         self.out = out[n - 1].clone();
+        laned
     }
+}
+
+/// Whether `Pipeline::run` has its lane engine on this CPU (AVX-512; see `batch`).
+pub fn lanes_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return batch::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// Operations the lane engine takes at once: `run` sends it this many consecutive inputs that
@@ -535,13 +549,14 @@ mod tests {
     fn run_equals_ticking_each_input() {
         let mut rng = crate::stimulus::Rng::new(5);
         let all: Vec<_> = Stimulus::new(9, FamilyFilter::all()).take(4_000).collect();
+        let mut laned = 0;
         for round in 0..60 {
             let mut inputs = Vec::new();
             let len = rng.below(300) as usize;
             while inputs.len() < len {
                 let v = &all[rng.below(all.len() as u64) as usize];
                 // Runs of one word (long enough for the lanes, or not), with fresh operands.
-                let run = 1 + rng.below(20) as usize;
+                let run = 1 + rng.below(2 * LANES as u64 + 8) as usize;
                 for k in 0..run {
                     let w = &all[rng.below(all.len() as u64) as usize];
                     let bubble = rng.chance(1, 10);
@@ -576,9 +591,16 @@ mod tests {
             }
             let want: Vec<Out> = inputs.iter().map(|i| p.tick(i)).collect();
             let mut got = vec![Out::default(); inputs.len()];
-            q.run(&inputs, &mut got);
+            laned += q.run(&inputs, &mut got);
             assert_eq!(got, want, "round {round}");
             assert_eq!((&q.s1, &q.s2, &q.s3, &q.out), (&p.s1, &p.s2, &p.s3, &p.out));
+        }
+        // The streams must have exercised the lane engine, not only the scalar fallback.
+        if lanes_available() {
+            assert!(
+                laned >= 20 * LANES,
+                "only {laned} inputs went through the lane engine"
+            );
         }
     }
 

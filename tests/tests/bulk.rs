@@ -9,7 +9,7 @@
 //! has it, so both paths answer to the references. Run in release mode (`make test` does).
 
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
-use ptxfma_model::pipeline::LANES;
+use ptxfma_model::pipeline::{lanes_available, LANES};
 use ptxfma_model::reference::ptx;
 use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
@@ -60,17 +60,31 @@ fn groups() -> Vec<Group> {
 const BLOCK: u64 = 4096;
 
 /// Clocks one block of inputs into `pipe`, by `tick` per input or by one `run`, and returns
-/// what retired in each of those cycles.
-fn step<'a>(pipe: &mut Pipeline, block: &[PipeIn], outs: &'a mut [Out], by_run: bool) -> &'a [Out] {
+/// what retired in each of those cycles and how many inputs the lane engine evaluated.
+fn step<'a>(
+    pipe: &mut Pipeline,
+    block: &[PipeIn],
+    outs: &'a mut [Out],
+    by_run: bool,
+) -> (&'a [Out], usize) {
     let outs = &mut outs[..block.len()];
+    let mut laned = 0;
     if by_run {
-        pipe.run(block, outs);
+        laned = pipe.run(block, outs);
     } else {
         for (o, x) in outs.iter_mut().zip(block) {
             *o = pipe.tick(x);
         }
     }
-    outs
+    (outs, laned)
+}
+
+/// Whether the lane engine takes this group's control words (f32 and f64 kinds) on this CPU.
+fn laned_group(ctrls: &[Ctrl]) -> bool {
+    lanes_available()
+        && ctrls
+            .iter()
+            .all(|c| matches!(c.kind, Kind::F32 | Kind::F64))
 }
 
 /// Streams `n` vectors of a group through the pipeline; returns the mismatch lines.
@@ -83,6 +97,7 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
     let ticked = n / 2;
     let mut block = Vec::with_capacity(BLOCK as usize);
     let mut outs = vec![Out::default(); BLOCK as usize];
+    let mut laned = 0;
     let mut start = 0;
     while start < total {
         let end = (start + BLOCK).min(total);
@@ -106,7 +121,8 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
                 PipeIn::default()
             });
         }
-        let retired = step(&mut pipe, &block, &mut outs, start >= ticked);
+        let (retired, l) = step(&mut pipe, &block, &mut outs, start >= ticked);
+        laned += l;
         for (i, out) in (start..end).zip(retired) {
             if i + 1 < LATENCY as u64 {
                 continue;
@@ -129,6 +145,15 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
             }
         }
         start = end;
+    }
+    // The `run` half must really have gone through the lane engine (most of it: the block that
+    // straddles the halves is ticked, and each block's first and last three inputs too).
+    if laned_group(&g.ctrls) && n - ticked >= 4 * BLOCK && (laned as u64) * 2 < n - ticked {
+        bad.push(format!(
+            "{}: only {laned} of {} inputs went through the lane engine",
+            g.name,
+            n - ticked
+        ));
     }
     bad
 }
@@ -209,6 +234,7 @@ fn exhaustive_f16_and_bf16_inputs() {
                 let cycles = total + LATENCY as u64 - 1;
                 let mut block = Vec::with_capacity(BLOCK as usize);
                 let mut outs = vec![Out::default(); BLOCK as usize];
+                let mut laned = 0;
                 let mut start = 0;
                 while start < cycles {
                     let end = (start + BLOCK).min(cycles);
@@ -230,7 +256,8 @@ fn exhaustive_f16_and_bf16_inputs() {
                         });
                     }
                     // Through `run` (the lane engine where the CPU has it).
-                    let retired = step(&mut pipe, &block, &mut outs, true);
+                    let (retired, l) = step(&mut pipe, &block, &mut outs, true);
+                    laned += l;
                     for (i, out) in (start..end).zip(retired) {
                         if i + 1 < LATENCY as u64 {
                             continue;
@@ -247,6 +274,12 @@ fn exhaustive_f16_and_bf16_inputs() {
                         }
                     }
                     start = end;
+                }
+                if laned_group(&[ctrl]) {
+                    assert!(
+                        laned as u64 * 10 >= total * 9,
+                        "{ctrl:?}: only {laned} of {total} inputs went through the lane engine"
+                    );
                 }
             }
         }
