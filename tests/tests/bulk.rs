@@ -17,10 +17,14 @@ use ptxfma_model::{PipeIn, Pipeline, LATENCY};
 use std::collections::BTreeMap;
 
 fn vectors_per_group() -> u64 {
-    std::env::var("PTXFMA_VECTORS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000_000)
+    match std::env::var("PTXFMA_VECTORS") {
+        Err(_) => 1_000_000,
+        Ok(v) => v
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| panic!("PTXFMA_VECTORS={v:?} is not a positive vector count")),
+    }
 }
 
 /// One group: a family, a rounding mode and an ftz setting, with every control word of the
