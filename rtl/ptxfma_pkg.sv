@@ -148,6 +148,22 @@ package ptxfma_pkg;
     return a_signed || b_signed || neg_ab || neg_c;
   endfunction
 
+  // Which banks carry live data for a kind (the model's `pipeline::lanes`): the others load
+  // zero, as clock-gated flops would.
+  typedef struct packed {
+    logic lane0;
+    logic lane1;
+    logic vm;
+  } lane_en_t;
+
+  function automatic lane_en_t lane_enables(kind_e k);
+    lane_en_t e;
+    e.lane0 = k != KIND_VMAD;
+    e.lane1 = k == KIND_F32X2;
+    e.vm    = k == KIND_VMAD;
+    return e;
+  endfunction
+
   // round::effective_rnd: sm_1x mad always rounds to nearest even; kind must be decoded.
   function automatic rnd_e effective_rnd(kind_e k, rnd_e r);
     return (k == KIND_SM1X) ? RND_RN : r;

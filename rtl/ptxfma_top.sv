@@ -42,7 +42,8 @@ module ptxfma_top import ptxfma_pkg::*; (
   ctrl_t   ctrl1;
   kind_e   kind1;
   ab_fmt_e ab_fmt1;
-  logic    flush1, signed_final1, en0_1, en1_1, envm_1;
+  logic    flush1, signed_final1;
+  lane_en_t en_1;
 
   assign ctrl1         = ctrl_t'(in_ctrl_i);
   assign kind1         = kind_decode(ctrl1.kind);
@@ -50,9 +51,7 @@ module ptxfma_top import ptxfma_pkg::*; (
   assign flush1        = ctrl_flush(kind1, ctrl1.ftz);
   assign signed_final1 = ctrl_signed_final(ctrl1.a_signed, ctrl1.b_signed, ctrl1.neg_ab,
                                            ctrl1.neg_c);
-  assign en0_1         = kind1 != KIND_VMAD;
-  assign en1_1         = kind1 == KIND_F32X2;
-  assign envm_1        = kind1 == KIND_VMAD;
+  assign en_1          = lane_enables(kind1);
 
   // Float operands of both lanes.
   operand_t a0, b0, c0, a1, b1, c1;
@@ -151,7 +150,7 @@ module ptxfma_top import ptxfma_pkg::*; (
   logic [MplierW-1:0] mplier;
 
   always_comb begin
-    if (envm_1) begin
+    if (en_1.vm) begin
       mcand_lo  = {{(MCandW - 33){vm_ta[32]}}, vm_ta};
       mcand_hi  = mcand_lo;
       mcand2_lo = {{(MCandW - 34){vm_ta[32]}}, vm_ta, 1'b0};
@@ -163,7 +162,7 @@ module ptxfma_top import ptxfma_pkg::*; (
       mcand2_lo = {1'b0, a0.sig, 1'b0};
       mcand2_hi = mcand2_lo;
       mplier    = {1'b0, b0.sig};
-    end else if (en1_1) begin
+    end else if (en_1.lane1) begin
       mcand_lo  = {31'b0, a0.sig[52:29]};
       mcand_hi  = {3'b0, a1.sig[52:29], 28'b0};
       mcand2_lo = {30'b0, a0.sig[52:29], 1'b0};
@@ -205,9 +204,9 @@ module ptxfma_top import ptxfma_pkg::*; (
     s1_d.ctrl      = ctrl1;
     s1_d.mul_sum   = mul_sum;
     s1_d.mul_carry = mul_carry;
-    s1_d.vm        = envm_1 ? vm_1 : '0;
-    s1_d.lane0     = en0_1 ? lane0_1 : '0;
-    s1_d.lane1     = en1_1 ? lane1_1 : '0;
+    s1_d.vm        = en_1.vm ? vm_1 : '0;
+    s1_d.lane0     = en_1.lane0 ? lane0_1 : '0;
+    s1_d.lane1     = en_1.lane1 ? lane1_1 : '0;
 `ifdef FAULT_STICKY_RZ
     // Injected fault: the alignment sticky is lost under .rz.
     if (ctrl1.rnd == RND_RZ) begin
@@ -223,15 +222,13 @@ module ptxfma_top import ptxfma_pkg::*; (
   /////////////////////////////////////////////////////////////////////////////////////////////
 
   kind_e           kind2;
-  logic            en0_2, en1_2, envm_2;
+  lane_en_t        en_2;
   logic [MulW-1:0] prod, p0_2, p1_2;
   logic [VmTmpW-1:0] vm_tmp_2;
   s2_lane_t        lane0_2, lane1_2;
 
   assign kind2  = kind_decode(s1_q.ctrl.kind);
-  assign en0_2  = kind2 != KIND_VMAD;
-  assign en1_2  = kind2 == KIND_F32X2;
-  assign envm_2 = kind2 == KIND_VMAD;
+  assign en_2   = lane_enables(kind2);
 
   // The multiplier's carry-propagate adder (model adder::product), modulo 2^106.
   assign prod = s1_q.mul_sum + s1_q.mul_carry;
@@ -267,9 +264,9 @@ module ptxfma_top import ptxfma_pkg::*; (
     s2_d.valid  = s1_q.valid;
     s2_d.tag    = s1_q.tag;
     s2_d.ctrl   = s1_q.ctrl;
-    s2_d.vm_tmp = envm_2 ? vm_tmp_2 : '0;
-    s2_d.lane0  = en0_2 ? lane0_2 : '0;
-    s2_d.lane1  = en1_2 ? lane1_2 : '0;
+    s2_d.vm_tmp = en_2.vm ? vm_tmp_2 : '0;
+    s2_d.lane0  = en_2.lane0 ? lane0_2 : '0;
+    s2_d.lane1  = en_2.lane1 ? lane1_2 : '0;
   end
 
   /////////////////////////////////////////////////////////////////////////////////////////////
@@ -277,14 +274,12 @@ module ptxfma_top import ptxfma_pkg::*; (
   /////////////////////////////////////////////////////////////////////////////////////////////
 
   kind_e       kind3;
-  logic        en0_3, en1_3, envm_3;
+  lane_en_t    en_3;
   logic [63:0] vm_res_3;
   s3_lane_t    lane0_3, lane1_3;
 
   assign kind3  = kind_decode(s2_q.ctrl.kind);
-  assign en0_3  = kind3 != KIND_VMAD;
-  assign en1_3  = kind3 == KIND_F32X2;
-  assign envm_3 = kind3 == KIND_VMAD;
+  assign en_3   = lane_enables(kind3);
 
   ptxfma_vmad_scale u_vmad_scale (
     .scale_i(scale_decode(s2_q.ctrl.scale)),
@@ -308,9 +303,9 @@ module ptxfma_top import ptxfma_pkg::*; (
     s3_d.valid  = s2_q.valid;
     s3_d.tag    = s2_q.tag;
     s3_d.ctrl   = s2_q.ctrl;
-    s3_d.vm_res = envm_3 ? vm_res_3 : '0;
-    s3_d.lane0  = en0_3 ? lane0_3 : '0;
-    s3_d.lane1  = en1_3 ? lane1_3 : '0;
+    s3_d.vm_res = en_3.vm ? vm_res_3 : '0;
+    s3_d.lane0  = en_3.lane0 ? lane0_3 : '0;
+    s3_d.lane1  = en_3.lane1 ? lane1_3 : '0;
   end
 
   /////////////////////////////////////////////////////////////////////////////////////////////
