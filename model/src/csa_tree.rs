@@ -188,11 +188,9 @@ mod tests {
     #[test]
     fn narrow_form_matches_full_form() {
         use crate::booth::{rows, rows_narrow, NARROW_BITS};
-        let mut x = 0x0123_4567_89AB_CDEFu64;
+        let mut rng = crate::stimulus::Rng::new(0x0123_4567_89AB_CDEF);
         for i in 0..100_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let lim = (1u64 << NARROW_BITS) - 1;
             let m = if i % 8 == 0 { lim } else { x & lim };
             let b = if i % 16 == 1 {
