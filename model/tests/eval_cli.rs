@@ -62,9 +62,176 @@ fn empty_input_prints_nothing_and_succeeds() {
 
 #[test]
 fn help_is_not_an_error() {
-    let o = bin().args(["eval", "--help"]).output().unwrap();
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("usage: fma-model eval"));
+    for flag in ["--help", "-h"] {
+        let o = bin().args(["eval", flag]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert!(o.stderr.is_empty(), "{o:?}");
+        let out = stdout(&o);
+        for needle in [
+            "Usage: fma-model eval [INSTRUCTION]...",
+            "one instruction per line",
+            "stdin",
+            "hex operands",
+            ".target sm_NN",
+            "fma.rz.ftz.f32 0x00000001 0x3f800000 0x80000000",
+            "error: <line number>: <reason>",
+            "Exit status",
+            "Examples:",
+            "| fma-model eval",
+        ] {
+            assert!(out.contains(needle), "{flag}: no `{needle}` in\n{out}");
+        }
+    }
+}
+
+/// Exit status 2 and one line on stderr, `error: ...`, that contains `needle`; nothing on stdout.
+fn assert_usage_error(o: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "not one line:\n{err}");
+    assert!(err.contains(needle), "wanted `{needle}` in {err}");
+    assert!(o.stdout.is_empty(), "{o:?}");
+}
+
+#[test]
+fn unknown_options_are_named() {
+    let o = bin().args(["eval", "--frobnicate"]).output().unwrap();
+    assert_usage_error(&o, "unknown option `--frobnicate`");
+    assert_usage_error(&o, "see `fma-model eval --help`");
+    let o = bin()
+        .args(["eval", "fma.rn.f32 0x1 0x2 0x3", "-x"])
+        .output()
+        .unwrap();
+    assert_usage_error(&o, "unknown option `-x`");
+}
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_argument_is_a_one_line_error() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let o = bin()
+        .arg("eval")
+        .arg(OsString::from_vec(vec![0x66, 0xff]))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_usage_error(&o, "argument `f\\xff` is not valid UTF-8");
+    let o = bin()
+        .arg("eval")
+        .arg("fma.rn.f32 0x1 0x2 0x3")
+        .arg(OsString::from_vec(b"fma.rn.f32 0x1 0x2 0x\xff".to_vec()))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_usage_error(&o, "is not valid UTF-8");
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_stdin_is_a_one_line_error() {
+    // Reading a directory fails (EISDIR) on the first read.
+    let dir = std::fs::File::open(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let o = bin().arg("eval").stdin(Stdio::from(dir)).output().unwrap();
+    assert_usage_error(&o, "cannot read stdin");
+}
+
+#[test]
+fn huge_or_control_tokens_are_cut_and_escaped() {
+    let long = "x".repeat(1_000_000);
+    let cases = [
+        (
+            format!("fma.rn.f32 0x1 {long} 0x3"),
+            format!("error: 1: operand b `{}...`", "x".repeat(40)),
+        ),
+        (
+            format!("{long} 0x1 0x2 0x3"),
+            format!("error: 1: unknown instruction `{}...`", "x".repeat(40)),
+        ),
+        (
+            format!("fma.rn.{long}.f32 0x1 0x2 0x3"),
+            format!("error: 1: unknown modifier `.{}...`", "x".repeat(39)),
+        ),
+        (
+            format!(".target {long}"),
+            format!("error: 1: unknown target `{}...`", "x".repeat(40)),
+        ),
+        (
+            format!(".{long}"),
+            "error: 1: unknown directive `.xxx".into(),
+        ),
+        (
+            "fma.rn.f32 0x1\x1b[31m 0x2 0x3".into(),
+            "error: 1: operand a `0x1\\u{1b}[31m` is not a hex literal".into(),
+        ),
+        (
+            "fma.rn.f32\x07 0x1 0x2 0x3".into(),
+            "error: 1: unknown modifier `.f32\\u{7}`".into(),
+        ),
+        (
+            ".target sm_1\x1b[2J".into(),
+            "error: 1: unknown target `sm_1\\u{1b}[2J`".into(),
+        ),
+    ];
+    for (i, (line, needle)) in cases.iter().enumerate() {
+        let o = eval_stdin(&format!("fma.rn.f32 0x0 0x0 0x0\n{line}\n"));
+        let out = stdout(&o);
+        // The error replaces line 2 of 2.
+        let out = out.replacen("0x00000000\n", "", 1);
+        let want = needle.replace("error: 1: ", "error: 2: ");
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "case {i}: {} bytes out",
+            out.len()
+        );
+        assert_eq!(out.lines().count(), 1, "case {i}: {} bytes out", out.len());
+        assert!(out.len() < 300, "case {i}: {} bytes", out.len());
+        assert!(
+            !out.contains('\x1b') && !out.contains('\x07'),
+            "case {i}: {out:?}"
+        );
+        assert!(out.starts_with(&want), "case {i}: wanted `{want}` in {out}");
+        assert!(!out.contains(&"x".repeat(100)), "case {i}");
+    }
+    // The same through an argument.
+    let o = bin()
+        .args([
+            "eval",
+            &format!("fma.rn.f32 0x1 0x{} 0x3", "y".repeat(100_000)),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out = stdout(&o);
+    assert!(out.starts_with("error: 1: operand b `0x"), "{out}");
+    assert!(out.len() < 300, "{} bytes", out.len());
+}
+
+#[test]
+fn overlong_line_is_an_error_for_that_line() {
+    let input = format!(
+        "fma.rn.f32 0x0 0x0 0x0\n{}\nfma.rn.f32 0x0 0x0 0x0\n",
+        "x".repeat(3 << 20)
+    );
+    let o = eval_stdin(&input);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{} bytes", out.len());
+    assert_eq!(lines[0], "0x00000000");
+    assert!(
+        lines[1].starts_with("error: 2: line is too long"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "0x00000000");
 }
 
 #[test]

@@ -3,17 +3,13 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = match args.first().map(String::as_str) {
-        Some("eval") => ptxfma_model::cli::eval::main(&args[1..]),
-        Some("check") => ptxfma_model::cli::check::main(&args[1..]),
-        _ => {
-            eprintln!(
-                "usage: fma-model eval [INSTRUCTION...]   (reads stdin when none given)\n       \
-                 fma-model check [--strict-nan] -r<mode> {{f32_mulAdd|f64_mulAdd}} [FILE]"
-            );
-            2
-        }
-    };
-    ExitCode::from(code)
+    // Output is often piped into `head` or `less`: a closed pipe should end the program
+    // quietly, as it does for other command-line tools, not make `println!` panic.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    // `args_os`, not `args`: an argument that is not UTF-8 is a usage error, not a panic.
+    ExitCode::from(ptxfma_model::cli::main(std::env::args_os()))
 }

@@ -5,7 +5,7 @@
 //! output for `f32_mulAdd` or `f64_mulAdd`: one case per line, `a b c expected flags` in hex. The
 //! flags are read (a malformed field is still an error) but not compared: the model has no
 //! exception flags. Tininess options (`-tininessafter`/`-tininessbefore`) only change flags, so
-//! they are accepted and ignored.
+//! they are accepted and ignored. An input without a single vector is an error, not a pass.
 //!
 //! Results are compared bit for bit, except that any NaN matches any NaN unless `--strict-nan`:
 //! TestFloat's NaNs follow SoftFloat's x86 convention, PTX's follow decisions S1/S2.
@@ -14,26 +14,98 @@
 //! retirements are matched to inputs by tag and order, which also checks the pipe's tag path.
 
 use std::collections::VecDeque;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
 
+use super::quote::{quote, quote_os};
+use super::{read_line, MAX_LINE};
 use crate::ctrl::{Ctrl, Kind, Rnd};
 use crate::pipeline::{PipeIn, Pipeline, LATENCY};
 use crate::stimulus::eval_line;
 
-const USAGE: &str = "\
-usage: fma-model check [OPTIONS] {f32_mulAdd|f64_mulAdd} [FILE]
-  Reads testfloat_gen output (`a b c expected flags` in hex) from FILE (plain or gzipped),
-  or from stdin when FILE is absent or `-`, and reports where the model disagrees.
-options:
-  -rnear_even | -rminMag | -rmin | -rmax   rounding mode the vectors were made with
-                                           (default -rnear_even)
-  --strict-nan        NaN results must match bit for bit (default: any NaN matches any NaN)
-  --max-report N      print at most N mismatches (default 10)
-  -tininessafter, -tininessbefore          accepted and ignored (they only change flags)
-exit status: 0 no mismatch, 1 mismatches, 2 bad usage or unreadable/malformed input";
+/// `fma-model check --help`, after the one-line summary.
+pub(super) const LONG_ABOUT: &str = "\
+Runs Berkeley TestFloat vectors through the cycle-level pipeline and reports where the model
+disagrees with them.
+
+Input is testfloat_gen output for f32_mulAdd or f64_mulAdd: one case per line,
+`a b c expected flags` in hex, from FILE (plain or gzipped) or from stdin when FILE is absent
+or `-`. Blank lines are skipped; an input without a single vector is an error. Give the rounding
+mode the vectors were generated with, spelled as for testfloat_gen (-rnear_even, -rminMag,
+-rmin, -rmax).
+
+Results are compared bit for bit, except that any NaN matches any NaN unless --strict-nan:
+TestFloat's NaNs follow SoftFloat's x86 convention, PTX's do not. The flags are read but not
+compared: the model has no exception flags.
+
+Exit status: 0 no mismatch, 1 mismatches, 2 bad usage or unreadable/malformed input.";
+
+/// Examples at the end of `fma-model check --help`.
+pub(super) const AFTER_HELP: &str = "\
+Examples:
+  testfloat_gen -rmin f64_mulAdd | fma-model check -rmin f64_mulAdd
+  fma-model check -rminMag --strict-nan f32_mulAdd f32_mulAdd_rminMag.txt.gz";
+
+/// The command line of `fma-model check`. TestFloat's single-dash spellings work as well:
+/// `-rmin` is `-r` with the value `min`, and `-tininessafter`/`-tininessbefore` are rewritten
+/// by [`testfloat_spellings`] before clap sees them.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Rounding mode the vectors were made with: near_even (the default), minMag, min or max.
+    /// Written as testfloat_gen writes it (-rnear_even, -rminMag, -rmin, -rmax) or as `-r min`.
+    #[arg(short = 'r', long = "rounding", value_name = "MODE", value_parser = parse_rounding)]
+    rounding: Option<Rnd>,
+
+    /// NaN results must match bit for bit (default: any NaN matches any NaN).
+    #[arg(long)]
+    strict_nan: bool,
+
+    /// Print at most N mismatches.
+    #[arg(long, value_name = "N", default_value = "10", value_parser = parse_count)]
+    max_report: usize,
+
+    /// Accepted and ignored: tininess only changes flags, which are not compared. TestFloat's
+    /// -tininessafter and -tininessbefore are accepted too.
+    #[arg(long, value_name = "WHEN", value_parser = ["after", "before"])]
+    tininess: Option<String>,
+
+    /// The TestFloat function the vectors are for: f32_mulAdd or f64_mulAdd.
+    #[arg(value_name = "FUNCTION")]
+    function: Option<String>,
+
+    /// testfloat_gen output, plain or gzipped; stdin when absent or `-`.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+}
+
+/// TestFloat's `-tininessafter`, `-tininessbefore` and `-help`, which clap would read as
+/// bundles of short options, as `--tininess=after`, `--tininess=before` and `--help`. Only
+/// arguments before a `--` are rewritten. (`-rmin` and friends need nothing: `-r` takes a
+/// value, so clap reads `-rmin` as `-r min`.)
+pub(super) fn testfloat_spellings(args: Vec<OsString>) -> Vec<OsString> {
+    let mut options = true;
+    args.into_iter()
+        .map(|a| {
+            if !options {
+                return a;
+            }
+            match a.to_str() {
+                Some("--") => {
+                    options = false;
+                    a
+                }
+                Some("-tininessafter") => "--tininess=after".into(),
+                Some("-tininessbefore") => "--tininess=before".into(),
+                Some("-help") => "--help".into(),
+                _ => a,
+            }
+        })
+        .collect()
+}
 
 /// Vectors parsed ahead of running them: parsing a whole batch first means a malformed line is
 /// reported before the model runs on its batch, without holding a huge corpus in memory.
@@ -92,9 +164,10 @@ struct Options {
     rnd: Rnd,
     func: Func,
     /// `None` for stdin.
-    input: Option<String>,
+    input: Option<PathBuf>,
 }
 
+/// The value of `-r`: TestFloat's name of a rounding mode.
 fn parse_rounding(mode: &str) -> Result<Rnd, String> {
     match mode {
         "near_even" => Ok(Rnd::Rn),
@@ -104,68 +177,44 @@ fn parse_rounding(mode: &str) -> Result<Rnd, String> {
         "near_maxMag" | "odd" => Err(format!(
             "rounding mode `-r{mode}` has no PTX counterpart (PTX has rn, rz, rm, rp)"
         )),
-        _ => Err(format!("unknown rounding mode `-r{mode}`")),
+        _ => Err(format!(
+            "unknown rounding mode `-r{}` (TestFloat's are near_even, minMag, min, max)",
+            quote(mode)
+        )),
     }
 }
 
-/// `Ok(None)` means help was asked for.
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut strict_nan = false;
-    let mut max_report = 10;
-    let mut rnd = None;
-    let mut positional = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "-h" | "--help" | "-help" => return Ok(None),
-            "--strict-nan" => strict_nan = true,
-            "--max-report" => {
-                let v = it.next().ok_or("--max-report needs a number")?;
-                max_report = v
-                    .parse()
-                    .map_err(|_| format!("--max-report: `{v}` is not a number"))?;
-            }
-            "-tininessafter" | "-tininessbefore" => {}
-            "-" => positional.push(arg.clone()),
-            a if a.starts_with("-r") => {
-                if rnd.is_some() {
-                    return Err("more than one rounding option".into());
-                }
-                rnd = Some(parse_rounding(&a[2..])?);
-            }
-            a if a.starts_with('-') => return Err(format!("unknown option `{a}`")),
-            _ => positional.push(arg.clone()),
-        }
-    }
-    let mut pos = positional.into_iter();
-    let func = match pos.next().as_deref() {
+/// The value of `--max-report`.
+fn parse_count(v: &str) -> Result<usize, String> {
+    v.parse()
+        .map_err(|_| format!("`{}` is not a count (a whole number)", quote(v)))
+}
+
+/// Checks what clap could not: the function name and the input.
+fn options(args: Args) -> Result<Options, String> {
+    let func = match args.function.as_deref() {
         Some("f32_mulAdd") => Func::F32MulAdd,
         Some("f64_mulAdd") => Func::F64MulAdd,
         Some(other) => {
             return Err(format!(
-                "unsupported function `{other}` (only f32_mulAdd and f64_mulAdd)"
+                "unsupported function `{}` (only f32_mulAdd and f64_mulAdd)",
+                quote(other)
             ))
         }
         None => return Err("missing the function name (f32_mulAdd or f64_mulAdd)".into()),
     };
-    let input = pos.next().filter(|p| p != "-");
-    if let Some(extra) = pos.next() {
-        return Err(format!(
-            "unexpected argument `{extra}` (one input file at most)"
-        ));
-    }
-    Ok(Some(Options {
-        strict_nan,
-        max_report,
-        rnd: rnd.unwrap_or(Rnd::Rn),
+    Ok(Options {
+        strict_nan: args.strict_nan,
+        max_report: args.max_report,
+        rnd: args.rounding.unwrap_or(Rnd::Rn),
         func,
-        input,
-    }))
+        input: args.file.filter(|p| p.as_os_str() != "-"),
+    })
 }
 
 /// Opens the input, gunzipping it when it starts with the gzip magic bytes, so `.gz` files and
 /// gzipped stdin need no flag.
-fn open(input: &Option<String>) -> io::Result<Box<dyn BufRead>> {
+fn open(input: Option<&Path>) -> io::Result<Box<dyn BufRead>> {
     let raw: Box<dyn Read> = match input {
         Some(path) => Box::new(File::open(path)?),
         None => Box::new(io::stdin()),
@@ -194,16 +243,17 @@ struct Case {
 
 fn parse_hex(field: &str, what: &str, digits: usize, func: Func) -> Result<u64, String> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("{what} `{field}` is not a hex number"));
+        return Err(format!("{what} `{}` is not a hex number", quote(field)));
     }
     if field.len() != digits {
         return Err(format!(
-            "{what} `{field}` has {} hex digits; {} wants {digits}",
+            "{what} `{}` has {} hex digits; {} wants {digits}",
+            quote(field),
             field.len(),
             func.name()
         ));
     }
-    u64::from_str_radix(field, 16).map_err(|e| format!("{what} `{field}`: {e}"))
+    u64::from_str_radix(field, 16).map_err(|e| format!("{what} `{}`: {e}", quote(field)))
 }
 
 /// Parses one non-blank line; `Ok(None)` for a blank one.
@@ -225,7 +275,10 @@ fn parse_line(text: &str, line: usize, func: Func) -> Result<Option<Case>, Strin
     let expected = parse_hex(fields[3], "expected result", d, func)?;
     let flags = fields[4];
     if flags.is_empty() || flags.len() > 2 || !flags.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("flags `{flags}` are not 1 or 2 hex digits"));
+        return Err(format!(
+            "flags `{}` are not 1 or 2 hex digits",
+            quote(flags)
+        ));
     }
     Ok(Some(Case {
         line,
@@ -365,13 +418,18 @@ impl<'w> Checker<'w> {
         while !eof {
             batch.clear();
             while batch.len() < BATCH {
-                raw.clear();
-                match input.read_until(b'\n', &mut raw) {
-                    Ok(0) => {
+                match read_line(input, &mut raw, MAX_LINE) {
+                    Ok(None) => {
                         eof = true;
                         break;
                     }
-                    Ok(_) => {}
+                    Ok(Some(len)) if len > MAX_LINE => {
+                        return Err(Stop::Input(format!(
+                            "line {}: line is too long ({len} bytes; at most {MAX_LINE})",
+                            line_no + 1
+                        )))
+                    }
+                    Ok(Some(_)) => {}
                     Err(e) => {
                         return Err(Stop::Input(format!(
                             "line {}: read error: {e}",
@@ -398,20 +456,19 @@ impl<'w> Checker<'w> {
 }
 
 /// Entry point; returns the process exit status.
-pub fn main(args: &[String]) -> u8 {
-    let opts = match parse_args(args) {
-        Ok(Some(o)) => o,
-        Ok(None) => {
-            println!("{USAGE}");
-            return 0;
-        }
+pub fn main(args: Args) -> u8 {
+    let opts = match options(args) {
+        Ok(o) => o,
         Err(msg) => {
-            eprintln!("error: {msg}\n{USAGE}");
+            eprintln!("error: {msg}; see `fma-model check --help`");
             return 2;
         }
     };
-    let name = opts.input.clone().unwrap_or_else(|| "<stdin>".into());
-    let input = match open(&opts.input) {
+    let name = opts
+        .input
+        .as_deref()
+        .map_or_else(|| "<stdin>".into(), |p| quote_os(p.as_os_str()));
+    let input = match open(opts.input.as_deref()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot read {name}: {e}");
@@ -441,6 +498,11 @@ pub fn main(args: &[String]) -> u8 {
             1
         }
     };
+    if code == 0 && ck.vectors == 0 {
+        // A run that checked nothing is no pass: an empty or truncated download, the wrong file.
+        eprintln!("error: no vectors in {name} (it is empty or has only blank lines)");
+        return 2;
+    }
     let (vectors, mismatches, nan_accepted) = (ck.vectors, ck.mismatches, ck.nan_accepted);
     if mismatches > max_report {
         let _ = writeln!(
@@ -466,34 +528,119 @@ pub fn main(args: &[String]) -> u8 {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    /// `fma-model check ARGS` through the whole command line: clap, then [`options`]. The
+    /// error is the one line `fma-model` would print after `error: `.
+    fn parse_args(s: &str) -> Result<Options, String> {
+        let argv = ["fma-model", "check"]
+            .into_iter()
+            .chain(s.split_whitespace())
+            .map(OsString::from)
+            .collect();
+        match crate::cli::parse(argv) {
+            Ok(crate::cli::Command::Check(a)) => options(a),
+            Ok(other) => panic!("{s}: {other:?}"),
+            Err(crate::cli::Stop::Usage(m)) => Err(m),
+            Err(crate::cli::Stop::Info(e)) => panic!("{s}: {e}"),
+        }
     }
 
     #[test]
-    fn options() {
-        let o = parse_args(&args("-rmin --strict-nan f64_mulAdd x.gz"))
-            .unwrap()
-            .unwrap();
+    fn command_line() {
+        let o = parse_args("-rmin --strict-nan f64_mulAdd x.gz").unwrap();
         assert_eq!(o.rnd, Rnd::Rm);
         assert!(o.strict_nan);
         assert_eq!(o.func, Func::F64MulAdd);
-        assert_eq!(o.input.as_deref(), Some("x.gz"));
-        let o = parse_args(&args("f32_mulAdd -")).unwrap().unwrap();
+        assert_eq!(o.input.as_deref(), Some(Path::new("x.gz")));
+        let o = parse_args("f32_mulAdd -").unwrap();
         assert_eq!(o.rnd, Rnd::Rn);
         assert_eq!(o.input, None);
-        for bad in [
-            "",
-            "-rbogus f32_mulAdd",
-            "-rnear_maxMag f32_mulAdd",
-            "f16_mulAdd",
-            "--frobnicate f32_mulAdd",
-            "f32_mulAdd a b",
-            "-rmin -rmax f32_mulAdd",
-            "--max-report x f32_mulAdd",
+        assert_eq!(o.max_report, 10);
+        for (spelling, rnd) in [
+            ("-rnear_even", Rnd::Rn),
+            ("-rminMag", Rnd::Rz),
+            ("-rmin", Rnd::Rm),
+            ("-rmax", Rnd::Rp),
+            ("-r near_even", Rnd::Rn),
+            ("-r minMag", Rnd::Rz),
+            ("-r min", Rnd::Rm),
+            ("-r=max", Rnd::Rp),
+            ("--rounding min", Rnd::Rm),
+            ("--rounding=minMag", Rnd::Rz),
         ] {
-            assert!(parse_args(&args(bad)).is_err(), "{bad}");
+            let o = parse_args(&format!("{spelling} f32_mulAdd")).unwrap();
+            assert_eq!(o.rnd, rnd, "{spelling}");
+            // Options may also follow the positional arguments.
+            let o = parse_args(&format!("f32_mulAdd {spelling}")).unwrap();
+            assert_eq!(o.rnd, rnd, "{spelling}");
         }
+        for ok in [
+            "-tininessafter f32_mulAdd",
+            "-tininessbefore -rmax f32_mulAdd",
+            "--tininess before f32_mulAdd",
+            "--max-report 0 f32_mulAdd",
+        ] {
+            assert!(parse_args(ok).is_ok(), "{ok}");
+        }
+        assert_eq!(
+            parse_args("--max-report 3 f32_mulAdd").unwrap().max_report,
+            3
+        );
+        for (bad, why) in [
+            ("", "missing the function name"),
+            ("-rbogus f32_mulAdd", "unknown rounding mode `-rbogus`"),
+            ("-rnear_maxMag f32_mulAdd", "no PTX counterpart"),
+            ("-rodd f32_mulAdd", "no PTX counterpart"),
+            ("-r f32_mulAdd", "unknown rounding mode `-rf32_mulAdd`"),
+            ("f16_mulAdd", "unsupported function `f16_mulAdd`"),
+            ("--frobnicate f32_mulAdd", "unknown option `--frobnicate`"),
+            ("-tininessmiddle f32_mulAdd", "unknown option"),
+            ("--tininess sideways f32_mulAdd", "invalid value `sideways`"),
+            ("f32_mulAdd a b", "unexpected argument `b`"),
+            ("-rmin -rmax f32_mulAdd", "more than once"),
+            ("--max-report x f32_mulAdd", "`x` is not a count"),
+            ("--max-report -1 f32_mulAdd", "`-1`"),
+            ("--max-report=-1 f32_mulAdd", "`-1` is not a count"),
+        ] {
+            match parse_args(bad) {
+                Ok(o) => panic!("{bad}: accepted as {o:?}"),
+                Err(m) => {
+                    assert!(m.contains(why), "{bad}: wanted `{why}` in {m}");
+                    assert!(!m.contains('\n'), "{bad}: {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn testfloat_spellings_stop_at_double_dash() {
+        let args: Vec<OsString> = ["check", "-tininessafter", "--", "-tininessbefore"]
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(
+            testfloat_spellings(args),
+            ["check", "--tininess=after", "--", "-tininessbefore"]
+        );
+    }
+
+    #[test]
+    fn malformed_fields_are_quoted_cut_and_escaped() {
+        let f = Func::F32MulAdd;
+        let long = "x".repeat(1_000_000);
+        for line in [
+            format!("{long} 40000000 00000000 40000000 00"),
+            format!("3F800000 {long} 00000000 40000000 00"),
+            format!("3F800000 40000000 00000000 40000000 {long}"),
+            format!("3F800000 40000000 00000000 {} 00", "4".repeat(1000)),
+            "3F800000 \x1b[31m 00000000 40000000 00".to_string(),
+            "3F800000 40000000 00000000 40000000 \x07\x07\x07".to_string(),
+        ] {
+            let e = parse_line(&line, 1, f).unwrap_err();
+            assert!(e.len() < 200, "{} bytes", e.len());
+            assert!(!e.chars().any(char::is_control), "{e:?}");
+        }
+        let e = parse_line("3F800000 \x1b[31m 00000000 40000000 00", 1, f).unwrap_err();
+        assert_eq!(e, "operand b `\\u{1b}[31m` is not a hex number");
     }
 
     #[test]

@@ -7,32 +7,54 @@
 //! line prints exactly one line, so output line k answers the k-th instruction and a script can
 //! zip them: the result as `0x%08x` (32-bit results) or `0x%016x` (f64, f32x2), or
 //! `error: <line number>: <reason>` on stdout in place of a result. A bad line does not stop the
-//! run; the exit code is 1 if any line was bad.
+//! run; the exit code is 1 if any line was bad, 2 if stdin could not be read. Errors quote the
+//! input through [`super::quote`], so a huge or hostile token cannot flood or garble them.
 
+use super::quote::{quote, quote_spans};
+use super::{read_line, MAX_LINE};
 use crate::ctrl::Ctrl;
 use crate::op::{parse_line, Target};
 use crate::pipeline;
 use std::io::{self, BufRead, IsTerminal, Write};
 
-const USAGE: &str = "usage: fma-model eval [INSTRUCTION...]
+/// `fma-model eval --help`, after the one-line summary.
+pub(super) const LONG_ABOUT: &str = "\
+Evaluates PTX instructions on the golden model and prints one result per instruction.
 
-Evaluates PTX instructions on the golden model, one per argument or, with no arguments, one per
-line of stdin. An instruction is the PTX spelling with hex operands and no destination:
+Input is one instruction per line: each INSTRUCTION argument is one line or, with no arguments,
+the lines of stdin are read. An instruction is the PTX spelling with hex operands in place of
+registers and no destination:
     fma.rz.ftz.f32 0x00000001 0x3f800000 0x80000000
-    add.f32.f16 0x3c00 0x3f800000          (add/sub take a, c; mul takes a, b)
-    vmad.s32.s32.s32.shr7 -0x5.h1 0x7.b0 0x3
-`.target sm_13` lines switch the target (default sm_100); `//` starts a comment.
-Prints one hex result per instruction, or `error: <line>: <reason>`; exits 1 if any line failed.";
+    add.f32.f16 0x3c00 0x3f800000            (add/sub take a, c; mul takes a, b)
+    vmad.s32.s32.s32.shr7 -0x5.h1 0x7.b0 0x3  (vmad: optional sign, .b0-.b3/.h0-.h1 selects)
+Operands are 0x... hex, or the PTX float literals 0fXXXXXXXX and 0dXXXXXXXXXXXXXXXX.
+A `.target sm_NN` line (e.g. `.target sm_13`) switches the target for the lines after it; the
+default is sm_100. Blank lines and `//` comments print nothing.
+
+Output: one line per instruction, in order, so output line k answers the k-th instruction: the
+result in hex (0x%08x for 32-bit results, 0x%016x for f64 and f32x2), or
+`error: <line number>: <reason>` in its place. A bad line does not stop the run.
+Exit status: 0 every line was good, 1 some line was bad, 2 bad usage or unreadable input.";
+
+/// Examples at the end of `fma-model eval --help`.
+pub(super) const AFTER_HELP: &str = "\
+Examples:
+  fma-model eval 'fma.rn.f32 0x3f800000 0x40000000 0x3f800000'      (prints 0x40400000)
+  printf '.target sm_13\\nmad.f32 0x3f800000 0x40000000 0x3f800000\\n' | fma-model eval";
+
+/// The command line of `fma-model eval`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Instructions to evaluate, one per argument; with none, they are read from stdin.
+    #[arg(value_name = "INSTRUCTION")]
+    pub instructions: Vec<String>,
+}
 
 /// Entry point; returns the process exit code.
-pub fn main(args: &[String]) -> u8 {
-    if matches!(args.first().map(String::as_str), Some("-h" | "--help")) {
-        println!("{USAGE}");
-        return 0;
-    }
+pub fn main(args: Args) -> u8 {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result = if args.is_empty() {
+    let result = if args.instructions.is_empty() {
         let stdin = io::stdin();
         // Someone typing at a terminal wants each answer as soon as the line is entered; a pipe
         // gets block-buffered output, which is much faster for long vector files.
@@ -44,39 +66,56 @@ pub fn main(args: &[String]) -> u8 {
             interactive,
         )
     } else {
-        let lines = args.iter().map(|a| Ok(a.as_bytes().to_vec()));
+        let lines = args
+            .instructions
+            .iter()
+            .map(|a| Ok(Ok(a.as_bytes().to_vec())));
         run(lines, &mut out, &pipeline::eval, false)
     };
-    let result = result.and_then(|all_ok| out.flush().map(|()| all_ok));
+    let result = result.and_then(|all_ok| out.flush().map(|()| all_ok).map_err(Failed::Write));
     match result {
         Ok(true) => 0,
         Ok(false) => 1,
-        // A closed stdout (`| head`) is not worth a message, but still not success.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 1,
-        Err(e) => {
-            eprintln!("error: {e}");
+        Err(Failed::Read(e)) => {
+            eprintln!("error: cannot read stdin: {e}");
+            2
+        }
+        // A closed stdout (`| head`) is not worth a message, but still not success. (With
+        // SIGPIPE at its default, as `fma-model` sets it, the process is gone before this.)
+        Err(Failed::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => 1,
+        Err(Failed::Write(e)) => {
+            eprintln!("error: cannot write the results: {e}");
             1
         }
     }
 }
 
-/// Raw lines of a reader, without the line terminator. Bytes rather than `String`, so that one
-/// line of invalid UTF-8 becomes an error for that line instead of ending the run.
+/// What ended a run early.
+#[derive(Debug)]
+enum Failed {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// One input line: its bytes, or why it cannot be used at all.
+type RawLine = Result<Vec<u8>, String>;
+
+/// Lines of a reader, without the line terminator. Bytes rather than `String`, so that one
+/// line of invalid UTF-8 becomes an error for that line instead of ending the run; a line over
+/// [`MAX_LINE`] bytes is an error for that line too.
 struct ReadLines<R>(R);
 
 impl<R: BufRead> Iterator for ReadLines<R> {
-    type Item = io::Result<Vec<u8>>;
+    type Item = io::Result<RawLine>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let mut buf = Vec::new();
-        match self.0.read_until(b'\n', &mut buf) {
-            Ok(0) => None,
-            Ok(_) => {
-                if buf.last() == Some(&b'\n') {
-                    buf.pop();
-                }
-                Some(Ok(buf))
-            }
+        match read_line(&mut self.0, &mut buf, MAX_LINE) {
+            Ok(None) => None,
+            Ok(Some(len)) if len > MAX_LINE => Some(Ok(Err(format!(
+                "line is too long ({len} bytes; at most {MAX_LINE})"
+            )))),
+            Ok(Some(_)) => Some(Ok(Ok(buf))),
             Err(e) => Some(Err(e)),
         }
     }
@@ -89,29 +128,32 @@ type EvalFn = dyn Fn(&Ctrl, u64, u64, u64) -> u64;
 /// Processes every line; returns whether all of them were good. I/O errors (reading the input,
 /// writing the output) end the run.
 fn run<W: Write>(
-    lines: impl Iterator<Item = io::Result<Vec<u8>>>,
+    lines: impl Iterator<Item = io::Result<RawLine>>,
     out: &mut W,
     eval: &EvalFn,
     flush_each: bool,
-) -> io::Result<bool> {
+) -> Result<bool, Failed> {
     let mut target = Target::default();
     let mut all_ok = true;
     for (i, line) in lines.enumerate() {
         let number = i + 1;
-        let printed = match String::from_utf8(line?) {
-            Err(_) => Some(Err("line is not valid UTF-8".to_string())),
-            Ok(text) => handle(&text, &mut target, eval).transpose(),
+        let printed = match line.map_err(Failed::Read)? {
+            Err(reason) => Some(Err(reason)),
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Err(_) => Some(Err("line is not valid UTF-8".to_string())),
+                Ok(text) => handle(&text, &mut target, eval).transpose(),
+            },
         };
         match printed {
             None => continue,
-            Some(Ok(result)) => writeln!(out, "{result}")?,
+            Some(Ok(result)) => writeln!(out, "{result}").map_err(Failed::Write)?,
             Some(Err(reason)) => {
                 all_ok = false;
-                writeln!(out, "error: {number}: {reason}")?;
+                writeln!(out, "error: {number}: {reason}").map_err(Failed::Write)?;
             }
         }
         if flush_each {
-            out.flush()?;
+            out.flush().map_err(Failed::Write)?;
         }
     }
     Ok(all_ok)
@@ -133,7 +175,8 @@ fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<Strin
         let directive = words.next().unwrap_or_default();
         if directive != ".target" {
             return Err(format!(
-                "unknown directive `{directive}` (only `.target sm_NN` is understood)"
+                "unknown directive `{}` (only `.target sm_NN` is understood)",
+                quote(directive)
             ));
         }
         let Some(name) = words.next() else {
@@ -141,13 +184,16 @@ fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<Strin
         };
         if let Some(extra) = words.next() {
             return Err(format!(
-                "unexpected `{extra}` after `.target {name}` (give one target)"
+                "unexpected `{}` after `.target {}` (give one target)",
+                quote(extra),
+                quote(name)
             ));
         }
-        *target = Target::parse(name).map_err(|e| e.to_string())?;
+        *target = Target::parse(name).map_err(|e| quote_spans(e.message()))?;
         return Ok(None);
     }
-    let instr = parse_line(code, *target).map_err(|e| e.to_string())?;
+    // The decoder's messages quote the input between backticks; cut and escape those spans.
+    let instr = parse_line(code, *target).map_err(|e| quote_spans(e.message()))?;
     let d = eval(&instr.ctrl, instr.a, instr.b, instr.c);
     // The result is printed as it comes out, unmasked: bits above the result width would be a
     // model bug, and showing them (as extra digits) is better than hiding them.
@@ -180,7 +226,7 @@ mod tests {
     }
 
     fn go(input: &str) -> (String, bool) {
-        let lines = input.split('\n').map(|l| Ok(l.as_bytes().to_vec()));
+        let lines = input.split('\n').map(|l| Ok(Ok(l.as_bytes().to_vec())));
         let mut out = Vec::new();
         let ok = run(lines, &mut out, &fake, false).unwrap();
         (String::from_utf8(out).unwrap(), ok)
@@ -274,9 +320,9 @@ mod tests {
     #[test]
     fn invalid_utf8_is_an_error_for_that_line_only() {
         let lines = vec![
-            Ok(b"fma.rn.f32 0x1 0x2 0x4".to_vec()),
-            Ok(vec![0x66, 0xff, 0x0a]),
-            Ok(b"fma.rn.f32 0x1 0x2 0x4".to_vec()),
+            Ok(Ok(b"fma.rn.f32 0x1 0x2 0x4".to_vec())),
+            Ok(Ok(vec![0x66, 0xff, 0x0a])),
+            Ok(Ok(b"fma.rn.f32 0x1 0x2 0x4".to_vec())),
         ];
         let mut out = Vec::new();
         let ok = run(lines.into_iter(), &mut out, &fake, false).unwrap();
@@ -290,7 +336,7 @@ mod tests {
     #[test]
     fn read_lines_strips_terminators_and_keeps_crlf_lines_usable() {
         let input: &[u8] = b"a\r\nb\n\nc";
-        let got: Vec<Vec<u8>> = ReadLines(input).map(Result::unwrap).collect();
+        let got: Vec<Vec<u8>> = ReadLines(input).map(|l| l.unwrap().unwrap()).collect();
         assert_eq!(
             got,
             vec![b"a\r".to_vec(), b"b".to_vec(), b"".to_vec(), b"c".to_vec()]
@@ -299,5 +345,52 @@ mod tests {
         let (out, ok) = go("fma.rn.f32 0x1 0x2 0x4\r");
         assert!(ok);
         assert_eq!(out, "0x10000007\n");
+    }
+
+    #[test]
+    fn overlong_lines_are_an_error_for_that_line_only() {
+        let input = format!(
+            "fma.rn.f32 0x1 0x2 0x4\n{}\nfma.rn.f32 0x1 0x2 0x4\n",
+            "x".repeat(MAX_LINE + 1)
+        );
+        let mut out = Vec::new();
+        let ok = run(ReadLines(input.as_bytes()), &mut out, &fake, false).unwrap();
+        assert!(!ok);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!(
+                "0x10000007\nerror: 2: line is too long ({} bytes; at most {MAX_LINE})\n\
+                 0x10000007\n",
+                MAX_LINE + 1
+            )
+        );
+    }
+
+    #[test]
+    fn errors_cut_and_escape_the_input_they_quote() {
+        let long = "x".repeat(10_000);
+        for line in [
+            format!("fma.rn.f32 0x{long} 0x2 0x4"),
+            format!("{long} 0x1 0x2 0x4"),
+            format!("fma.rn.{long}.f32 0x1 0x2 0x4"),
+            format!(".{long}"),
+            format!(".target {long}"),
+            format!(".target sm_13 {long}"),
+            "fma.rn.f32 0x1\x1b[31m 0x2 0x4".to_string(),
+            "\x07\x1b[2J 0x1 0x2 0x4".to_string(),
+            ".target sm_\x1b[31m".to_string(),
+            ".\x1b[31m".to_string(),
+        ] {
+            let (out, ok) = go(&line);
+            assert!(!ok);
+            assert!(out.starts_with("error: 1: "), "{out}");
+            assert_eq!(out.lines().count(), 1, "{out}");
+            assert!(out.len() < 300, "{} bytes: {}", out.len(), &out[..300]);
+            assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        }
+        let (out, _) = go("fma.rn.f32 0x1\x1b[31m 0x2 0x4");
+        assert!(out.contains("`0x1\\u{1b}[31m`"), "{out}");
+        let (out, _) = go(&format!(".target {long}"));
+        assert!(out.contains(&format!("`{}...`", "x".repeat(40))), "{out}");
     }
 }

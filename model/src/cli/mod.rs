@@ -1,3 +1,392 @@
 //! Command-line front ends of `fma-model`.
+//!
+//! [`main`] parses the command line with clap and hands the subcommand to [`eval`] or
+//! [`check`]. Every usage error is one line on stderr (`error: ...`) and exit status 2; help
+//! and version go to stdout with status 0.
+
 pub mod check;
 pub mod eval;
+pub mod quote;
+
+use std::ffi::OsString;
+use std::io::{self, BufRead};
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::Parser;
+
+use quote::{quote, quote_os};
+
+const ABOUT: &str =
+    "Evaluates PTX fma/mad/add/sub/mul/vmad instructions on the ptxfma golden model, \
+or checks the model against Berkeley TestFloat vectors.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  fma-model eval 'fma.rn.f32 0x3f800000 0x40000000 0x3f800000'
+  printf '.target sm_13\\nmad.f32 0x3f800000 0x40000000 0x3f800000\\n' | fma-model eval
+  fma-model check -rmin f64_mulAdd f64_mulAdd_rmin.txt.gz
+
+Run `fma-model eval --help` or `fma-model check --help` for the details of each.
+Exit status: 0 success, 1 a bad instruction or a mismatch, 2 bad usage or bad input.";
+
+/// Help text is wrapped to the terminal, but no wider than this.
+const MAX_WIDTH: usize = 100;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fma-model",
+    version,
+    about = ABOUT,
+    after_help = AFTER_HELP,
+    max_term_width = MAX_WIDTH,
+    disable_help_flag = true,
+    subcommand_value_name = "COMMAND",
+    override_usage = "fma-model <COMMAND> [ARGS]"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// Print help.
+    #[arg(
+        short = 'h',
+        long = "help",
+        action = clap::ArgAction::HelpLong,
+        global = true,
+        display_order = 1000
+    )]
+    help: Option<bool>,
+}
+
+/// What to run.
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Evaluate PTX instructions (arguments or stdin, one per line) and print the results.
+    #[command(
+        long_about = eval::LONG_ABOUT,
+        after_help = eval::AFTER_HELP,
+        disable_help_flag = true
+    )]
+    Eval(eval::Args),
+    /// Run Berkeley TestFloat f32_mulAdd/f64_mulAdd vectors through the model.
+    #[command(
+        long_about = check::LONG_ABOUT,
+        after_help = check::AFTER_HELP,
+        override_usage = "fma-model check [OPTIONS] <FUNCTION> [FILE]",
+        disable_help_flag = true
+    )]
+    Check(check::Args),
+}
+
+/// Why the command line did not give something to run.
+#[derive(Debug)]
+enum Stop {
+    /// Help or version was asked for: clap prints it.
+    Info(clap::Error),
+    /// A usage error, as one line without the `error: ` prefix.
+    Usage(String),
+}
+
+/// Entry point of `fma-model`: parses `args` (the program name first, as from
+/// [`std::env::args_os`]) and runs the subcommand. Returns the process exit status.
+pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
+    match parse(args.into_iter().collect()) {
+        Ok(Command::Eval(a)) => eval::main(a),
+        Ok(Command::Check(a)) => check::main(a),
+        Err(Stop::Info(e)) => {
+            // A closed stdout has nothing to report; with SIGPIPE at its default this process
+            // is gone before this returns anyway.
+            let _ = e.print();
+            0
+        }
+        Err(Stop::Usage(msg)) => {
+            eprintln!("error: {msg}");
+            2
+        }
+    }
+}
+
+fn parse(args: Vec<OsString>) -> Result<Command, Stop> {
+    let sub = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .filter(|a| matches!(*a, "eval" | "check"))
+        .map(str::to_owned);
+    let args = if sub.as_deref() == Some("check") {
+        check::testfloat_spellings(args)
+    } else {
+        args
+    };
+    match Cli::try_parse_from(&args) {
+        Ok(Cli {
+            command: Some(c), ..
+        }) => Ok(c),
+        Ok(Cli { command: None, .. }) => Err(Stop::Usage(
+            "no command given: use `fma-model eval` or `fma-model check`; \
+             see `fma-model --help`"
+                .into(),
+        )),
+        Err(e) => match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Err(Stop::Info(e)),
+            _ => {
+                let help = match &sub {
+                    Some(s) => format!("fma-model {s} --help"),
+                    None => "fma-model --help".into(),
+                };
+                Err(Stop::Usage(format!(
+                    "{}; see `{help}`",
+                    usage_error(&e, &args)
+                )))
+            }
+        },
+    }
+}
+
+/// One line for a clap error. clap's own rendering spreads over several lines and echoes the
+/// offending argument whole; this quotes it with [`quote`].
+fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
+    let string = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let list = |kind| match e.get(kind) {
+        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
+        _ => None,
+    };
+    let arg = string(ContextKind::InvalidArg);
+    let value = string(ContextKind::InvalidValue);
+    // clap reports an unknown option or command that is not UTF-8 with U+FFFD in place of the
+    // bad bytes; say what is wrong with it instead.
+    let lossy = [arg, string(ContextKind::InvalidSubcommand)]
+        .into_iter()
+        .flatten()
+        .find(|s| s.contains(char::REPLACEMENT_CHARACTER));
+    let not_utf8 = args
+        .iter()
+        .skip(1)
+        .filter(|a| a.to_str().is_none())
+        .find(|a| lossy.is_none_or(|l| a.to_string_lossy() == l));
+    let mut msg = match (e.kind(), arg, value) {
+        (kind, _, _)
+            if kind == ErrorKind::InvalidUtf8 || (lossy.is_some() && not_utf8.is_some()) =>
+        {
+            match not_utf8 {
+                Some(bad) => format!("argument `{}` is not valid UTF-8", quote_os(bad)),
+                None => "an argument is not valid UTF-8".into(),
+            }
+        }
+        (ErrorKind::UnknownArgument, Some(a), _) if a.starts_with('-') && a != "-" => {
+            format!("unknown option `{}`", quote(a))
+        }
+        (ErrorKind::UnknownArgument, Some(a), _) => format!("unexpected argument `{}`", quote(a)),
+        (ErrorKind::InvalidSubcommand, _, _) => format!(
+            "unknown command `{}` (the commands are eval and check)",
+            quote(string(ContextKind::InvalidSubcommand).unwrap_or_default())
+        ),
+        (ErrorKind::InvalidValue, Some(a), Some("")) => format!("`{a}` needs a value"),
+        (ErrorKind::InvalidValue, Some(a), Some(v)) => {
+            let mut m = format!("invalid value `{}` for `{a}`", quote(v));
+            if let Some(valid) = list(ContextKind::ValidValue) {
+                m.push_str(&format!(" (possible values: {valid})"));
+            }
+            m
+        }
+        // The value parsers of this crate write messages that quote the value themselves.
+        (ErrorKind::ValueValidation, Some(a), _) => match std::error::Error::source(e) {
+            Some(why) => format!("`{a}`: {why}"),
+            None => format!("invalid value for `{a}`"),
+        },
+        (ErrorKind::ArgumentConflict, Some(a), _)
+            if e.get(ContextKind::PriorArg) == e.get(ContextKind::InvalidArg) =>
+        {
+            format!("`{a}` given more than once")
+        }
+        (ErrorKind::MissingRequiredArgument, _, _) => format!(
+            "missing {}",
+            list(ContextKind::InvalidArg).unwrap_or_else(|| "a required argument".into())
+        ),
+        _ => clap_first_line(e),
+    };
+    if let Some(s) = string(ContextKind::SuggestedArg) {
+        msg.push_str(&format!(" (did you mean `{}`?)", quote(s)));
+    }
+    if let Some(s) = list(ContextKind::SuggestedSubcommand) {
+        msg.push_str(&format!(" (did you mean `{}`?)", quote(&s)));
+    }
+    msg
+}
+
+/// The first line of clap's message, without its `error: ` prefix, for the kinds
+/// [`usage_error`] does not word itself.
+fn clap_first_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or_default();
+    quote::quote_cut(
+        first.strip_prefix("error: ").unwrap_or(first),
+        quote::MESSAGE_MAX,
+    )
+}
+
+/// The longest line `eval` and `check` read: far longer than any instruction or vector, short
+/// enough that a file with no newlines cannot exhaust memory.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Reads one line into `buf`, without its `\n`, keeping at most `max` bytes of it; the rest of
+/// a longer line is read and dropped. Returns `Ok(None)` at the end of the input, otherwise the
+/// full length of the line, which exceeds `max` when the line was cut.
+pub fn read_line(
+    input: &mut (impl BufRead + ?Sized),
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<usize>> {
+    buf.clear();
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(any.then_some(len));
+        }
+        any = true;
+        let (text, newline) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (&avail[..i], true),
+            None => (avail, false),
+        };
+        let keep = text.len().min(max.saturating_sub(buf.len()));
+        buf.extend_from_slice(&text[..keep]);
+        len = len.saturating_add(text.len());
+        let used = text.len() + usize::from(newline);
+        input.consume(used);
+        if newline {
+            return Ok(Some(len));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(args: &[&str]) -> Result<Command, Stop> {
+        parse(
+            std::iter::once("fma-model")
+                .chain(args.iter().copied())
+                .map(OsString::from)
+                .collect(),
+        )
+    }
+
+    fn usage(args: &[&str]) -> String {
+        match parse_str(args) {
+            Err(Stop::Usage(m)) => m,
+            other => panic!("{args:?}: expected a usage error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn help_and_version_are_not_errors() {
+        for args in [
+            &["--help"][..],
+            &["-h"],
+            &["eval", "-h"],
+            &["eval", "--help"],
+            &["check", "-h"],
+            &["check", "--help"],
+            &["check", "-help"],
+            &["help", "check"],
+        ] {
+            match parse_str(args) {
+                Err(Stop::Info(e)) => assert_eq!(e.kind(), ErrorKind::DisplayHelp, "{args:?}"),
+                other => panic!("{args:?}: {other:?}"),
+            }
+        }
+        match parse_str(&["--version"]) {
+            Err(Stop::Info(e)) => {
+                assert_eq!(e.kind(), ErrorKind::DisplayVersion);
+                assert_eq!(e.render().to_string(), "fma-model 0.1.0\n");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn usage_errors_are_one_line() {
+        for (args, want) in [
+            (&[][..], "no command given"),
+            (&["frobnicate"], "unknown command `frobnicate`"),
+            (&["--bogus"], "unknown option `--bogus`"),
+            (&["eval", "--bogus"], "unknown option `--bogus`"),
+            (
+                &["check", "--strict-nam", "f32_mulAdd"],
+                "did you mean `--strict-nan`?",
+            ),
+            (&["check", "-r"], "needs a value"),
+            (
+                &["check", "f32_mulAdd", "a", "b"],
+                "unexpected argument `b`",
+            ),
+            (
+                &["check", "-rmin", "-rmax", "f32_mulAdd"],
+                "given more than once",
+            ),
+            (
+                &["check", "--max-report", "x", "f32_mulAdd"],
+                "`x` is not a count",
+            ),
+        ] {
+            let m = usage(args);
+            assert!(m.contains(want), "{args:?}: wanted `{want}` in {m}");
+            assert!(!m.contains('\n'), "{args:?}: {m}");
+            assert!(m.contains("--help`"), "{args:?}: {m}");
+        }
+        let m = usage(&["check", &format!("--{}", "q".repeat(10_000))]);
+        assert!(m.len() < 200, "{m}");
+        let m = usage(&["check", "--\x1b[2J"]);
+        assert!(m.contains("unknown option `--\\u{1b}[2J`"), "{m}");
+    }
+
+    #[test]
+    fn the_subcommands_get_their_arguments() {
+        match parse_str(&["eval"]) {
+            Ok(Command::Eval(a)) => assert!(a.instructions.is_empty()),
+            other => panic!("{other:?}"),
+        }
+        match parse_str(&["eval", "fma.rn.f32 0x1 0x2 0x3", "// c"]) {
+            Ok(Command::Eval(a)) => assert_eq!(a.instructions.len(), 2),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse_str(&["check", "f32_mulAdd"]),
+            Ok(Command::Check(_))
+        ));
+    }
+
+    #[test]
+    fn read_line_cuts_long_lines_and_keeps_counting() {
+        let input = format!("short\n{}\nlast", "z".repeat(100));
+        let mut r = io::BufReader::with_capacity(7, input.as_bytes());
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(5));
+        assert_eq!(buf, b"short");
+        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(100));
+        assert_eq!(buf, b"zzzzzzzzzz");
+        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(4));
+        assert_eq!(buf, b"last");
+        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), None);
+        let mut r: &[u8] = b"\n\r\n";
+        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(0));
+        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(1));
+        assert_eq!(buf, b"\r");
+        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), None);
+    }
+}
