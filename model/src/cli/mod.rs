@@ -144,7 +144,7 @@ fn parse(args: Vec<OsString>) -> Result<Command, Stop> {
 
 /// One line for a clap error. clap's own rendering spreads over several lines and echoes the
 /// offending argument whole; this quotes it with [`quote`].
-fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
+pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
     let string = |kind| match e.get(kind) {
         Some(ContextValue::String(s)) => Some(s.as_str()),
         _ => None,
