@@ -142,8 +142,10 @@ fn parse(args: Vec<OsString>) -> Result<Command, Stop> {
     }
 }
 
-/// One line for a clap error. clap's own rendering spreads over several lines and echoes the
-/// offending argument whole; this quotes it with [`quote`].
+/// One line for a clap error, without the `error: ` prefix; `args` is the command line clap
+/// was given, program name first. clap's own rendering spreads over several lines and echoes
+/// the offending argument whole; this quotes it with [`quote`]. Nothing here is particular to
+/// `fma-model`, so other tools of the workspace can word their errors the same way.
 pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
     let string = |kind| match e.get(kind) {
         Some(ContextValue::String(s)) => Some(s.as_str()),
@@ -180,7 +182,7 @@ pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
         }
         (ErrorKind::UnknownArgument, Some(a), _) => format!("unexpected argument `{}`", quote(a)),
         (ErrorKind::InvalidSubcommand, _, _) => format!(
-            "unknown command `{}` (the commands are eval and check)",
+            "unknown command `{}`",
             quote(string(ContextKind::InvalidSubcommand).unwrap_or_default())
         ),
         (ErrorKind::InvalidValue, Some(a), Some("")) => format!("`{a}` needs a value"),
