@@ -5,14 +5,22 @@
 //! - [`golden`]: the reference side (the model, or another RTL variant);
 //! - [`lockstep`]: the engine that runs both sides and compares them;
 //! - [`waves`]: the VCD of a divergence window (RTL hierarchy + model registers + marker);
-//! - [`report`]: the divergence report and the per-family summary;
+//! - [`report`]: the divergence report;
+//! - [`chunk`]: a run as a list of chunks, and its shards;
+//! - [`regress`]: the chunks run by several workers, each with its own RTL and model;
+//! - [`results`]: JSON results, their merge, and JUnit XML;
+//! - [`progress`]: the progress display and Ctrl-C;
 //! - [`cli`]: the `fma-cosim` command line.
 
+pub mod chunk;
 pub mod cli;
 pub mod frame;
 pub mod golden;
 pub mod lockstep;
+pub mod progress;
+pub mod regress;
 pub mod report;
+pub mod results;
 pub mod rtl;
 pub mod stim;
 pub mod waves;

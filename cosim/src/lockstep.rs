@@ -6,6 +6,7 @@
 //! ahead, so the two sides overlap and a run costs about as much as the slower of the two.
 
 use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -110,6 +111,9 @@ pub struct Config {
     pub max_divergences: usize,
     /// Input history kept for the waveform window, in cycles.
     pub window: usize,
+    /// Run the reference on a thread of its own, one batch ahead of the RTL (faster when a
+    /// core is spare), rather than in the calling thread.
+    pub overlap: bool,
 }
 
 impl Default for Config {
@@ -118,6 +122,7 @@ impl Default for Config {
             batch: 4096,
             max_divergences: 1,
             window: 32,
+            overlap: true,
         }
     }
 }
@@ -144,7 +149,7 @@ pub struct Divergence {
 }
 
 /// The result of running one stream.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Outcome {
     /// Valid operations presented (all of them compared in every stage they reached).
     pub vectors: u64,
@@ -155,6 +160,8 @@ pub struct Outcome {
     /// `Config::window` of them), and the cycle of the first one: the waveform's window.
     pub window: Vec<PipeIn>,
     pub window_start: u64,
+    /// Stopped by [`Hooks::stop`] before the end of the stream.
+    pub interrupted: bool,
 }
 
 struct Batch {
@@ -164,6 +171,156 @@ struct Batch {
     expected: Vec<u32>,
 }
 
+impl Batch {
+    fn with_capacity(batch: usize) -> Batch {
+        Batch {
+            start: 0,
+            inputs: Vec::with_capacity(batch),
+            enc: Vec::with_capacity(batch * rtl::IN_WORDS),
+            expected: Vec::new(),
+        }
+    }
+
+    /// Takes the next `batch` cycles of `stream` starting at cycle `start`, and the reference's
+    /// frames for them. False when the stream is exhausted.
+    fn fill(
+        &mut self,
+        stream: &mut impl Iterator<Item = PipeIn>,
+        golden: &mut dyn Golden,
+        start: u64,
+        batch: usize,
+    ) -> Result<bool, Error> {
+        self.start = start;
+        self.inputs.clear();
+        self.inputs.extend(stream.by_ref().take(batch));
+        if self.inputs.is_empty() {
+            return Ok(false);
+        }
+        self.enc.clear();
+        self.enc
+            .extend(self.inputs.iter().flat_map(rtl::encode_input));
+        self.expected.resize(self.inputs.len() * frame::WORDS, 0);
+        golden.run(&self.inputs, &mut self.expected)?;
+        Ok(true)
+    }
+}
+
+/// What a caller can see and steer while a stream runs.
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    /// When set, the run stops after the batch in progress (`Outcome::interrupted`).
+    pub stop: Option<&'a AtomicBool>,
+    /// Valid operations compared so far are added here after every batch.
+    pub done: Option<&'a AtomicU64>,
+}
+
+/// The comparing side: runs the RTL on each batch and compares its frames with the reference's.
+struct Checker<'c> {
+    cfg: &'c Config,
+    hooks: Hooks<'c>,
+    out: Outcome,
+    hist_cap: usize,
+    hist: VecDeque<PipeIn>,
+    seen: HashSet<Option<u64>>,
+    actual: Vec<u32>,
+}
+
+impl<'c> Checker<'c> {
+    fn new(cfg: &'c Config, hooks: Hooks<'c>) -> Checker<'c> {
+        let hist_cap = cfg.window.max(LATENCY);
+        Checker {
+            cfg,
+            hooks,
+            out: Outcome::default(),
+            hist_cap,
+            hist: VecDeque::with_capacity(hist_cap + cfg.batch.max(1)),
+            seen: HashSet::new(),
+            actual: Vec::new(),
+        }
+    }
+
+    /// Runs and checks one batch; true when the run must stop (enough divergences, or asked).
+    fn check(&mut self, rtl: &mut Rtl, b: &Batch) -> Result<bool, Error> {
+        if self.hooks.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.out.interrupted = true;
+            return Ok(true);
+        }
+        let n = b.inputs.len();
+        self.actual.resize(n * frame::WORDS, 0);
+        rtl.run_encoded(&b.enc, &mut self.actual)?;
+        let mut stop_at = None;
+        if b.expected != self.actual {
+            for i in 0..n {
+                if self.compare_cycle(b, i)
+                    && self.out.divergences.len() >= self.cfg.max_divergences
+                {
+                    stop_at = Some(i + 1);
+                    break;
+                }
+            }
+        }
+        let done = stop_at.unwrap_or(n);
+        let valid = b.inputs[..done].iter().filter(|p| p.valid).count() as u64;
+        self.out.cycles += done as u64;
+        self.out.vectors += valid;
+        if let Some(d) = self.hooks.done {
+            d.fetch_add(valid, Ordering::Relaxed);
+        }
+        self.hist.extend(&b.inputs[..done]);
+        let excess = self.hist.len().saturating_sub(self.hist_cap);
+        self.hist.drain(..excess);
+        Ok(stop_at.is_some())
+    }
+
+    /// Compares cycle `i` of the batch; true when it adds a divergence.
+    fn compare_cycle(&mut self, b: &Batch, i: usize) -> bool {
+        let r = i * frame::WORDS..(i + 1) * frame::WORDS;
+        let (e, a) = (&b.expected[r.clone()], &self.actual[r]);
+        if e == a {
+            return false;
+        }
+        let cycle = b.start + i as u64;
+        let banks = frame::differing_banks(e, a);
+        // Name the earliest bank whose operation has not been reported yet.
+        let issue_of = |bank: Bank| cycle.checked_sub(bank.age());
+        let Some(&bank) = banks.iter().find(|&&k| !self.seen.contains(&issue_of(k))) else {
+            return false;
+        };
+        for &k in &banks {
+            self.seen.insert(issue_of(k));
+        }
+        let issue = issue_of(bank);
+        let hist = &self.hist;
+        let input = issue.map(|c| {
+            if c >= b.start {
+                b.inputs[(c - b.start) as usize]
+            } else {
+                hist[hist.len() - (b.start - c) as usize]
+            }
+        });
+        if self.out.divergences.is_empty() {
+            let keep = (i + 1).min(self.hist_cap);
+            let from_hist = self.hist_cap.saturating_sub(i + 1).min(hist.len());
+            self.out.window = hist.iter().skip(hist.len() - from_hist).copied().collect();
+            self.out
+                .window
+                .extend_from_slice(&b.inputs[i + 1 - keep..=i]);
+            self.out.window_start = cycle + 1 - self.out.window.len() as u64;
+        }
+        self.out.divergences.push(Divergence {
+            cycle,
+            bank,
+            fields: frame::differing_fields(bank, e, a),
+            banks,
+            issue,
+            input,
+            expected: e.to_vec(),
+            actual: a.to_vec(),
+        });
+        true
+    }
+}
+
 /// Runs `stream` through `rtl` and `golden` from reset, comparing every cycle.
 pub fn run(
     rtl: &mut Rtl,
@@ -171,129 +328,95 @@ pub fn run(
     stream: impl Iterator<Item = PipeIn> + Send,
     cfg: &Config,
 ) -> Result<Outcome, Error> {
-    let batch = cfg.batch.max(1);
-    let golden_name = golden.name();
+    run_with(rtl, golden, stream, cfg, Hooks::default())
+}
+
+/// [`run`], with a stop flag and a progress counter.
+pub fn run_with(
+    rtl: &mut Rtl,
+    golden: &mut dyn Golden,
+    stream: impl Iterator<Item = PipeIn> + Send,
+    cfg: &Config,
+    hooks: Hooks<'_>,
+) -> Result<Outcome, Error> {
     rtl.reset()?;
     golden.reset()?;
     let t0 = Instant::now();
+    let mut checker = Checker::new(cfg, hooks);
+    if cfg.overlap {
+        overlapped(rtl, golden, stream, &mut checker)?;
+    } else {
+        inline(rtl, golden, stream, &mut checker)?;
+    }
+    let mut out = checker.out;
+    out.seconds = t0.elapsed().as_secs_f64();
+    Ok(out)
+}
 
+/// Both sides in the calling thread, one batch after the other.
+fn inline(
+    rtl: &mut Rtl,
+    golden: &mut dyn Golden,
+    mut stream: impl Iterator<Item = PipeIn>,
+    checker: &mut Checker<'_>,
+) -> Result<(), Error> {
+    let batch = checker.cfg.batch.max(1);
+    let mut b = Batch::with_capacity(batch);
+    let mut start = 0;
+    while b.fill(&mut stream, golden, start, batch)? {
+        start += b.inputs.len() as u64;
+        if checker.check(rtl, &b)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The reference on a second thread, one batch ahead, so the two sides overlap.
+fn overlapped(
+    rtl: &mut Rtl,
+    golden: &mut dyn Golden,
+    stream: impl Iterator<Item = PipeIn> + Send,
+    checker: &mut Checker<'_>,
+) -> Result<(), Error> {
+    let batch = checker.cfg.batch.max(1);
+    let golden_name = golden.name();
     let (tx, rx) = mpsc::sync_channel::<Result<Batch, Error>>(2);
     let (back_tx, back_rx) = mpsc::channel::<Batch>();
-
-    let mut out = Outcome {
-        vectors: 0,
-        cycles: 0,
-        seconds: 0.0,
-        divergences: Vec::new(),
-        window: Vec::new(),
-        window_start: 0,
-    };
-    let hist_cap = cfg.window.max(LATENCY);
-    let mut hist: VecDeque<PipeIn> = VecDeque::with_capacity(hist_cap + batch);
-    let mut seen: HashSet<Option<u64>> = HashSet::new();
-    let mut actual = Vec::new();
-
-    let result = std::thread::scope(|s| -> Result<(), Error> {
-        // The reference side: generates inputs and expected frames one batch ahead.
+    std::thread::scope(|s| -> Result<(), Error> {
         let worker = s.spawn(move || {
             let mut stream = stream;
             let mut start = 0u64;
             loop {
-                let mut b = back_rx.try_recv().unwrap_or_else(|_| Batch {
-                    start: 0,
-                    inputs: Vec::with_capacity(batch),
-                    enc: Vec::with_capacity(batch * rtl::IN_WORDS),
-                    expected: Vec::new(),
-                });
-                b.start = start;
-                b.inputs.clear();
-                b.inputs.extend(stream.by_ref().take(batch));
-                if b.inputs.is_empty() {
-                    return;
-                }
-                start += b.inputs.len() as u64;
-                b.enc.clear();
-                b.enc.extend(b.inputs.iter().flat_map(rtl::encode_input));
-                b.expected.resize(b.inputs.len() * frame::WORDS, 0);
-                let r = golden.run(&b.inputs, &mut b.expected).map(|()| b);
+                let mut b = back_rx
+                    .try_recv()
+                    .unwrap_or_else(|_| Batch::with_capacity(batch));
+                let r = b.fill(&mut stream, golden, start, batch);
+                let r = match r {
+                    Ok(false) => return,
+                    Ok(true) => {
+                        start += b.inputs.len() as u64;
+                        Ok(b)
+                    }
+                    Err(e) => Err(e),
+                };
                 let failed = r.is_err();
                 if tx.send(r).is_err() || failed {
                     return;
                 }
             }
         });
-
         let compare = (|| -> Result<(), Error> {
             for msg in rx.iter() {
                 let b = msg?;
-                let n = b.inputs.len();
-                actual.resize(n * frame::WORDS, 0);
-                rtl.run_encoded(&b.enc, &mut actual)?;
-                let mut stop_at = None;
-                if b.expected != actual {
-                    for i in 0..n {
-                        let r = i * frame::WORDS..(i + 1) * frame::WORDS;
-                        let (e, a) = (&b.expected[r.clone()], &actual[r]);
-                        if e == a {
-                            continue;
-                        }
-                        let cycle = b.start + i as u64;
-                        let banks = frame::differing_banks(e, a);
-                        // Name the earliest bank whose operation has not been reported yet.
-                        let issue_of = |bank: Bank| cycle.checked_sub(bank.age());
-                        let Some(&bank) = banks.iter().find(|&&k| !seen.contains(&issue_of(k)))
-                        else {
-                            continue;
-                        };
-                        for &k in &banks {
-                            seen.insert(issue_of(k));
-                        }
-                        let issue = issue_of(bank);
-                        let input = issue.map(|c| {
-                            if c >= b.start {
-                                b.inputs[(c - b.start) as usize]
-                            } else {
-                                hist[hist.len() - (b.start - c) as usize]
-                            }
-                        });
-                        if out.divergences.is_empty() {
-                            let keep = (i + 1).min(hist_cap);
-                            let from_hist = hist_cap.saturating_sub(i + 1).min(hist.len());
-                            out.window =
-                                hist.iter().skip(hist.len() - from_hist).copied().collect();
-                            out.window.extend_from_slice(&b.inputs[i + 1 - keep..=i]);
-                            out.window_start = cycle + 1 - out.window.len() as u64;
-                        }
-                        out.divergences.push(Divergence {
-                            cycle,
-                            bank,
-                            fields: frame::differing_fields(bank, e, a),
-                            banks,
-                            issue,
-                            input,
-                            expected: e.to_vec(),
-                            actual: a.to_vec(),
-                        });
-                        if out.divergences.len() >= cfg.max_divergences {
-                            stop_at = Some(i + 1);
-                            break;
-                        }
-                    }
-                }
-                let done = stop_at.unwrap_or(n);
-                out.cycles += done as u64;
-                out.vectors += b.inputs[..done].iter().filter(|p| p.valid).count() as u64;
-                hist.extend(&b.inputs[..done]);
-                let excess = hist.len().saturating_sub(hist_cap);
-                hist.drain(..excess);
-                if stop_at.is_some() {
+                if checker.check(rtl, &b)? {
                     return Ok(());
                 }
                 let _ = back_tx.send(b);
             }
             Ok(())
         })();
-        // Unblock and stop the worker whatever happened here.
+        // Unblock and stop the reference's thread whatever happened here.
         drop(rx);
         let joined = worker.join();
         compare?;
@@ -303,10 +426,7 @@ pub fn run(
                 panic_text(&p)
             ))
         })
-    });
-    result?;
-    out.seconds = t0.elapsed().as_secs_f64();
-    Ok(out)
+    })
 }
 
 /// The message of a panic payload.

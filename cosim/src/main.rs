@@ -8,6 +8,5 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::ExitCode::from(ptxfma_cosim::cli::main(&args))
+    std::process::ExitCode::from(ptxfma_cosim::cli::main(std::env::args_os()))
 }

@@ -1,4 +1,4 @@
-//! Human-readable reports: a divergence, operands decoded by format, the per-family summary.
+//! Human-readable reports: a divergence, operands decoded by format.
 
 use std::fmt::Write as _;
 
@@ -28,6 +28,52 @@ pub struct Origin {
     pub sides_args: String,
     pub rtl: String,
     pub golden: String,
+    /// `--window` of the windowed replay line.
+    pub window: usize,
+    /// How to run `fma-cosim` and `fma-model` from where the user is, so that the reproduce
+    /// lines run as printed.
+    pub cosim_cmd: String,
+    pub model_cmd: String,
+}
+
+impl Origin {
+    /// The reproduce commands of a divergence of operation `input`, presented in cycle `issue`
+    /// and seen in cycle `cycle`, as the report prints them.
+    pub fn reproduce(&self, input: &PipeIn, issue: u64, cycle: u64) -> Vec<String> {
+        let mut lines = Vec::new();
+        let cosim = &self.cosim_cmd;
+        if let Some(args) = &self.stream_args {
+            lines.push(format!(
+                "{cosim} replay {args} --index {issue}{}",
+                self.sides_args
+            ));
+            lines.push(format!(
+                "{cosim} replay {args} --index {cycle} --window {}{}",
+                (self.window as u64).min(cycle),
+                self.sides_args
+            ));
+        }
+        lines.push(format!(
+            "{cosim} replay --ctrl {:#08x} --a {:#x} --b {:#x} --c {:#x}{}",
+            input.ctrl, input.a, input.b, input.c, self.sides_args
+        ));
+        if input.valid {
+            let ctrl = Ctrl::decode(input.ctrl);
+            let v = Vector {
+                ctrl,
+                a: input.a,
+                b: input.b,
+                c: input.c,
+            };
+            let target = stim::target(&ctrl).map_or(String::new(), |t| format!(".target {t}\\n"));
+            lines.push(format!(
+                "printf '{target}{}\\n' | {}",
+                stim::eval_line(&v),
+                self.model_cmd
+            ));
+        }
+        lines
+    }
 }
 
 /// The operation replayed alone from reset on both sides.
@@ -119,12 +165,6 @@ pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> Str
     match (&d.input, d.issue) {
         (Some(inp), Some(issue)) => {
             let ctrl = Ctrl::decode(inp.ctrl);
-            let v = Vector {
-                ctrl,
-                a: inp.a,
-                b: inp.b,
-                c: inp.c,
-            };
             let what = if inp.valid {
                 stim::ptx_spelling(&ctrl)
             } else {
@@ -170,32 +210,17 @@ pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> Str
                 }
             }
             let _ = writeln!(s, "  reproduce");
-            if let Some(args) = &origin.stream_args {
-                let _ = writeln!(
-                    s,
-                    "              fma-cosim replay {args} --index {issue}{}",
-                    origin.sides_args
-                );
-                let _ = writeln!(
-                    s,
-                    "              fma-cosim replay {args} --index {} --window 32{}   (with the \
-                     preceding cycles)",
-                    d.cycle, origin.sides_args
-                );
-            }
-            let _ = writeln!(
-                s,
-                "              fma-cosim replay --ctrl {:#08x} --a {:#x} --b {:#x} --c {:#x}{}",
-                inp.ctrl, inp.a, inp.b, inp.c, origin.sides_args
-            );
-            if inp.valid {
-                let target =
-                    stim::target(&ctrl).map_or(String::new(), |t| format!(".target {t}\\n"));
-                let _ = writeln!(
-                    s,
-                    "              printf '{target}{}\\n' | fma-model eval   (the model's result)",
-                    stim::eval_line(&v)
-                );
+            let lines = origin.reproduce(inp, issue, d.cycle);
+            let model_line = lines.len() - usize::from(inp.valid);
+            for (k, line) in lines.iter().enumerate() {
+                let note = if k == 1 && origin.stream_args.is_some() {
+                    "   (with the preceding cycles)"
+                } else if k == model_line {
+                    "   (the model's result)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(s, "              {line}{note}");
             }
         }
         _ => {
@@ -334,48 +359,6 @@ fn f16_to_f32(h: u16) -> u32 {
         (31, _) => s | 0x7F80_0000 | (m << 13),
         _ => s | ((e + 112) << 23) | (m << 13),
     }
-}
-
-/// One row of the summary table.
-#[derive(Clone, Debug)]
-pub struct Row {
-    pub family: String,
-    pub vectors: u64,
-    pub divergences: usize,
-    pub seconds: f64,
-}
-
-/// The per-family summary table.
-pub fn table(rows: &[Row]) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{:<12} {:>12} {:>12} {:>12}",
-        "family", "vectors", "divergences", "vectors/s"
-    );
-    let rate = |v: u64, t: f64| {
-        if t > 0.0 {
-            format!("{:.0}", v as f64 / t)
-        } else {
-            "-".into()
-        }
-    };
-    let (mut v, mut d, mut t) = (0, 0, 0.0);
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{:<12} {:>12} {:>12} {:>12}",
-            r.family,
-            r.vectors,
-            r.divergences,
-            rate(r.vectors, r.seconds)
-        );
-        v += r.vectors;
-        d += r.divergences;
-        t += r.seconds;
-    }
-    let _ = writeln!(s, "{:<12} {:>12} {:>12} {:>12}", "total", v, d, rate(v, t));
-    s
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::stimulus::{self as s, FamilyFilter, Operand};
-pub use ptxfma_model::stimulus::{ptx_spelling, Family, Rng, Vector};
+pub use ptxfma_model::stimulus::{ptx_spelling, splitmix64, Family, Rng, Vector};
 
 /// Deterministic vectors from the given families.
 pub struct Stimulus(s::Stimulus);

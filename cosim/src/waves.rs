@@ -22,6 +22,7 @@ use vcd::{IdCode, ReferenceIndex, ScopeType, Value, VarType};
 
 use crate::frame::{self, Bank, Limbs};
 use crate::golden::Golden;
+use crate::progress::Temporary;
 use crate::rtl::Rtl;
 use crate::Error;
 
@@ -66,10 +67,49 @@ pub fn write_window(
             ))
         })?;
     }
+    // Verilator's part and the merged file are written under temporary names and the result
+    // renamed into place, so an interrupted run never leaves an empty or cut waveform.
+    let tmp_name = |what: &str| {
+        let mut n = std::ffi::OsString::from(".");
+        n.push(path.file_name().unwrap_or_default());
+        n.push(format!(".{what}{}", std::process::id()));
+        path.with_file_name(n)
+    };
+    let tmp = tmp_name("rtl.tmp");
+    let merged_tmp = tmp_name("tmp");
+    let _guards = [
+        Temporary::new(tmp.clone()),
+        Temporary::new(merged_tmp.clone()),
+    ];
     // Fail early, with the real reason, if the destination cannot be written.
-    fs::File::create(path).map_err(io)?;
-    let tmp = path.with_extension("rtl.vcd.tmp");
+    fs::File::create(&merged_tmp).map_err(io)?;
+    let r = write_parts(
+        path,
+        &tmp,
+        &merged_tmp,
+        variant,
+        golden,
+        inputs,
+        first_cycle,
+    );
+    let _ = fs::remove_file(&tmp);
+    if r.is_err() {
+        let _ = fs::remove_file(&merged_tmp);
+    }
+    r
+}
 
+/// [`write_window`] once the temporary names are chosen.
+fn write_parts(
+    path: &Path,
+    tmp: &Path,
+    merged_tmp: &Path,
+    variant: &str,
+    golden: &dyn Golden,
+    inputs: &[PipeIn],
+    first_cycle: u64,
+) -> Result<Waves, Error> {
+    let io = |e: std::io::Error| Error::new(format!("cannot write {}: {e}", path.display()));
     let mut all = inputs.to_vec();
     let end = first_cycle + inputs.len() as u64;
     all.extend((0..LATENCY as u64).map(|k| PipeIn {
@@ -78,7 +118,7 @@ pub fn write_window(
     }));
 
     let mut rtl = Rtl::new(variant, true)?;
-    rtl.open_trace(&tmp)?;
+    rtl.open_trace(tmp)?;
     let reset_time = rtl.time();
     let run = (|| {
         rtl.reset()?;
@@ -88,17 +128,15 @@ pub fn write_window(
         Ok::<_, Error>((t0, act))
     })();
     rtl.close_trace();
-    let (t0, act) = run.inspect_err(|_| {
-        let _ = fs::remove_file(&tmp);
-    })?;
+    let (t0, act) = run?;
 
     let mut g = golden.fresh()?;
     g.reset()?;
     let mut exp = vec![0u32; all.len() * frame::WORDS];
     g.run(&all, &mut exp)?;
 
-    let rtl_text = fs::read_to_string(&tmp).map_err(io)?;
-    let _ = fs::remove_file(&tmp);
+    let rtl_text = fs::read_to_string(tmp).map_err(io)?;
+    let _ = fs::remove_file(tmp);
 
     let mut mismatches = Vec::new();
     let model = model_part(
@@ -113,8 +151,9 @@ pub fn write_window(
     .map_err(io)?;
     let merged =
         splice(&rtl_text, &model).map_err(|e| Error::new(format!("{}: {e}", tmp.display())))?;
-    fs::File::create(path)
+    fs::File::create(merged_tmp)
         .and_then(|mut f| f.write_all(merged.as_bytes()))
+        .and_then(|()| fs::rename(merged_tmp, path))
         .map_err(io)?;
     Ok(Waves {
         path: path.to_path_buf(),

@@ -1,0 +1,167 @@
+//! `fma-cosim bench`: throughput of the RTL alone, the model alone and the lockstep, and the
+//! lockstep's scaling over workers. Ratios within one run, best of several interleaved rounds,
+//! so a busy neighbour on a shared machine does not decide them.
+
+use std::time::Instant;
+
+use ptxfma_model::pipeline::{PipeIn, Pipeline};
+
+use crate::chunk;
+use crate::golden::{self, Golden};
+use crate::lockstep::{self, Config};
+use crate::regress::{self, Placement, Progress};
+use crate::rtl::{self, Rtl};
+use crate::stim::Stimulus;
+use crate::Error;
+
+use super::{families, in_range, number, Families, SidesArgs};
+
+/// Rounds of each interleaved measurement; the best is reported.
+const ROUNDS: usize = 3;
+/// Largest `--count`: the inputs are held in memory (about 100 bytes each).
+const MAX_COUNT: u64 = 50_000_000;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Operations per measurement.
+    #[arg(long, default_value = "300000", value_parser = in_range(1, MAX_COUNT))]
+    count: u64,
+    #[arg(long, default_value = "1", value_parser = number)]
+    seed: u64,
+    #[arg(long, default_value = "all", value_parser = families, value_name = "FAMILIES")]
+    filter: Families,
+    #[command(flatten)]
+    sides: SidesArgs,
+    /// Workers of the scaling measurement (compared with one worker).
+    #[arg(long, default_value = "2", value_parser = in_range(1, 1024))]
+    jobs: u64,
+}
+
+pub fn bench(a: Args) -> Result<u8, Error> {
+    let sides = a.sides.sides()?;
+    let count = a.count;
+    let inputs: Vec<PipeIn> = Stimulus::new(a.seed, &a.filter.0)
+        .take(count as usize)
+        .enumerate()
+        .map(|(i, v)| lockstep::vector_input(&v, i as u16))
+        .collect();
+    let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();
+    println!(
+        "fma-cosim bench: {count} operations, families {}, RTL `{}`, reference {}, {} cores",
+        a.filter
+            .0
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join(","),
+        sides.rtl,
+        sides.golden,
+        regress::available_cores()
+    );
+
+    // 1. The RTL alone, stepped by a pure C++ loop: the limit for the co-simulation.
+    let mut rtl = Rtl::new(&sides.rtl, false)?;
+    rtl.spin(&enc, count.min(10_000))?;
+    let rtl_alone = |rtl: &mut Rtl| -> Result<f64, Error> {
+        let t = Instant::now();
+        rtl.spin(&enc, count)?;
+        Ok(count as f64 / t.elapsed().as_secs_f64())
+    };
+    let mut rtl_rate = rtl_alone(&mut rtl)?;
+
+    // 2. The model alone, and with its registers packed into frames as the lockstep does.
+    let model = std::panic::catch_unwind(|| {
+        let mut p = Pipeline::new();
+        let t = Instant::now();
+        for inp in &inputs {
+            std::hint::black_box(p.tick(inp));
+        }
+        let alone = count as f64 / t.elapsed().as_secs_f64();
+        let mut p = Pipeline::new();
+        let mut f = vec![0u32; crate::frame::WORDS];
+        let t = Instant::now();
+        for inp in &inputs {
+            let out = p.tick(inp);
+            crate::frame::write_model(&p, &out, &mut f);
+            std::hint::black_box(&f);
+        }
+        (alone, count as f64 / t.elapsed().as_secs_f64())
+    });
+    match &model {
+        Ok((alone, packed)) => {
+            println!("  model alone              {alone:>12.0} ops/s");
+            println!("  model + frame packing    {packed:>12.0} ops/s");
+        }
+        Err(p) => println!(
+            "  model alone              n/a (the model panicked: {})",
+            lockstep::panic_text(p)
+        ),
+    }
+
+    // 3. One lockstep stream, model on its own thread, in rounds alternating with the RTL alone.
+    let mut golden: Box<dyn Golden> = golden::from_spec(&sides.golden)?;
+    let cfg = Config::default();
+    let mut best = 0.0f64;
+    for round in 0..ROUNDS {
+        if round > 0 {
+            rtl_rate = rtl_rate.max(rtl_alone(&mut rtl)?);
+        }
+        let out = lockstep::run(&mut rtl, golden.as_mut(), inputs.iter().copied(), &cfg)?;
+        best = best.max(out.cycles as f64 / out.seconds);
+        if !out.divergences.is_empty() {
+            println!(
+                "  note: the stream diverged after {} cycles; the rate covers those only",
+                out.cycles
+            );
+            break;
+        }
+    }
+    println!("  RTL alone, best of {ROUNDS}    {rtl_rate:>12.0} ops/s");
+    println!("  lockstep, best of {ROUNDS}     {best:>12.0} ops/s");
+    println!(
+        "  co-simulation / RTL alone   {:.3}  (target >= 0.85)",
+        best / rtl_rate
+    );
+
+    // 4. Workers: the regression engine over chunks of the same run, one worker (model on its
+    // own thread, and in the worker's thread) against --jobs workers (model in the worker's).
+    let jobs = a.jobs as usize;
+    let plan = chunk::plan(a.seed, count, &a.filter.0, (count / 16).max(1))?;
+    let measure = |jobs: usize, placement: Placement| -> Result<f64, Error> {
+        let cfg = Config {
+            max_divergences: usize::MAX,
+            overlap: placement.overlap(jobs, regress::available_cores()),
+            ..Config::default()
+        };
+        let t = Instant::now();
+        let ran = regress::run(&plan, &sides, &cfg, jobs, &Progress::default())?;
+        let ops: u64 = ran.chunks.iter().map(|(_, o)| o.vectors).sum();
+        Ok(ops as f64 / t.elapsed().as_secs_f64())
+    };
+    let (mut one_thread, mut one_inline, mut many) = (0.0f64, 0.0f64, 0.0f64);
+    for _ in 0..ROUNDS {
+        one_thread = one_thread.max(measure(1, Placement::Thread)?);
+        one_inline = one_inline.max(measure(1, Placement::Inline)?);
+        many = many.max(measure(jobs, Placement::Inline)?);
+    }
+    println!(
+        "  run --jobs 1, model on its own thread  {one_thread:>12.0} ops/s  (the default for \
+         one job on a multi-core machine)"
+    );
+    println!("  run --jobs 1, model in the worker      {one_inline:>12.0} ops/s");
+    println!("  run --jobs {jobs}, model in each worker   {many:>12.0} ops/s");
+    let scaling = many / one_inline;
+    let verdict = if jobs < 2 {
+        String::new()
+    } else if scaling >= 0.9 * jobs as f64 {
+        format!(": MET (target >= {:.1}x)", 0.9 * jobs as f64)
+    } else {
+        format!(": MISSED (target >= {:.1}x)", 0.9 * jobs as f64)
+    };
+    println!("  scaling --jobs {jobs} / --jobs 1 (same worker)     {scaling:.2}x{verdict}");
+    println!(
+        "  gain of --jobs {jobs} over the best single job   {:.2}x",
+        many / one_thread.max(one_inline)
+    );
+    Ok(0)
+}

@@ -1,0 +1,330 @@
+//! The `fma-cosim` command line (clap, derive).
+//!
+//! Exit status: 0 agreement, 1 a divergence (or a file that disagrees), 2 bad usage or input,
+//! 130 interrupted. Every usage error is one line on stderr.
+
+mod bench;
+mod replay;
+mod run;
+mod wave;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches, Parser};
+
+use crate::regress::Sides;
+use crate::results::{self, RunResult};
+use crate::rtl;
+use crate::stim::Family;
+use crate::Error;
+
+/// Help text is wrapped to the terminal, but no wider than this.
+const MAX_WIDTH: usize = 100;
+
+const AFTER_HELP: &str = "\
+Examples:
+  fma-cosim run --count 1000000 --jobs 2 --json result.json --junit junit.xml
+  fma-cosim run --shard 2/4 --json shard-2.json        (one of four shards)
+  fma-cosim merge shard-*.json --json merged.json --junit junit.xml
+  fma-cosim replay --seed 1 --filter f32 --count 65536 --index 1234
+  echo 'fma.rn.f32 0x3f800000 0x40000000 0x3f800000' | fma-cosim wave --vcd one.vcd
+
+Exit status: 0 agreement, 1 a divergence, 2 bad usage or input, 130 interrupted.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fma-cosim",
+    about = "Lockstep co-simulation of the ptxfma RTL (Verilator) against the golden model",
+    after_help = AFTER_HELP,
+    max_term_width = MAX_WIDTH,
+    subcommand_value_name = "COMMAND"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Run a regression: chunks of generated operations through the RTL and the model in
+    /// lockstep, comparing the output ports and every stage register each cycle.
+    Run(run::Args),
+    /// Re-run one cycle of a run's stream, or one operation, from reset.
+    Replay(replay::Args),
+    /// Write the waveform of a sequence of `fma-model eval` lines, diverging or not.
+    Wave(wave::Args),
+    /// Merge the JSON results of the shards of a run: summary, merged JSON, JUnit XML.
+    Merge(MergeArgs),
+    /// Speed of the RTL alone, the model alone, the lockstep, and its scaling with --jobs.
+    Bench(bench::Args),
+    /// List the RTL variants built into this binary.
+    Variants,
+}
+
+#[derive(clap::Args, Debug)]
+struct MergeArgs {
+    /// Results files (`run --json`) of the shards of one run.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Write the merged result here.
+    #[arg(long, value_name = "OUT")]
+    json: Option<PathBuf>,
+    /// Write JUnit XML here (a testsuite per family, a testcase per chunk).
+    #[arg(long, value_name = "OUT")]
+    junit: Option<PathBuf>,
+}
+
+/// `--rtl` and `--golden`, shared by the commands that run the RTL.
+#[derive(clap::Args, Debug, Clone)]
+struct SidesArgs {
+    /// RTL variant under test (see `fma-cosim variants`).
+    #[arg(long, default_value = "default", value_name = "VARIANT")]
+    rtl: String,
+    /// Reference: `model` (the golden model) or `rtl:VARIANT` (another RTL build).
+    #[arg(long, default_value = "model", value_name = "G")]
+    golden: String,
+}
+
+impl SidesArgs {
+    fn sides(&self) -> Result<Sides, Error> {
+        Sides::new(&self.rtl, &self.golden)
+    }
+}
+
+/// The version line: the tool's and the Verilator it was built with.
+fn version() -> String {
+    format!("{} ({})", env!("CARGO_PKG_VERSION"), rtl::VERILATOR_VERSION)
+}
+
+/// Runs the command line (`args` starts with the program name); returns the exit status.
+pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let cmd = Cli::command().version(Box::leak(version().into_boxed_str()) as &str);
+    let parsed = cmd
+        .try_get_matches_from(&args)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(c) => c,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return 0;
+        }
+        Err(e) => {
+            let sub = args
+                .get(1)
+                .and_then(|a| a.to_str())
+                .filter(|a| !a.starts_with('-'));
+            let help = match sub {
+                Some(s) if Cli::command().find_subcommand(s).is_some() => {
+                    format!("fma-cosim {s} --help")
+                }
+                _ => "fma-cosim --help".into(),
+            };
+            eprintln!(
+                "error: {} (see `{help}`)",
+                ptxfma_model::cli::usage_error(&e, &args)
+            );
+            return 2;
+        }
+    };
+    let r = match cli.command {
+        Command::Run(a) => run::run(a),
+        Command::Replay(a) => replay::replay(a),
+        Command::Wave(a) => wave::wave(a),
+        Command::Merge(a) => merge(a),
+        Command::Bench(a) => bench::bench(a),
+        Command::Variants => variants(),
+    };
+    match r {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {}", ptxfma_model::cli::quote::quote_spans(&e.0));
+            2
+        }
+    }
+}
+
+/// A number, decimal or `0x` hex, `_` allowed between digits.
+fn number(s: &str) -> Result<u64, String> {
+    let v = s.replace('_', "");
+    let r = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => v.parse(),
+    };
+    r.map_err(|_| {
+        format!(
+            "`{}` is not a number (decimal or 0x hex)",
+            ptxfma_model::cli::quote::quote(s)
+        )
+    })
+}
+
+/// A value parser for a number in `lo..=hi`.
+fn in_range(lo: u64, hi: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+    move |s| {
+        let v = number(s)?;
+        if v < lo || v > hi {
+            return Err(format!("{v} is out of range: {lo} to {hi}"));
+        }
+        Ok(v)
+    }
+}
+
+/// The families of `--filter`, in order, without repeats.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Families(Vec<Family>);
+
+/// A comma-separated family list; `all` is every family. Empty lists and empty names are
+/// errors, not a default.
+fn families(s: &str) -> Result<Families, String> {
+    let known = || {
+        let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+        format!("{}, all", names.join(", "))
+    };
+    let mut out: Vec<Family> = Vec::new();
+    for name in s.split(',').map(str::trim) {
+        if name.is_empty() {
+            return Err(format!(
+                "empty family name in `{}` (known: {})",
+                quote(s),
+                known()
+            ));
+        }
+        let add: Vec<Family> = if name == "all" {
+            Family::ALL.to_vec()
+        } else {
+            vec![Family::parse(name)
+                .ok_or_else(|| format!("unknown family `{}` (known: {})", quote(name), known()))?]
+        };
+        for f in add {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    Ok(Families(out))
+}
+
+fn quote(s: &str) -> String {
+    ptxfma_model::cli::quote::quote(s)
+}
+
+/// Makes sure a directory exists and can be written, before any long run.
+fn check_dir_writable(dir: &Path, what: &str) -> Result<(), Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::new(format!("{what} {}: {e}", dir.display())))?;
+    let probe = dir.join(format!(".fma-cosim-probe{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .map_err(|e| Error::new(format!("{what} {} is not writable: {e}", dir.display())))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+/// Checks that an output file can be written later, so a long run does not fail at its end.
+fn check_out_file(path: &Path, what: &str) -> Result<(), Error> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if path.is_dir() {
+        return Err(Error::new(format!(
+            "{what} {} is a directory",
+            path.display()
+        )));
+    }
+    check_dir_writable(dir, &format!("directory of {what}"))
+}
+
+/// How to run `fma-cosim` and `fma-model` as the user can type it: this binary's path
+/// (relative to the current directory when below it), and `fma-model` beside it or through
+/// cargo.
+fn commands() -> (String, String) {
+    let exe = std::env::current_exe().ok();
+    let shown = |p: &Path| {
+        let cwd = std::env::current_dir().ok();
+        let rel = cwd
+            .as_deref()
+            .and_then(|c| p.strip_prefix(c).ok())
+            .map(|r| r.to_path_buf())
+            .unwrap_or_else(|| p.to_path_buf());
+        let s = rel.display().to_string();
+        if s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b))
+        {
+            s
+        } else {
+            format!("'{}'", s.replace('\'', r"'\''"))
+        }
+    };
+    let cosim = exe.as_deref().map_or("fma-cosim".into(), shown);
+    let model = exe
+        .as_deref()
+        .map(|e| e.with_file_name("fma-model"))
+        .filter(|m| m.is_file())
+        .map_or(
+            "cargo run -q --release -p ptxfma-model --bin fma-model -- eval".into(),
+            |m| format!("{} eval", shown(&m)),
+        );
+    (cosim, model)
+}
+
+fn merge(a: MergeArgs) -> Result<u8, Error> {
+    for p in [&a.json, &a.junit].into_iter().flatten() {
+        check_out_file(p, "output file")?;
+    }
+    let mut inputs = Vec::new();
+    for f in &a.files {
+        inputs.push((f.display().to_string(), RunResult::read_json(f)?));
+    }
+    let merged = results::merge(&inputs)?;
+    let shards = inputs[0].1.shard.map_or(1, |s| s.count);
+    println!(
+        "fma-cosim merge: {} file(s), {shards} shard(s) of a run with seed {}, {} operations \
+         over {} families, RTL `{}` vs {} ({})",
+        inputs.len(),
+        merged.params.seed,
+        merged.params.count,
+        merged.params.filter.len(),
+        merged.params.rtl,
+        merged.params.golden,
+        merged.verilator
+    );
+    for d in &merged.divergences {
+        println!(
+            "  divergence: chunk {} cycle {}: {}{}",
+            d.chunk,
+            d.cycle,
+            d.signature,
+            d.waveform
+                .as_deref()
+                .map_or(String::new(), |w| format!("  (waveform {w})"))
+        );
+    }
+    println!("\n{}", merged.table());
+    println!("{}", merged.verdict());
+    if let Some(p) = &a.json {
+        merged.write_json(p)?;
+    }
+    if let Some(p) = &a.junit {
+        merged.write_junit(p)?;
+    }
+    Ok(if merged.passed { 0 } else { 1 })
+}
+
+fn variants() -> Result<u8, Error> {
+    println!("{}", rtl::VERILATOR_VERSION);
+    for v in rtl::VARIANTS {
+        println!(
+            "{:<20} defines: {}",
+            v.name,
+            if v.defines.is_empty() {
+                "(none)".to_string()
+            } else {
+                v.defines.join(" ")
+            }
+        );
+    }
+    Ok(0)
+}

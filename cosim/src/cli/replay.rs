@@ -1,0 +1,204 @@
+//! `fma-cosim replay`: one cycle of a chunk's stream (with a window of cycles before it), or
+//! one operation from the command line, from reset on both sides.
+
+use std::path::PathBuf;
+
+use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
+use ptxfma_model::op::{self, Target};
+use ptxfma_model::pipeline::{PipeIn, LATENCY};
+
+use crate::golden;
+use crate::lockstep::{self, Config, Stream};
+use crate::report::{self, Origin};
+use crate::stim;
+use crate::waves;
+use crate::Error;
+
+use super::run::{print_waves, MAX_WINDOW};
+use super::{check_dir_writable, commands, families, in_range, number, Families, SidesArgs};
+
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("stream").args(["seed", "filter", "count", "index", "window"]).multiple(true).conflicts_with("op")))]
+#[command(group(clap::ArgGroup::new("op").args(["ctrl", "a", "b", "c", "target"]).multiple(true)))]
+pub struct Args {
+    /// Stream seed (a chunk's seed, as the report prints it).
+    #[arg(long, value_parser = number, requires_all = ["filter", "count", "index"])]
+    seed: Option<u64>,
+    /// The stream's one family.
+    #[arg(long, value_parser = families, value_name = "FAMILY")]
+    filter: Option<Families>,
+    /// Operations in the stream.
+    #[arg(long, value_parser = in_range(1, 1 << 32))]
+    count: Option<u64>,
+    /// Cycle to replay (from 0 after reset).
+    #[arg(long, value_parser = number)]
+    index: Option<u64>,
+    /// Cycles before --index to replay too.
+    #[arg(long, value_parser = in_range(0, MAX_WINDOW))]
+    window: Option<u64>,
+    /// The operation's control word: hex, or a PTX spelling such as `fma.rz.ftz.f32`.
+    #[arg(long, requires_all = ["a", "b", "c"])]
+    ctrl: Option<String>,
+    #[arg(long, value_parser = number)]
+    a: Option<u64>,
+    #[arg(long, value_parser = number)]
+    b: Option<u64>,
+    #[arg(long, value_parser = number)]
+    c: Option<u64>,
+    /// Target for a PTX spelling in --ctrl.
+    #[arg(long, default_value = "sm_100")]
+    target: String,
+    #[command(flatten)]
+    sides: SidesArgs,
+    /// Directory for the waveform written on divergence.
+    #[arg(long, default_value = "waves", value_name = "DIR")]
+    waves_dir: PathBuf,
+}
+
+/// The control word of `--ctrl`: a number of at most 24 bits, or a PTX spelling.
+pub fn parse_ctrl(s: &str, target: &str) -> Result<u32, Error> {
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        let v = number(s).map_err(Error::new)?;
+        if v >> CTRL_BITS != 0 {
+            return Err(Error::new(format!(
+                "--ctrl {v:#x} is wider than {CTRL_BITS} bits"
+            )));
+        }
+        return Ok(v as u32);
+    }
+    let t = Target::parse(target).map_err(|e| Error::new(format!("--target: {}", e.message())))?;
+    let ctrl = op::decode(s, t).map_err(|e| Error::new(format!("--ctrl: {}", e.message())))?;
+    Ok(ctrl.encode())
+}
+
+pub fn replay(a: Args) -> Result<u8, Error> {
+    let sides = a.sides.sides()?;
+    check_dir_writable(&a.waves_dir, "waves directory")?;
+    let (cosim_cmd, model_cmd) = commands();
+    let mut origin = Origin {
+        stream_args: None,
+        family: "command line".into(),
+        seed: None,
+        sides_args: sides.args(),
+        rtl: sides.rtl.clone(),
+        golden: sides.golden.clone(),
+        window: a.window.unwrap_or(0) as usize,
+        cosim_cmd,
+        model_cmd,
+    };
+    let mut drain_from = None;
+    let (inputs, first, name) = if let Some(ctrl) = &a.ctrl {
+        let ctrl = parse_ctrl(ctrl, &a.target)?;
+        let inp = PipeIn {
+            valid: true,
+            tag: 0,
+            ctrl,
+            a: a.a.unwrap_or(0),
+            b: a.b.unwrap_or(0),
+            c: a.c.unwrap_or(0),
+        };
+        (vec![inp], 0, format!("replay-ctrl{ctrl:06x}.vcd"))
+    } else {
+        let (Some(seed), Some(fams), Some(count), Some(index)) =
+            (a.seed, &a.filter, a.count, a.index)
+        else {
+            return Err(Error::new(
+                "give a stream (--seed, --filter, --count, --index) or an operation (--ctrl, \
+                 --a, --b, --c)",
+            ));
+        };
+        let [fam] = fams.0[..] else {
+            return Err(Error::new("replay needs exactly one family in --filter"));
+        };
+        let window = a.window.unwrap_or(0);
+        let Some(first) = index.checked_sub(window) else {
+            return Err(Error::new(format!(
+                "--window {window} reaches before cycle 0 (--index {index})"
+            )));
+        };
+        let inputs: Vec<PipeIn> = Stream::new(seed, fam, count)
+            .skip(first as usize)
+            .take((index - first + 1) as usize)
+            .collect();
+        let cycles = Stream::new(seed, fam, count).count() as u64;
+        if index >= cycles {
+            return Err(Error::new(format!(
+                "--index {index} is past the end of the stream ({cycles} cycles for --count \
+                 {count}, the last {LATENCY} of them the drain)"
+            )));
+        }
+        drain_from = Some(cycles - LATENCY as u64);
+        origin.stream_args = Some(format!(
+            "--seed {seed} --filter {} --count {count}",
+            fam.name()
+        ));
+        origin.family = fam.name().into();
+        origin.seed = Some(seed);
+        let base = waves::file_name(fam.name(), seed, index);
+        let name = if window > 0 {
+            format!("replay-w{window}-{base}")
+        } else {
+            format!("replay-{base}")
+        };
+        (inputs, first, name)
+    };
+
+    let mut rtl = crate::rtl::Rtl::new(&sides.rtl, false)?;
+    let mut golden = golden::from_spec(&sides.golden)?;
+    let mut all = inputs.clone();
+    all.extend((0..LATENCY).map(|_| PipeIn::default()));
+    let cfg = Config {
+        batch: all.len(),
+        max_divergences: 1,
+        window: all.len(),
+        overlap: false,
+    };
+    let out = lockstep::run(&mut rtl, golden.as_mut(), all.into_iter(), &cfg)?;
+    if let Some(d) = out.divergences.first() {
+        let mut d = d.clone();
+        d.cycle += first;
+        d.issue = d.issue.map(|c| c + first);
+        let alone = d
+            .input
+            .as_ref()
+            .map(|inp| report::replay_alone(&sides.rtl, golden.as_ref(), inp))
+            .transpose()?;
+        print!("{}", report::divergence(&d, &origin, alone.as_ref()));
+        print_waves(
+            &waves::write_window(
+                &a.waves_dir.join(name),
+                &sides.rtl,
+                golden.as_ref(),
+                &out.window,
+                out.window_start + first,
+            ),
+            d.cycle,
+        );
+        return Ok(1);
+    }
+    let last = first + inputs.len() as u64 - 1;
+    print!(
+        "no divergence: RTL `{}` and {} agree on cycles {first}..{last} plus drain",
+        sides.rtl, sides.golden
+    );
+    let at_index = inputs.last().copied().unwrap_or_default();
+    if at_index.valid {
+        let alone = report::replay_alone(&sides.rtl, golden.as_ref(), &at_index)?;
+        let ctrl = Ctrl::decode(at_index.ctrl);
+        println!(
+            "; the operation of cycle {last} ({}) gives d = {}",
+            stim::ptx_spelling(&ctrl),
+            report::result(&ctrl, alone.expected_d)
+        );
+    } else if let Some(drain) = drain_from {
+        let what = if last >= drain {
+            "a drain cycle after the last operation"
+        } else {
+            "a bubble (valid = 0)"
+        };
+        println!("; cycle {last} holds no operation: it is {what}");
+    } else {
+        println!();
+    }
+    Ok(0)
+}

@@ -1,0 +1,321 @@
+//! `fma-cosim run`: a regression of chunks over workers, with triage of its divergences.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::chunk::{self, Chunk, Shard};
+use crate::golden;
+use crate::lockstep::{Config, Divergence};
+use crate::progress::{self, Mode};
+use crate::regress::{self, Placement, Progress, Sides};
+use crate::report::{self, Origin};
+use crate::results::{ChunkRow, DivergenceRow, Params, RunResult};
+use crate::rtl;
+use crate::stim;
+use crate::waves;
+use crate::Error;
+
+use super::{
+    check_dir_writable, check_out_file, commands, families, in_range, number, Families, SidesArgs,
+};
+
+/// Largest `--count`: beyond this a run is a farm's job, split with `--shard`.
+const MAX_COUNT: u64 = 1 << 40;
+/// Largest `--window`: the waveform replays this many cycles and holds them all in memory.
+pub const MAX_WINDOW: u64 = 100_000;
+/// Largest `--batch`: one batch of frames is held in memory per worker.
+const MAX_BATCH: u64 = 65_536;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Seed of the run; each chunk's stream seed derives from it.
+    #[arg(long, default_value = "1", value_parser = number)]
+    seed: u64,
+    /// Operations in the whole run, split evenly over the families.
+    #[arg(long, default_value = "1000000", value_parser = in_range(1, MAX_COUNT))]
+    count: u64,
+    /// Families, comma-separated: f32, f64, f32x2, mixed, sm1x, addsubmul, vmad, or all.
+    #[arg(long, default_value = "all", value_parser = families, value_name = "FAMILIES")]
+    filter: Families,
+    #[command(flatten)]
+    sides: SidesArgs,
+    /// Operations per chunk (each chunk runs from reset and replays alone).
+    #[arg(long, default_value_t = chunk::DEFAULT_SIZE, value_parser = in_range(1, 1 << 32))]
+    chunk_size: u64,
+    /// Workers, each with its own RTL and model [default: the available cores].
+    #[arg(long, value_parser = in_range(1, 1024))]
+    jobs: Option<u64>,
+    /// Run only shard K of N of the chunk list (1 <= K <= N).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Divergent operations to collect before stopping (grouped by signature).
+    #[arg(long, default_value = "1", value_parser = in_range(1, 1_000_000))]
+    max_divergences: u64,
+    /// Cycles of the waveform written for each divergence signature.
+    #[arg(long, default_value = "32", value_parser = in_range(1, MAX_WINDOW))]
+    window: u64,
+    /// Directory for the waveforms.
+    #[arg(long, default_value = "waves", value_name = "DIR")]
+    waves_dir: PathBuf,
+    /// Write the result as JSON (schema: docs/results.md).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write JUnit XML (a testsuite per family, a testcase per chunk).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Cycles per RTL batch.
+    #[arg(long, default_value = "4096", value_parser = in_range(1, MAX_BATCH))]
+    batch: u64,
+    /// Where the model runs: its own thread when a core is spare (auto), or always/never.
+    #[arg(long, value_enum, default_value = "auto")]
+    golden_thread: Placement,
+    /// Progress on stderr: a bar on a terminal, a line every ~10 s otherwise.
+    #[arg(long, value_enum, default_value = "auto")]
+    progress: Mode,
+}
+
+pub fn run(a: Args) -> Result<u8, Error> {
+    let sides = a.sides.sides()?;
+    let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
+    check_dir_writable(&a.waves_dir, "waves directory")?;
+    for p in [&a.json, &a.junit].into_iter().flatten() {
+        check_out_file(p, "output file")?;
+    }
+    let plan = chunk::plan(a.seed, a.count, &a.filter.0, a.chunk_size)?;
+    let chunks: Vec<Chunk> = match a.shard {
+        Some(s) => plan.iter().copied().filter(|c| s.holds(c.index)).collect(),
+        None => plan.clone(),
+    };
+    let params = Params {
+        seed: a.seed,
+        count: a.count,
+        filter: a.filter.0.iter().map(|f| f.name().to_string()).collect(),
+        chunk_size: a.chunk_size,
+        rtl: sides.rtl.clone(),
+        golden: sides.golden.clone(),
+        max_divergences: a.max_divergences as usize,
+        window: a.window as usize,
+    };
+    let overlap = a.golden_thread.overlap(jobs, regress::available_cores());
+    println!(
+        "fma-cosim run: seed {}, {} operations over {} families in {} chunks{}, {jobs} job(s) \
+         (model in {}), RTL `{}` vs {} ({})",
+        a.seed,
+        a.count,
+        a.filter.0.len(),
+        plan.len(),
+        a.shard.map_or(String::new(), |s| format!(
+            " (shard {s}: {} chunks)",
+            chunks.len()
+        )),
+        if overlap {
+            "its own thread"
+        } else {
+            "the worker's thread"
+        },
+        sides.rtl,
+        sides.golden,
+        rtl::VERILATOR_VERSION
+    );
+    if chunks.is_empty() {
+        println!("  this shard holds no chunk: the run has fewer chunks than shards");
+    }
+
+    let cfg = Config {
+        batch: a.batch as usize,
+        max_divergences: a.max_divergences as usize,
+        window: a.window as usize,
+        overlap,
+    };
+    let progress: &'static Progress = Box::leak(Box::default());
+    progress::on_interrupt(progress);
+    let total: u64 = chunks.iter().map(|c| c.ops).sum();
+    let t0 = std::time::Instant::now();
+    let finished = AtomicBool::new(false);
+    let ran = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            let r = regress::run(&chunks, &sides, &cfg, jobs, progress);
+            finished.store(true, Ordering::Release);
+            r
+        });
+        progress::watch(progress, total, a.progress, || {
+            finished.load(Ordering::Acquire)
+        });
+        h.join()
+            .unwrap_or_else(|p| Err(Error::new(crate::lockstep::panic_text(&p))))
+    })?;
+    let seconds = t0.elapsed().as_secs_f64();
+
+    let (cosim_cmd, model_cmd) = commands();
+    let mut rows = Vec::new();
+    let mut divergences = Vec::new();
+    let mut signatures: Vec<String> = Vec::new();
+    for (c, out) in &ran.chunks {
+        rows.push(ChunkRow {
+            index: c.index,
+            family: c.family.name().into(),
+            seed: c.seed,
+            ops: c.ops,
+            vectors: out.vectors,
+            cycles: out.cycles,
+            seconds: out.seconds,
+            divergences: out.divergences.len(),
+            interrupted: out.interrupted,
+        });
+        let origin = Origin {
+            stream_args: Some(c.stream_args()),
+            family: c.family.name().into(),
+            seed: Some(c.seed),
+            sides_args: sides.args(),
+            rtl: sides.rtl.clone(),
+            golden: sides.golden.clone(),
+            window: a.window as usize,
+            cosim_cmd: cosim_cmd.clone(),
+            model_cmd: model_cmd.clone(),
+        };
+        for d in &out.divergences {
+            let mut row = triage(c, d, &origin, &sides)?;
+            if !signatures.contains(&row.signature) {
+                signatures.push(row.signature.clone());
+                print!("\n{}", row.report);
+                row.waveform = wave_for(c, d, &sides, &a.waves_dir, a.window);
+            } else {
+                println!(
+                    "\ndivergence in chunk {} cycle {}: same signature as an earlier one ({})",
+                    c.index, d.cycle, row.signature
+                );
+            }
+            divergences.push(row);
+        }
+    }
+    let result = RunResult::new(
+        rtl::VERILATOR_VERSION,
+        params,
+        a.shard,
+        plan.len(),
+        jobs,
+        seconds,
+        rows,
+        divergences,
+    );
+    println!("\n{}", result.table());
+    if ran.interrupted {
+        println!("interrupted: the summary covers the part that ran");
+    }
+    println!("{}", result.verdict());
+    if let Some(p) = &a.json {
+        result.write_json(p)?;
+    }
+    if let Some(p) = &a.junit {
+        result.write_junit(p)?;
+    }
+    Ok(if ran.interrupted {
+        130
+    } else if result.passed {
+        0
+    } else {
+        1
+    })
+}
+
+/// The record of one divergence: its signature, report and reproduce lines.
+fn triage(
+    c: &Chunk,
+    d: &Divergence,
+    origin: &Origin,
+    sides: &Sides,
+) -> Result<DivergenceRow, Error> {
+    let reference = golden::from_spec(&sides.golden)?;
+    let alone = d
+        .input
+        .as_ref()
+        .map(|inp| report::replay_alone(&sides.rtl, reference.as_ref(), inp))
+        .transpose()
+        .unwrap_or_else(|e| {
+            eprintln!("warning: replaying the operation alone failed: {e}");
+            None
+        });
+    let instruction = match &d.input {
+        Some(inp) if inp.valid => stim::ptx_spelling(&ptxfma_model::ctrl::Ctrl::decode(inp.ctrl)),
+        Some(_) => "bubble".to_string(),
+        None => "reset".to_string(),
+    };
+    let field = d
+        .fields
+        .first()
+        .map_or("?", |f| f.name.as_str())
+        .to_string();
+    let reproduce = match (&d.input, d.issue) {
+        (Some(inp), Some(issue)) => origin.reproduce(inp, issue, d.cycle),
+        _ => Vec::new(),
+    };
+    Ok(DivergenceRow {
+        chunk: c.index,
+        family: c.family.name().into(),
+        cycle: d.cycle,
+        issue: d.issue,
+        stage: d.bank.name().into(),
+        signature: format!(
+            "{} {field} | {} | {instruction}",
+            d.bank.name(),
+            c.family.name()
+        ),
+        field,
+        instruction,
+        report: report::divergence(d, origin, alone.as_ref()),
+        reproduce,
+        waveform: None,
+    })
+}
+
+/// Writes the waveform of `d` (the `window` cycles up to it, regenerated from the chunk's
+/// stream) and prints where it is; returns its path.
+fn wave_for(
+    c: &Chunk,
+    d: &Divergence,
+    sides: &Sides,
+    dir: &std::path::Path,
+    window: u64,
+) -> Option<String> {
+    let first = (d.cycle + 1).saturating_sub(window);
+    let inputs: Vec<_> = c
+        .stream()
+        .skip(first as usize)
+        .take((d.cycle + 1 - first) as usize)
+        .collect();
+    let path = dir.join(waves::file_name(c.family.name(), c.seed, d.cycle));
+    let reference = match golden::from_spec(&sides.golden) {
+        Ok(g) => g,
+        Err(e) => {
+            println!("  waveform    not written: {e}");
+            return None;
+        }
+    };
+    let w = waves::write_window(&path, &sides.rtl, reference.as_ref(), &inputs, first);
+    print_waves(&w, d.cycle);
+    w.ok().map(|w| w.path.display().to_string())
+}
+
+/// The report's waveform lines.
+pub fn print_waves(w: &Result<waves::Waves, Error>, cycle: u64) {
+    match w {
+        Ok(w) => {
+            let marked = w.mismatches.contains(&cycle);
+            println!(
+                "  waveform    {}\n              cycles {}..{} plus drain; model registers under \
+                 `model`, RTL under `TOP`; cosim.mismatch rises at time {} (cycle {cycle}){}",
+                w.path.display(),
+                w.first_cycle,
+                cycle,
+                w.edge_time(cycle),
+                if marked {
+                    ""
+                } else {
+                    "\n              WARNING: the replayed window does not reproduce the \
+                     divergence (state older than the window?)"
+                }
+            );
+        }
+        Err(e) => println!("  waveform    not written: {e}"),
+    }
+}

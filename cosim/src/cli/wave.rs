@@ -1,0 +1,126 @@
+//! `fma-cosim wave`: the waveform of any instruction sequence, whether or not it diverges.
+
+use std::io::BufRead;
+use std::path::PathBuf;
+
+use ptxfma_model::op::{self, Target};
+use ptxfma_model::pipeline::{PipeIn, LATENCY};
+
+use crate::golden;
+use crate::report;
+use crate::waves;
+use crate::Error;
+
+use super::{check_out_file, SidesArgs};
+
+/// Operations whose results are printed.
+const SHOWN: usize = 50;
+/// Most instructions in one waveform.
+const MAX_LINES: usize = 100_000;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// `fma-model eval` lines (PTX spelling, hex operands), one per argument; read from stdin
+    /// when none. Each is presented in its own cycle, back to back; `.target sm_NN` lines and
+    /// `//` comments are allowed.
+    #[arg(value_name = "INSTRUCTION")]
+    lines: Vec<String>,
+    /// The waveform to write.
+    #[arg(long, default_value = "waves/wave.vcd", value_name = "FILE")]
+    vcd: PathBuf,
+    #[command(flatten)]
+    sides: SidesArgs,
+}
+
+/// The operations of `lines`, one cycle each, tagged by cycle.
+pub fn parse_lines(lines: &[String]) -> Result<Vec<PipeIn>, Error> {
+    let mut target = Target::default();
+    let mut out = Vec::new();
+    for (n, raw) in lines.iter().enumerate() {
+        let line = raw.split("//").next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = |msg: &str| Error::new(format!("line {}: {msg}", n + 1));
+        if let Some(t) = line.strip_prefix(".target") {
+            target = Target::parse(t.trim()).map_err(|e| at(e.message()))?;
+            continue;
+        }
+        let i = op::parse_line(line, target).map_err(|e| at(e.message()))?;
+        if out.len() == MAX_LINES {
+            return Err(at(&format!("more than {MAX_LINES} instructions")));
+        }
+        out.push(PipeIn {
+            valid: true,
+            tag: out.len() as u16,
+            ctrl: i.ctrl.encode(),
+            a: i.a,
+            b: i.b,
+            c: i.c,
+        });
+    }
+    if out.is_empty() {
+        return Err(Error::new("no instruction given"));
+    }
+    Ok(out)
+}
+
+pub fn wave(a: Args) -> Result<u8, Error> {
+    let sides = a.sides.sides()?;
+    check_out_file(&a.vcd, "waveform")?;
+    let lines = if a.lines.is_empty() {
+        let mut v = Vec::new();
+        for l in std::io::stdin().lock().lines() {
+            v.push(l.map_err(|e| Error::new(format!("stdin: {e}")))?);
+            if v.len() > 4 * MAX_LINES {
+                return Err(Error::new(format!(
+                    "more than {} lines on stdin",
+                    4 * MAX_LINES
+                )));
+            }
+        }
+        v
+    } else {
+        a.lines.clone()
+    };
+    let inputs = parse_lines(&lines)?;
+    let reference = golden::from_spec(&sides.golden)?;
+    let w = waves::write_window(&a.vcd, &sides.rtl, reference.as_ref(), &inputs, 0)?;
+    println!(
+        "waveform {}: {} operation(s) in cycles 0..{} plus {LATENCY} drain cycles, RTL `{}` \
+         under `TOP`, {} under `model`",
+        w.path.display(),
+        inputs.len(),
+        inputs.len() - 1,
+        sides.rtl,
+        sides.golden
+    );
+    for (k, inp) in inputs.iter().enumerate().take(SHOWN) {
+        let alone = report::replay_alone(&sides.rtl, reference.as_ref(), inp)?;
+        let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
+        println!(
+            "  cycle {k:>5}  {}  d = {}{}",
+            crate::stim::ptx_spelling(&ctrl),
+            report::result(&ctrl, alone.expected_d),
+            if alone.actual_d == alone.expected_d {
+                String::new()
+            } else {
+                format!("  RTL: {}", report::result(&ctrl, alone.actual_d))
+            }
+        );
+    }
+    if inputs.len() > SHOWN {
+        println!("  ... and {} more", inputs.len() - SHOWN);
+    }
+    if w.mismatches.is_empty() {
+        println!("no divergence");
+        Ok(0)
+    } else {
+        let cycles: Vec<String> = w.mismatches.iter().map(u64::to_string).collect();
+        println!(
+            "DIVERGENCE after the edge of cycle(s) {} (cosim.mismatch in the waveform)",
+            cycles.join(", ")
+        );
+        Ok(1)
+    }
+}

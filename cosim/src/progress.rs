@@ -1,0 +1,124 @@
+//! Progress of a long run on stderr, and Ctrl-C.
+//!
+//! On a terminal: an `indicatif` bar (operations done/total, ops/s, ETA, divergences so far).
+//! Otherwise (CI logs): one plain line about every ten seconds. Ctrl-C (or SIGTERM) sets the
+//! run's stop flag, so the workers finish their batch and the partial summary is printed; a
+//! second Ctrl-C removes the files being written and exits at once.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use crate::regress::Progress;
+
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// A bar on a terminal, plain lines otherwise.
+    Auto,
+    Bar,
+    /// A line about every ten seconds.
+    Lines,
+    Off,
+}
+
+/// Seconds between plain progress lines.
+const LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// Watches `p` until `done()` says the run is over, showing progress of `total` operations.
+pub fn watch(p: &Progress, total: u64, mode: Mode, done: impl Fn() -> bool) {
+    let mode = match mode {
+        Mode::Auto if std::io::stderr().is_terminal() => Mode::Bar,
+        Mode::Auto => Mode::Lines,
+        m => m,
+    };
+    let t0 = Instant::now();
+    let bar = (mode == Mode::Bar).then(|| {
+        let b = indicatif::ProgressBar::new(total);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} ops  {per_sec}  ETA {eta}  {msg}",
+            )
+            .expect("a valid template"),
+        );
+        b
+    });
+    let mut last_line = Instant::now();
+    while !done() {
+        std::thread::sleep(Duration::from_millis(100));
+        let ops = p.done.load(Ordering::Relaxed);
+        let div = p.divergences.load(Ordering::Relaxed);
+        if let Some(b) = &bar {
+            b.set_position(ops);
+            b.set_message(format!("{div} divergence(s)"));
+        } else if mode == Mode::Lines && last_line.elapsed() >= LINE_EVERY {
+            last_line = Instant::now();
+            let secs = t0.elapsed().as_secs_f64();
+            let rate = ops as f64 / secs;
+            let eta = if rate > 0.0 {
+                format!("{:.0} s", (total.saturating_sub(ops)) as f64 / rate)
+            } else {
+                "-".into()
+            };
+            eprintln!(
+                "progress: {ops}/{total} operations ({:.1}%), {rate:.0} ops/s, ETA {eta}, \
+                 {div} divergence(s)",
+                100.0 * ops as f64 / total.max(1) as f64
+            );
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
+
+/// Files being written, removed by a second Ctrl-C before the process exits.
+fn temporaries() -> &'static Mutex<Vec<PathBuf>> {
+    static T: OnceLock<Mutex<Vec<PathBuf>>> = OnceLock::new();
+    T.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Registers a temporary file until the guard is dropped.
+pub struct Temporary(PathBuf);
+
+impl Temporary {
+    pub fn new(path: PathBuf) -> Temporary {
+        temporaries()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(path.clone());
+        Temporary(path)
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut t = temporaries().lock().unwrap_or_else(|p| p.into_inner());
+        t.retain(|p| p != &self.0);
+    }
+}
+
+/// The stop flag Ctrl-C sets, installed once per process.
+pub fn on_interrupt(p: &'static Progress) {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let r = ctrlc::set_handler(move || {
+            if p.stop.swap(true, Ordering::SeqCst) {
+                for f in temporaries()
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .iter()
+                {
+                    let _ = std::fs::remove_file(f);
+                }
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: finishing the current batches (Ctrl-C again to quit now)");
+        });
+        if let Err(e) = r {
+            eprintln!("warning: Ctrl-C will not stop the run cleanly: {e}");
+        }
+    });
+}

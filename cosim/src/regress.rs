@@ -1,0 +1,233 @@
+//! A regression: a list of chunks run by `jobs` workers in one process.
+//!
+//! Each worker owns a Verilated RTL (with its own `VerilatedContext`) and a reference, takes
+//! the next chunk in list order, and runs it from reset. Results are kept by chunk index, and
+//! everything that is reported is derived from them in chunk order, so the summary and the
+//! first divergence (lowest chunk, then cycle) are the same for any number of workers.
+//!
+//! `--max-divergences N` cuts the run deterministically: the run covers the chunks up to the
+//! first one at which the divergences of all chunks so far reach N. A worker skips a chunk
+//! once the chunks before it are known to reach that count.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::chunk::Chunk;
+use crate::golden;
+use crate::lockstep::{self, Config, Hooks, Outcome};
+use crate::rtl::{self, Rtl};
+use crate::Error;
+
+/// The two sides of a comparison, as chosen on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// RTL variant under test.
+    pub rtl: String,
+    /// Reference: `model` or `rtl:<variant>`.
+    pub golden: String,
+}
+
+impl Sides {
+    /// Checks both names against this build.
+    pub fn new(rtl: &str, golden: &str) -> Result<Sides, Error> {
+        rtl::variant(rtl)?;
+        golden::from_spec(golden)?;
+        Ok(Sides {
+            rtl: rtl.to_string(),
+            golden: golden.to_string(),
+        })
+    }
+
+    /// Extra replay arguments when not the defaults.
+    pub fn args(&self) -> String {
+        let mut a = String::new();
+        if self.rtl != "default" {
+            a.push_str(&format!(" --rtl {}", self.rtl));
+        }
+        if self.golden != "model" {
+            a.push_str(&format!(" --golden {}", self.golden));
+        }
+        a
+    }
+}
+
+/// Where the reference runs relative to the worker that drives the RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Placement {
+    /// Its own thread when the workers leave a core spare, the worker's thread otherwise.
+    Auto,
+    /// Its own thread, one batch ahead of the RTL.
+    Thread,
+    /// The worker's thread, one batch after the other.
+    Inline,
+}
+
+impl Placement {
+    /// Whether the reference gets a thread of its own with `jobs` workers on `cores` cores.
+    pub fn overlap(self, jobs: usize, cores: usize) -> bool {
+        match self {
+            Placement::Auto => jobs < cores,
+            Placement::Thread => true,
+            Placement::Inline => false,
+        }
+    }
+}
+
+/// Cores this process may use.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What a running regression shares with the thread that watches it.
+#[derive(Default)]
+pub struct Progress {
+    /// Set to stop every worker after its current batch (Ctrl-C).
+    pub stop: AtomicBool,
+    /// Valid operations compared so far.
+    pub done: AtomicU64,
+    /// Divergences found so far.
+    pub divergences: AtomicU64,
+    /// Chunks finished.
+    pub chunks: AtomicUsize,
+}
+
+/// The outcome of each chunk the run covers, in chunk order.
+#[derive(Debug)]
+pub struct Ran {
+    pub chunks: Vec<(Chunk, Outcome)>,
+    /// Some chunk before the cut did not run to its end (Ctrl-C).
+    pub interrupted: bool,
+}
+
+/// Runs `chunks` with `jobs` workers. `cfg.max_divergences` applies to the whole list.
+pub fn run(
+    chunks: &[Chunk],
+    sides: &Sides,
+    cfg: &Config,
+    jobs: usize,
+    progress: &Progress,
+) -> Result<Ran, Error> {
+    let jobs = jobs.clamp(1, chunks.len().max(1));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Outcome>>> =
+        Mutex::new((0..chunks.len()).map(|_| None).collect());
+    let failure: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| {
+                let mut sides_built = None;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= chunks.len() || progress.stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if cut_before(&lock(&results), i, cfg.max_divergences) {
+                        continue;
+                    }
+                    let r = run_chunk(&chunks[i], sides, cfg, progress, &mut sides_built);
+                    match r {
+                        Ok(out) => {
+                            progress
+                                .divergences
+                                .fetch_add(out.divergences.len() as u64, Ordering::Relaxed);
+                            progress.chunks.fetch_add(1, Ordering::Relaxed);
+                            lock(&results)[i] = Some(out);
+                        }
+                        Err(e) => {
+                            let mut f = lock(&failure);
+                            if f.as_ref().is_none_or(|(j, _)| i < *j) {
+                                *f = Some((i, e));
+                            }
+                            progress.stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+
+    if let Some((i, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(Error::new(format!(
+            "chunk {i} ({}): {e}",
+            chunks[i].stream_args()
+        )));
+    }
+    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut ran = Ran {
+        chunks: Vec::new(),
+        interrupted: false,
+    };
+    let mut total = 0;
+    for (chunk, out) in chunks.iter().zip(results) {
+        match out {
+            Some(out) => {
+                ran.interrupted |= out.interrupted;
+                total += out.divergences.len();
+                ran.chunks.push((*chunk, out));
+                if total >= cfg.max_divergences {
+                    break;
+                }
+            }
+            None => ran.interrupted = true,
+        }
+    }
+    Ok(ran)
+}
+
+/// Whether the finished chunks before `i`, all of them, already hold `max` divergences.
+fn cut_before(results: &[Option<Outcome>], i: usize, max: usize) -> bool {
+    let mut total = 0;
+    for r in &results[..i] {
+        match r {
+            Some(out) => total += out.divergences.len(),
+            None => return false,
+        }
+        if total >= max {
+            return true;
+        }
+    }
+    false
+}
+
+/// One chunk from reset, on this worker's sides (built on first use). A panic of the
+/// reference becomes an error naming the chunk.
+fn run_chunk(
+    chunk: &Chunk,
+    sides: &Sides,
+    cfg: &Config,
+    progress: &Progress,
+    built: &mut Option<(Rtl, Box<dyn golden::Golden>)>,
+) -> Result<Outcome, Error> {
+    if built.is_none() {
+        *built = Some((
+            Rtl::new(&sides.rtl, false)?,
+            golden::from_spec(&sides.golden)?,
+        ));
+    }
+    let (rtl, golden) = built.as_mut().expect("built above");
+    let hooks = Hooks {
+        stop: Some(&progress.stop),
+        done: Some(&progress.done),
+    };
+    let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        lockstep::run_with(rtl, golden.as_mut(), chunk.stream(), cfg, hooks)
+    }));
+    match r {
+        Ok(r) => r,
+        Err(p) => {
+            // The sides are in an unknown state: build new ones for the next chunk.
+            *built = None;
+            Err(Error::new(format!(
+                "the reference panicked: {}",
+                lockstep::panic_text(&p)
+            )))
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

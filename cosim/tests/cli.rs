@@ -1,0 +1,360 @@
+//! The `fma-cosim` command line as a new user meets it: help, version, and every bad input a
+//! one-line error with exit status 2 (never a panic, an abort, or a run that checks nothing).
+
+mod common;
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{cosim, scratch, Vcd};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+}
+
+/// Asserts a one-line error containing `want`, exit 2, and nothing on stdout.
+fn rejects(args: &[&str], want: &str) {
+    let (code, out, err) = cosim(args);
+    assert_eq!(code, 2, "{args:?}: exit {code}\n{out}{err}");
+    assert!(err.contains(want), "{args:?}: wanted `{want}` in: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(out.is_empty(), "{args:?}: ran anyway: {out}");
+}
+
+#[test]
+fn help_and_version_go_to_stdout_with_status_0() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["run", "--help"],
+        &["run", "-h"],
+        &["replay", "--help"],
+        &["wave", "--help"],
+        &["merge", "--help"],
+        &["bench", "--help"],
+        &["variants", "--help"],
+        &["help", "run"],
+    ] {
+        let (code, out, err) = cosim(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains("Usage: fma-cosim"), "{args:?}: {out}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+    let (code, out, _) = cosim(&["run", "--help"]);
+    assert_eq!(code, 0);
+    for opt in [
+        "--jobs",
+        "--shard",
+        "--json",
+        "--junit",
+        "--max-divergences",
+        "--chunk-size",
+    ] {
+        assert!(out.contains(opt), "run --help lacks {opt}");
+    }
+    let (code, out, _) = cosim(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("fma-cosim 0.1.0 (Verilator 5."), "{out}");
+}
+
+#[test]
+fn bad_numbers_ranges_and_lists_are_one_line_errors() {
+    rejects(&["run", "--count", "lots"], "`lots` is not a number");
+    rejects(&["run", "--count", "0"], "out of range");
+    rejects(&["run", "--count", "3"], "below the number of families (7)");
+    rejects(&["run", "--max-divergences", "0"], "out of range");
+    rejects(&["run", "--batch", "0"], "out of range");
+    rejects(&["run", "--batch", "100000000000"], "out of range");
+    rejects(&["run", "--batch", "18446744073709551615"], "out of range");
+    rejects(
+        &["run", "--batch", "18446744073709551616"],
+        "is not a number",
+    );
+    rejects(&["run", "--window", "1000000000"], "out of range");
+    rejects(&["run", "--jobs", "0"], "out of range");
+    rejects(&["run", "--chunk-size", "0"], "out of range");
+    rejects(&["bench", "--count", "5000000000"], "out of range");
+    rejects(&["bench", "--count", "0"], "out of range");
+    rejects(&["run", "--filter", ""], "empty family name");
+    rejects(&["run", "--filter", ","], "empty family name");
+    rejects(&["run", "--filter", "f32,,vmad"], "empty family name");
+    rejects(&["run", "--filter", "fma.f16"], "unknown family `fma.f16`");
+    rejects(&["run", "--shard", "5/4"], "expected K/N");
+    rejects(&["run", "--shard", "0/4"], "expected K/N");
+    rejects(
+        &["run", "--frobnicate", "1"],
+        "unknown option `--frobnicate`",
+    );
+    rejects(&["run", "--rtl", "nope"], "no RTL variant `nope`");
+    rejects(
+        &["run", "--golden", "oracle"],
+        "expected `model` or `rtl:<variant>`",
+    );
+    rejects(&["walk"], "unknown command `walk`");
+    rejects(&[], "fma-cosim --help");
+    rejects(&["merge"], "missing");
+}
+
+#[test]
+fn replay_checks_its_stream_before_running() {
+    let base = ["replay", "--seed", "1", "--filter", "vmad", "--count", "5"];
+    rejects(&base, "missing --index");
+    rejects(
+        &[&base[..], &["--index", "1000"]].concat(),
+        "past the end of the stream",
+    );
+    rejects(
+        &[&base[..], &["--index", "10"]].concat(),
+        "past the end of the stream",
+    );
+    rejects(
+        &[&base[..], &["--index", "3", "--window", "10"]].concat(),
+        "reaches before cycle 0",
+    );
+    rejects(
+        &[
+            "replay", "--seed", "1", "--filter", "vmad,f32", "--count", "5", "--index", "1",
+        ],
+        "exactly one family",
+    );
+    rejects(
+        &[
+            "replay",
+            "--ctrl",
+            "0x1000000",
+            "--a",
+            "0",
+            "--b",
+            "0",
+            "--c",
+            "0",
+        ],
+        "wider than 24 bits",
+    );
+    rejects(
+        &[
+            "replay",
+            "--ctrl",
+            "fma.rx.f32",
+            "--a",
+            "0",
+            "--b",
+            "0",
+            "--c",
+            "0",
+        ],
+        "--ctrl",
+    );
+    rejects(
+        &[
+            "replay", "--ctrl", "0x9", "--a", "0", "--b", "0", "--c", "0", "--seed", "1",
+        ],
+        "cannot be used with",
+    );
+    // A drain cycle is not reported as an operation.
+    let (code, out, err) = cosim(&[&base[..], &["--index", "9"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("drain cycle"), "{out}");
+    assert!(!out.contains("gives d"), "{out}");
+}
+
+#[test]
+fn unwritable_waves_dir_is_refused_before_the_replay() {
+    let dir = scratch("cli-unwritable");
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let waves = file.join("waves");
+    rejects(
+        &[
+            "replay",
+            "--ctrl",
+            "0x9",
+            "--a",
+            "0x3f800000",
+            "--b",
+            "0",
+            "--c",
+            "0",
+            "--waves-dir",
+            waves.to_str().unwrap(),
+        ],
+        "waves directory",
+    );
+    let json = file.join("r.json");
+    rejects(
+        &["run", "--count", "70", "--json", json.to_str().unwrap()],
+        "directory of output file",
+    );
+}
+
+#[test]
+fn replay_takes_a_ptx_spelling() {
+    let (code, out, err) = cosim(&[
+        "replay",
+        "--ctrl",
+        "fma.rn.f32",
+        "--a",
+        "0x3f800000",
+        "--b",
+        "0x40000000",
+        "--c",
+        "0x3f800000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // 1 * 2 + 1 = 3.
+    assert!(out.contains("0x40400000"), "{out}");
+}
+
+#[test]
+fn non_utf8_arguments_are_an_error_not_a_panic() {
+    for args in [
+        vec![
+            OsString::from("run"),
+            OsString::from("--filter"),
+            OsString::from_vec(vec![0x66, 0xff]),
+        ],
+        vec![OsString::from_vec(vec![0xfe, 0x72])],
+        vec![
+            OsString::from("run"),
+            OsString::from("--waves-dir"),
+            OsString::from_vec(vec![0x66, 0xff]),
+            OsString::from("--count"),
+            OsString::from("x"),
+        ],
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn a_huge_or_hostile_token_is_cut_and_escaped() {
+    // The longest single argument Linux passes (MAX_ARG_STRLEN) is 128 KiB.
+    let huge = "x".repeat(100_000);
+    for args in [
+        vec!["run", "--filter", huge.as_str()],
+        vec!["run", "--count", huge.as_str()],
+        vec!["run", huge.as_str()],
+        vec![
+            "replay",
+            "--ctrl",
+            huge.as_str(),
+            "--a",
+            "0",
+            "--b",
+            "0",
+            "--c",
+            "0",
+        ],
+    ] {
+        let (code, _, err) = cosim(&args);
+        assert_eq!(code, 2);
+        assert!(err.len() < 400, "{} bytes of error", err.len());
+        assert_eq!(err.trim_end().lines().count(), 1);
+    }
+    let (code, _, err) = cosim(&["run", "--filter", "f32\x1b[31m\x07"]);
+    assert_eq!(code, 2);
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+    assert!(err.contains("\\u{1b}"), "{err:?}");
+}
+
+#[test]
+fn wave_writes_any_sequence() {
+    let dir = scratch("cli-wave");
+    let vcd = dir.join("seq.vcd");
+    let (code, out, err) = cosim(&[
+        "wave",
+        "--vcd",
+        vcd.to_str().unwrap(),
+        "fma.rn.f32 0x3f800000 0x40000000 0x3f800000",
+        "vmad.u32.u32.u32 0x5.b0, 0x3, 0x1",
+        ".target sm_13",
+        "mad.f32 0x3f800000 0x3f800000 0x00000000",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("no divergence"), "{out}");
+    assert!(out.contains("0x40400000"), "{out}");
+    let mut v = Vcd::open(&vcd);
+    assert!(v.has_scope(&["TOP", "ptxfma_top"]));
+    assert!(v.has_scope(&["model", "s1_q"]));
+    let d = v.changes(&["TOP"], "out_d_o");
+    assert!(
+        d.iter()
+            .any(|(_, b)| u64::from_str_radix(b, 2).ok() == Some(0x4040_0000)),
+        "{d:?}"
+    );
+    let (code, _, err) = cosim(&[
+        "wave",
+        "--vcd",
+        vcd.to_str().unwrap(),
+        "fma.rn.f33 0x1 0x2 0x3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1"), "{err}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "seq.vcd")
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_with_a_partial_summary() {
+    let dir = scratch("cli-sigint");
+    let json = dir.join("r.json");
+    let child = bin()
+        .args([
+            "run",
+            "--count",
+            "500000000",
+            "--progress",
+            "lines",
+            "--waves-dir",
+        ])
+        .arg(&dir)
+        .arg("--json")
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let it start the workers, then interrupt.
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let t = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        t.elapsed() < Duration::from_secs(20),
+        "took {:?} to stop",
+        t.elapsed()
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stdout}{stderr}");
+    assert!(stdout.contains("INTERRUPTED"), "{stdout}");
+    assert!(stdout.contains("total"), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["passed"], false);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        names,
+        vec![OsString::from("r.json")],
+        "left behind: {names:?}"
+    );
+}

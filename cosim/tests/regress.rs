@@ -1,0 +1,383 @@
+//! Regressions as a farm runs them: chunks over workers, shards, JSON results, `merge`, JUnit.
+//! The injected fault (`fault_sticky_rz`) gives divergences to find, so this needs the
+//! `fault-sticky` feature (`make test` runs it).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{cosim, scratch};
+use serde_json::Value;
+
+/// Runs `fma-cosim run` with `args` plus `--json` into `dir`; returns (exit code, stdout, JSON).
+fn run_json(dir: &Path, name: &str, args: &[&str]) -> (i32, String, Value) {
+    let json = dir.join(format!("{name}.json"));
+    let waves = dir.join(format!("{name}-waves"));
+    let mut all = vec!["run", "--progress", "off"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&[
+        "--json",
+        json.to_str().unwrap(),
+        "--waves-dir",
+        waves.to_str().unwrap(),
+    ]);
+    let (code, out, err) = cosim(&all);
+    assert!(code == 0 || code == 1, "{all:?}: exit {code}\n{out}{err}");
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{json:?}: {e}\n{err}"));
+    (code, out, serde_json::from_str(&text).unwrap())
+}
+
+/// The JSON without what legitimately differs between equal runs: times, worker count,
+/// shard, and the waveform directory.
+fn canonical(v: &Value) -> Value {
+    let mut v = v.clone();
+    strip(&mut v);
+    v
+}
+
+fn strip(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for k in ["seconds", "jobs", "shard", "waveform"] {
+                m.remove(k);
+            }
+            for (_, x) in m.iter_mut() {
+                strip(x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+/// Report text contains the waves directory's path in the waveform line; drop that line.
+fn without_paths(mut v: Value) -> Value {
+    if let Some(ds) = v["divergences"].as_array_mut() {
+        for d in ds {
+            let r = d["report"].as_str().unwrap_or_default().to_string();
+            let kept: Vec<&str> = r.lines().filter(|l| !l.contains("waveform")).collect();
+            d["report"] = Value::String(kept.join("\n"));
+        }
+    }
+    v
+}
+
+const FAULT: &[&str] = &[
+    "--rtl",
+    "fault_sticky_rz",
+    "--filter",
+    "f64,f32,vmad",
+    "--count",
+    "30000",
+    "--chunk-size",
+    "10",
+    "--seed",
+    "11",
+];
+
+#[test]
+fn the_summary_and_first_divergence_do_not_depend_on_jobs() {
+    let dir = scratch("jobs");
+    let mut seen: Option<(Value, String)> = None;
+    for jobs in ["1", "2", "3"] {
+        let mut args = FAULT.to_vec();
+        args.extend_from_slice(&["--jobs", jobs, "--max-divergences", "7"]);
+        let (code, out, v) = run_json(&dir, &format!("j{jobs}"), &args);
+        assert_eq!(code, 1, "{out}");
+        let divs = v["divergences"].as_array().unwrap();
+        assert!(divs.len() >= 7, "{out}");
+        // The cut spans several chunks, so workers raced for them.
+        let chunks_hit: std::collections::BTreeSet<u64> =
+            divs.iter().map(|d| d["chunk"].as_u64().unwrap()).collect();
+        assert!(chunks_hit.len() >= 3, "{chunks_hit:?}");
+        // Chunk order, then cycle order, whatever the job count.
+        let first: Vec<(u64, u64)> = divs
+            .iter()
+            .map(|d| (d["chunk"].as_u64().unwrap(), d["cycle"].as_u64().unwrap()))
+            .collect();
+        let mut sorted = first.clone();
+        sorted.sort();
+        assert_eq!(first, sorted, "divergences out of order");
+        let table: String = out
+            .lines()
+            .skip_while(|l| !l.starts_with("family"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        // Rates differ between runs: compare the table without its last column.
+        let table: String = table
+            .lines()
+            .map(|l| {
+                let mut c: Vec<&str> = l.split_whitespace().collect();
+                if c.len() == 5 {
+                    c.pop();
+                }
+                c.join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let v = without_paths(canonical(&v));
+        match &seen {
+            None => seen = Some((v, table)),
+            Some((v1, t1)) => {
+                assert_eq!(&v, v1, "--jobs {jobs} differs from --jobs 1");
+                assert_eq!(&table, t1, "--jobs {jobs} prints another summary");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_passing_run_is_the_same_for_every_job_count() {
+    let dir = scratch("jobs-pass");
+    let args = ["--count", "14000", "--chunk-size", "1000", "--seed", "5"];
+    let (_, _, one) = run_json(&dir, "one", &[&args[..], &["--jobs", "1"]].concat());
+    let (_, _, two) = run_json(&dir, "two", &[&args[..], &["--jobs", "2"]].concat());
+    assert_eq!(canonical(&one), canonical(&two));
+    assert_eq!(one["passed"], true);
+    assert_eq!(one["chunks"].as_array().unwrap().len(), 14);
+    let vectors: u64 = one["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["vectors"].as_u64().unwrap())
+        .sum();
+    assert_eq!(vectors, 14000);
+}
+
+/// Runs `n` shards of `args` and merges them; returns the merge's (code, stdout, stderr) and
+/// the merged JSON path.
+fn shards_and_merge(dir: &Path, args: &[&str], n: u32) -> (Vec<PathBuf>, PathBuf, PathBuf) {
+    let mut files = Vec::new();
+    for k in 1..=n {
+        let shard = format!("{k}/{n}");
+        let mut a = args.to_vec();
+        a.extend_from_slice(&["--shard", &shard, "--jobs", "1"]);
+        let name = format!("shard{k}");
+        let _ = run_json(dir, &name, &a);
+        files.push(dir.join(format!("{name}.json")));
+    }
+    (files, dir.join("merged.json"), dir.join("junit.xml"))
+}
+
+fn merge(files: &[PathBuf], json: &Path, junit: &Path) -> (i32, String, String) {
+    let mut a: Vec<String> = vec!["merge".into()];
+    a.extend(files.iter().map(|f| f.display().to_string()));
+    a.extend([
+        "--json".into(),
+        json.display().to_string(),
+        "--junit".into(),
+        junit.display().to_string(),
+    ]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    cosim(&a)
+}
+
+#[test]
+fn shards_merge_to_exactly_the_unsharded_run() {
+    let dir = scratch("shards-pass");
+    let args = ["--count", "21000", "--chunk-size", "2000", "--seed", "3"];
+    let (_, _, whole) = run_json(&dir, "whole", &[&args[..], &["--jobs", "2"]].concat());
+    let (files, json, junit) = shards_and_merge(&dir, &args, 4);
+    // Each shard holds a part; together, every chunk once.
+    let mut counts = 0;
+    for f in &files {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let n = v["chunks"].as_array().unwrap().len();
+        assert!(n > 0 && n < 14, "{f:?} holds {n} chunks");
+        counts += n;
+    }
+    assert_eq!(counts, whole["chunks"].as_array().unwrap().len());
+    let (code, out, err) = merge(&files, &json, &junit);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("PASSED"), "{out}");
+    let merged: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(canonical(&merged), canonical(&whole));
+    assert_eq!(merged["shard"], Value::Null);
+    let x = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(x.matches("<testsuite ").count(), 7, "{x}");
+    assert_eq!(
+        x.matches("<testcase ").count(),
+        whole["chunks"].as_array().unwrap().len()
+    );
+    assert!(!x.contains("<failure"));
+}
+
+#[test]
+fn merged_fault_run_carries_every_divergence_into_junit() {
+    let dir = scratch("shards-fault");
+    let mut args = FAULT.to_vec();
+    args.extend_from_slice(&["--max-divergences", "5"]);
+    let (code, _, whole) = run_json(&dir, "whole", &[&args[..], &["--jobs", "2"]].concat());
+    assert_eq!(code, 1);
+    let (files, json, junit) = shards_and_merge(&dir, &args, 3);
+    let (code, out, err) = merge(&files, &json, &junit);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("FAILED"), "{out}");
+    let merged: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        without_paths(canonical(&merged)),
+        without_paths(canonical(&whole))
+    );
+    // Every signature's first occurrence has a waveform on disk.
+    for s in merged["signatures"].as_array().unwrap() {
+        let w = s["waveform"].as_str().expect("a waveform per signature");
+        let text = std::fs::read_to_string(w).unwrap();
+        assert!(text.contains("$enddefinitions"), "{w}");
+    }
+    // JUnit: a failure per divergence, each carrying its report.
+    let x = std::fs::read_to_string(&junit).unwrap();
+    let n = merged["divergences"].as_array().unwrap().len();
+    assert_eq!(x.matches("<failure ").count(), n, "{x}");
+    assert!(x.contains("lane0.align_sticky"), "{x}");
+    assert!(x.contains("DIVERGENCE: RTL `fault_sticky_rz`"), "{x}");
+    let failures: usize = x
+        .split("<testsuite ")
+        .skip(1)
+        .map(|s| {
+            let f = s.split("failures=\"").nth(1).unwrap();
+            f[..f.find('"').unwrap()].parse::<usize>().unwrap()
+        })
+        .sum();
+    assert_eq!(failures, n);
+}
+
+#[test]
+fn merge_names_missing_duplicated_and_foreign_shards() {
+    let dir = scratch("shards-bad");
+    let args = ["--count", "7000", "--chunk-size", "1000", "--seed", "4"];
+    let (files, json, junit) = shards_and_merge(&dir, &args, 3);
+    // Missing.
+    let (code, _, err) = merge(&files[..2], &json, &junit);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("shard 3/3 missing"), "{err}");
+    assert!(!json.exists(), "a failed merge wrote {json:?}");
+    // Duplicated.
+    let dup = vec![
+        files[0].clone(),
+        files[1].clone(),
+        files[1].clone(),
+        files[2].clone(),
+    ];
+    let (code, _, err) = merge(&dup, &json, &junit);
+    assert_eq!(code, 2);
+    assert!(err.contains("shard 2/3 given twice"), "{err}");
+    // From another run.
+    let other_dir = scratch("shards-bad-other");
+    let other = ["--count", "7000", "--chunk-size", "1000", "--seed", "5"];
+    let (others, _, _) = shards_and_merge(&other_dir, &other, 3);
+    let mixed = vec![files[0].clone(), others[1].clone(), files[2].clone()];
+    let (code, _, err) = merge(&mixed, &json, &junit);
+    assert_eq!(code, 2);
+    assert!(err.contains("seed = 4") && err.contains("5 in"), "{err}");
+    // Not a results file.
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"a\": 1}").unwrap();
+    let (code, _, err) = merge(&[junk], &json, &junit);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a fma-cosim results file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn run_writes_junit_directly() {
+    let dir = scratch("run-junit");
+    let junit = dir.join("j.xml");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--rtl",
+        "fault_sticky_rz",
+        "--filter",
+        "f32",
+        "--count",
+        "3000",
+        "--waves-dir",
+        dir.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let x = std::fs::read_to_string(&junit).unwrap();
+    assert!(x.starts_with("<?xml"), "{x}");
+    assert!(x.contains("<testsuite name=\"fma-cosim.f32\""), "{x}");
+    assert_eq!(x.matches("<failure ").count(), 1, "{x}");
+}
+
+#[test]
+fn reproduce_lines_run_as_printed() {
+    let dir = scratch("reproduce");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--rtl",
+        "fault_sticky_rz",
+        "--filter",
+        "f32",
+        "--count",
+        "3000",
+        "--seed",
+        "6",
+        "--window",
+        "16",
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let lines: Vec<String> = out
+        .lines()
+        .skip_while(|l| l.trim() != "reproduce")
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with("waveform"))
+        .map(|l| l.split("   (").next().unwrap().trim().to_string())
+        .collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    // The windowed line replays min(--window, cycle) cycles before the divergence.
+    let cycle: u64 = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("cycle"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(cycle > 16, "seed 6 diverges first in cycle {cycle}");
+    let want = format!("--index {cycle} --window 16 --rtl fault_sticky_rz");
+    assert!(lines[1].ends_with(&want), "{} vs {want}", lines[1]);
+    let mut waveforms = Vec::new();
+    for line in &lines {
+        let is_replay = line.contains(" replay ");
+        let cmd = if is_replay {
+            format!("{line} --waves-dir {}", dir.display())
+        } else {
+            line.clone()
+        };
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&cmd)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        if is_replay {
+            assert_eq!(o.status.code(), Some(1), "{cmd}: {text}{err}");
+            assert!(text.contains("DIVERGENCE"), "{cmd}: {text}");
+            let w = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("waveform"))
+                .unwrap_or_else(|| panic!("{cmd}: no waveform in {text}"))
+                .trim()
+                .to_string();
+            waveforms.push(w);
+        } else {
+            assert_eq!(o.status.code(), Some(0), "{cmd}: {text}{err}");
+            assert!(text.trim().starts_with("0x"), "{cmd}: {text}");
+        }
+    }
+    // The plain and the windowed replay of one divergence write different files.
+    assert_eq!(waveforms.len(), 3, "{waveforms:?}");
+    assert_ne!(waveforms[0], waveforms[1]);
+    for w in &waveforms {
+        assert!(std::path::Path::new(w).is_file(), "{w}");
+    }
+}
