@@ -96,13 +96,16 @@ pub fn run(a: Args) -> Result<u8, Error> {
         max_divergences: a.max_divergences as usize,
         window: a.window as usize,
     };
+    // More workers than chunks would idle.
+    let jobs = jobs.min(chunks.len().max(1));
     let overlap = a.golden_thread.overlap(jobs, regress::available_cores());
     println!(
-        "fma-cosim run: seed {}, {} operations over {} families in {} chunks{}, {jobs} job(s) \
+        "fma-cosim run: seed {}, {} operations over {} famil{} in {} chunk(s){}, {jobs} job(s) \
          (model in {}), RTL `{}` vs {} ({})",
         a.seed,
         a.count,
         a.filter.0.len(),
+        if a.filter.0.len() == 1 { "y" } else { "ies" },
         plan.len(),
         a.shard.map_or(String::new(), |s| format!(
             " (shard {s}: {} chunks)",
