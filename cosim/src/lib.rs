@@ -5,6 +5,7 @@
 //! - [`golden`]: the reference side (the model, or another RTL variant);
 //! - [`lockstep`]: the engine that runs both sides and compares them;
 //! - [`waves`]: the VCD of a divergence window (RTL hierarchy + model registers + marker);
+//! - [`fst`]: the same waveform as FST;
 //! - [`report`]: the divergence report;
 //! - [`chunk`]: a run as a list of chunks, and its shards;
 //! - [`regress`]: the chunks run by several workers, each with its own RTL and model;
@@ -15,6 +16,7 @@
 pub mod chunk;
 pub mod cli;
 pub mod frame;
+pub mod fst;
 pub mod golden;
 pub mod lockstep;
 pub mod progress;

@@ -50,7 +50,8 @@ impl Waves {
 }
 
 /// Replays `inputs` (stream cycles `first_cycle..`) plus `LATENCY` idle cycles from reset on
-/// a tracing build of `variant` and on a fresh copy of `golden`, and writes the VCD to `path`.
+/// a tracing build of `variant` and on a fresh copy of `golden`, and writes the VCD to `path`
+/// (FST when its extension is `.fst`).
 pub fn write_window(
     path: &Path,
     variant: &str,
@@ -151,10 +152,14 @@ fn write_parts(
     .map_err(io)?;
     let merged =
         splice(&rtl_text, &model).map_err(|e| Error::new(format!("{}: {e}", tmp.display())))?;
-    fs::File::create(merged_tmp)
-        .and_then(|mut f| f.write_all(merged.as_bytes()))
-        .and_then(|()| fs::rename(merged_tmp, path))
-        .map_err(io)?;
+    if path.extension().is_some_and(|e| e == "fst") {
+        crate::fst::write(&merged, merged_tmp)?;
+    } else {
+        fs::File::create(merged_tmp)
+            .and_then(|mut f| f.write_all(merged.as_bytes()))
+            .map_err(io)?;
+    }
+    fs::rename(merged_tmp, path).map_err(io)?;
     Ok(Waves {
         path: path.to_path_buf(),
         mismatches,
@@ -355,10 +360,11 @@ fn splice(rtl_text: &str, model: &ModelPart) -> Result<String, String> {
     Ok(out)
 }
 
-/// Waveform file name for a divergence: `<family>-seed<S>-cycle<C>.vcd`.
-pub fn file_name(family: &str, seed: u64, cycle: u64) -> String {
+/// Waveform file name for a divergence: `<family>-seed<S>-cycle<C>.vcd` (or `.fst`).
+pub fn file_name(family: &str, seed: u64, cycle: u64, fst: bool) -> String {
     format!(
-        "{}-seed{seed}-cycle{cycle}.vcd",
-        family.replace(['.', '/'], "_")
+        "{}-seed{seed}-cycle{cycle}.{}",
+        family.replace(['.', '/'], "_"),
+        if fst { "fst" } else { "vcd" }
     )
 }

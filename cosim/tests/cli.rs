@@ -358,3 +358,46 @@ fn ctrl_c_stops_cleanly_with_a_partial_summary() {
         "left behind: {names:?}"
     );
 }
+
+#[test]
+fn the_waveform_can_be_fst_with_the_same_signals_as_the_vcd() {
+    let dir = scratch("cli-fst");
+    let lines = [
+        "fma.rn.f32 0x3f800000 0x40000000 0x3f800000",
+        "fma.rz.f64 0x3ff0000000000001 0xbff0000000000000 0x3ff0000000000000",
+    ];
+    let mut waves = Vec::new();
+    for name in ["w.vcd", "w.fst"] {
+        let path = dir.join(name);
+        let mut args = vec!["wave", "--vcd", path.to_str().unwrap()];
+        args.extend(lines);
+        let (code, out, err) = cosim(&args);
+        assert_eq!(code, 0, "{out}{err}");
+        waves.push(Vcd::open(&path));
+    }
+    let fst_bytes = std::fs::metadata(dir.join("w.fst")).unwrap().len();
+    let vcd_bytes = std::fs::metadata(dir.join("w.vcd")).unwrap().len();
+    assert!(
+        fst_bytes < vcd_bytes,
+        "FST {fst_bytes} bytes, VCD {vcd_bytes}"
+    );
+    for (path, name) in [
+        (&["TOP"][..], "out_d_o"),
+        (&["TOP"], "clk_i"),
+        (&["TOP", "ptxfma_top", "s2_q", "lane1"], "eref"),
+        (&["model", "s2_q", "lane1"], "eref"),
+        (&["model", "out_q"], "d"),
+        (&["cosim"], "mismatch"),
+    ] {
+        // Before its first value a signal is x in both formats; FST says so explicitly.
+        let known = |v: Vec<(u64, String)>| -> Vec<(u64, String)> {
+            v.into_iter()
+                .skip_while(|(_, b)| b.chars().all(|c| c == 'x'))
+                .collect()
+        };
+        let a = known(waves[0].changes(path, name));
+        let b = known(waves[1].changes(path, name));
+        assert!(!a.is_empty(), "{name}");
+        assert_eq!(a, b, "{path:?}.{name}");
+    }
+}

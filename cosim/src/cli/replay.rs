@@ -53,6 +53,9 @@ pub struct Args {
     /// Directory for the waveform written on divergence.
     #[arg(long, default_value = "waves", value_name = "DIR")]
     waves_dir: PathBuf,
+    /// Write the waveform as FST instead of VCD.
+    #[arg(long)]
+    fst: bool,
 }
 
 /// The control word of `--ctrl`: a number of at most 24 bits, or a PTX spelling.
@@ -97,7 +100,14 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             b: a.b.unwrap_or(0),
             c: a.c.unwrap_or(0),
         };
-        (vec![inp], 0, format!("replay-ctrl{ctrl:06x}.vcd"))
+        (
+            vec![inp],
+            0,
+            format!(
+                "replay-ctrl{ctrl:06x}.{}",
+                if a.fst { "fst" } else { "vcd" }
+            ),
+        )
     } else {
         let (Some(seed), Some(fams), Some(count), Some(index)) =
             (a.seed, &a.filter, a.count, a.index)
@@ -134,7 +144,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         ));
         origin.family = fam.name().into();
         origin.seed = Some(seed);
-        let base = waves::file_name(fam.name(), seed, index);
+        let base = waves::file_name(fam.name(), seed, index, a.fst);
         let name = if window > 0 {
             format!("replay-w{window}-{base}")
         } else {

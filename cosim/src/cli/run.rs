@@ -57,6 +57,9 @@ pub struct Args {
     /// Directory for the waveforms.
     #[arg(long, default_value = "waves", value_name = "DIR")]
     waves_dir: PathBuf,
+    /// Write the waveforms as FST instead of VCD.
+    #[arg(long)]
+    fst: bool,
     /// Write the result as JSON (schema: docs/results.md).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -181,7 +184,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
             if !signatures.contains(&row.signature) {
                 signatures.push(row.signature.clone());
                 print!("\n{}", row.report);
-                row.waveform = wave_for(c, d, &sides, &a.waves_dir, a.window);
+                row.waveform = wave_for(c, d, &sides, &a.waves_dir, a.window, a.fst);
             } else {
                 println!(
                     "\ndivergence in chunk {} cycle {}: same signature as an earlier one ({})",
@@ -279,6 +282,7 @@ fn wave_for(
     sides: &Sides,
     dir: &std::path::Path,
     window: u64,
+    fst: bool,
 ) -> Option<String> {
     let first = (d.cycle + 1).saturating_sub(window);
     let inputs: Vec<_> = c
@@ -286,7 +290,7 @@ fn wave_for(
         .skip(first as usize)
         .take((d.cycle + 1 - first) as usize)
         .collect();
-    let path = dir.join(waves::file_name(c.family.name(), c.seed, d.cycle));
+    let path = dir.join(waves::file_name(c.family.name(), c.seed, d.cycle, fst));
     let reference = match golden::from_spec(&sides.golden) {
         Ok(g) => g,
         Err(e) => {

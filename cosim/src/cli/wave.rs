@@ -25,7 +25,7 @@ pub struct Args {
     /// `//` comments are allowed.
     #[arg(value_name = "INSTRUCTION")]
     lines: Vec<String>,
-    /// The waveform to write.
+    /// The waveform to write: VCD, or FST when the name ends in `.fst`.
     #[arg(long, default_value = "waves/wave.vcd", value_name = "FILE")]
     vcd: PathBuf,
     #[command(flatten)]
