@@ -381,3 +381,84 @@ fn reproduce_lines_run_as_printed() {
         assert!(std::path::Path::new(w).is_file(), "{w}");
     }
 }
+
+/// Every waveform in `dir` is whole (it parses and ends after the drain), and nothing
+/// temporary is left.
+fn waveforms_are_whole(dir: &Path) -> usize {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        assert!(!name.starts_with('.'), "temporary left behind: {name}");
+        if name.ends_with(".vcd") {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            assert!(text.contains("$enddefinitions"), "{name} is cut");
+            assert!(text.ends_with('\n'), "{name} is cut");
+            let _ = common::Vcd::open(&e.path());
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn ctrl_c_at_any_time_leaves_no_cut_waveform_and_no_temporary() {
+    let dir = scratch("sigint-waves");
+    let mut seen_130 = 0;
+    for (k, delay_ms) in [80u64, 120, 160, 220, 300, 400].into_iter().enumerate() {
+        let waves = dir.join(format!("w{k}"));
+        std::fs::create_dir_all(&waves).unwrap();
+        let json = waves.join("r.json");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+            .args([
+                "run",
+                "--progress",
+                "off",
+                "--rtl",
+                "fault_sticky_rz",
+                "--filter",
+                "f32,f64,f32x2",
+                "--count",
+                "300000",
+                "--max-divergences",
+                "3000",
+                "--window",
+                "400",
+            ])
+            .arg("--waves-dir")
+            .arg(&waves)
+            .arg("--json")
+            .arg(&json)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        // SAFETY: signalling our own child; every other run presses Ctrl-C twice.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        if k % 2 == 1 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let code = out.status.code();
+        assert!(
+            matches!(code, Some(1) | Some(130)),
+            "delay {delay_ms} ms: {code:?} {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        if code == Some(130) {
+            seen_130 += 1;
+        }
+        waveforms_are_whole(&waves);
+        if json.exists() {
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+            assert_eq!(v["interrupted"], code == Some(130), "delay {delay_ms} ms");
+        }
+    }
+    assert!(
+        seen_130 >= 2,
+        "only {seen_130} runs were interrupted: the delays are too long"
+    );
+}

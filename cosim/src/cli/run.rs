@@ -78,6 +78,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<u8, Error> {
+    // Ctrl-C from here on stops the run cleanly.
+    let progress: &'static Progress = Box::leak(Box::default());
+    progress::on_interrupt(progress);
     let sides = a.sides.sides()?;
     let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
     check_dir_writable(&a.waves_dir, "waves directory")?;
@@ -133,8 +136,6 @@ pub fn run(a: Args) -> Result<u8, Error> {
         window: a.window as usize,
         overlap,
     };
-    let progress: &'static Progress = Box::leak(Box::default());
-    progress::on_interrupt(progress);
     let total: u64 = chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
     let finished = AtomicBool::new(false);
@@ -156,6 +157,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
     let mut rows = Vec::new();
     let mut divergences = Vec::new();
     let mut signatures: Vec<String> = Vec::new();
+    let mut triage_stopped = false;
     for (c, out) in &ran.chunks {
         rows.push(ChunkRow {
             index: c.index,
@@ -180,11 +182,18 @@ pub fn run(a: Args) -> Result<u8, Error> {
             model_cmd: model_cmd.clone(),
         };
         for d in &out.divergences {
-            let mut row = triage(c, d, &origin, &sides)?;
-            if !signatures.contains(&row.signature) {
-                signatures.push(row.signature.clone());
+            // After Ctrl-C the divergences are still listed, without replays or waveforms.
+            let stopped = progress.stop.load(Ordering::Relaxed);
+            triage_stopped |= stopped;
+            let sig = signature(c, d);
+            let first = !signatures.contains(&sig);
+            let mut row = triage(c, d, &origin, &sides, first && !stopped)?;
+            if first {
+                signatures.push(sig);
                 print!("\n{}", row.report);
-                row.waveform = wave_for(c, d, &sides, &a.waves_dir, a.window, a.fst);
+                if !stopped {
+                    row.waveform = wave_for(c, d, &sides, &a.waves_dir, a.window, a.fst);
+                }
             } else {
                 println!(
                     "\ndivergence in chunk {} cycle {}: same signature as an earlier one ({})",
@@ -194,7 +203,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
             divergences.push(row);
         }
     }
-    let result = RunResult::new(
+    let mut result = RunResult::new(
         rtl::VERILATOR_VERSION,
         params,
         a.shard,
@@ -204,8 +213,13 @@ pub fn run(a: Args) -> Result<u8, Error> {
         rows,
         divergences,
     );
+    let interrupted = ran.interrupted || triage_stopped;
+    if interrupted {
+        result.interrupted = true;
+        result.passed = false;
+    }
     println!("\n{}", result.table());
-    if ran.interrupted {
+    if interrupted {
         println!("interrupted: the summary covers the part that ran");
     }
     println!("{}", result.verdict());
@@ -215,7 +229,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
     if let Some(p) = &a.junit {
         result.write_junit(p)?;
     }
-    Ok(if ran.interrupted {
+    Ok(if interrupted {
         130
     } else if result.passed {
         0
@@ -224,33 +238,48 @@ pub fn run(a: Args) -> Result<u8, Error> {
     })
 }
 
-/// The record of one divergence: its signature, report and reproduce lines.
+/// What makes two divergences the same bug as far as triage can tell: the first differing
+/// stage and field, the family, and the instruction with its modifiers.
+fn signature(c: &Chunk, d: &Divergence) -> String {
+    format!(
+        "{} {} | {} | {}",
+        d.bank.name(),
+        first_field(d),
+        c.family.name(),
+        instruction(d)
+    )
+}
+
+fn first_field(d: &Divergence) -> &str {
+    d.fields.first().map_or("?", |f| f.name.as_str())
+}
+
+fn instruction(d: &Divergence) -> String {
+    match &d.input {
+        Some(inp) if inp.valid => stim::ptx_spelling(&ptxfma_model::ctrl::Ctrl::decode(inp.ctrl)),
+        Some(_) => "bubble".to_string(),
+        None => "reset".to_string(),
+    }
+}
+
+/// The record of one divergence: its signature, report and reproduce lines. `replay` adds the
+/// operation replayed alone to the report (a fresh RTL each time: only for a signature's first).
 fn triage(
     c: &Chunk,
     d: &Divergence,
     origin: &Origin,
     sides: &Sides,
+    replay: bool,
 ) -> Result<DivergenceRow, Error> {
-    let reference = golden::from_spec(&sides.golden)?;
-    let alone = d
-        .input
-        .as_ref()
-        .map(|inp| report::replay_alone(&sides.rtl, reference.as_ref(), inp))
-        .transpose()
-        .unwrap_or_else(|e| {
-            eprintln!("warning: replaying the operation alone failed: {e}");
-            None
-        });
-    let instruction = match &d.input {
-        Some(inp) if inp.valid => stim::ptx_spelling(&ptxfma_model::ctrl::Ctrl::decode(inp.ctrl)),
-        Some(_) => "bubble".to_string(),
-        None => "reset".to_string(),
+    let alone = match (&d.input, replay) {
+        (Some(inp), true) => {
+            let reference = golden::from_spec(&sides.golden)?;
+            report::replay_alone(&sides.rtl, reference.as_ref(), inp)
+                .map_err(|e| eprintln!("warning: replaying the operation alone failed: {e}"))
+                .ok()
+        }
+        _ => None,
     };
-    let field = d
-        .fields
-        .first()
-        .map_or("?", |f| f.name.as_str())
-        .to_string();
     let reproduce = match (&d.input, d.issue) {
         (Some(inp), Some(issue)) => origin.reproduce(inp, issue, d.cycle),
         _ => Vec::new(),
@@ -261,13 +290,9 @@ fn triage(
         cycle: d.cycle,
         issue: d.issue,
         stage: d.bank.name().into(),
-        signature: format!(
-            "{} {field} | {} | {instruction}",
-            d.bank.name(),
-            c.family.name()
-        ),
-        field,
-        instruction,
+        signature: signature(c, d),
+        field: first_field(d).to_string(),
+        instruction: instruction(d),
         report: report::divergence(d, origin, alone.as_ref()),
         reproduce,
         waveform: None,
