@@ -5,10 +5,12 @@
 #   make lint      verilator --lint-only -Wall over rtl/
 #   make bench     model speed (tick and run, against apfloat and the host FMA), co-simulation
 #                  speed, and clean / incremental build times
-#   make regress   a longer co-simulation over several seeds
+#   make regress   a longer co-simulation (every core), results as JSON and JUnit
+#   make farm      the regression as a Slurm job array of FARM_SHARDS shards, merged
 #
-# Knobs (make VAR=value): COSIM_COUNT, COSIM_SEED, COSIM_FILTER, COSIM_WINDOW, WAVES_DIR,
-# REGRESS_COUNT, REGRESS_SEEDS, BENCH_COUNT, MODEL_BENCH_OPS.
+# Knobs (make VAR=value): COSIM_COUNT, COSIM_SEED, COSIM_FILTER, COSIM_WINDOW, COSIM_JOBS,
+# COSIM_ARGS, WAVES_DIR, RESULTS_DIR, REGRESS_COUNT, REGRESS_SEED, BENCH_COUNT,
+# MODEL_BENCH_OPS; the farm's knobs are listed at its target.
 
 SHELL := /bin/bash
 CARGO ?= cargo
@@ -21,12 +23,18 @@ COSIM_COUNT ?= 1000000
 COSIM_SEED ?= 1
 COSIM_FILTER ?= all
 COSIM_WINDOW ?= 32
+# Workers of `fma-cosim run` (empty: every core).
+COSIM_JOBS ?=
+# More `fma-cosim run` options, e.g. `--max-divergences 20 --chunk-size 16384`.
+COSIM_ARGS ?=
 WAVES_DIR ?= waves
+# JSON and JUnit results of `make cosim` and `make regress`.
+RESULTS_DIR ?= results
 # Operations of the co-simulation inside `make test` (the real datapath is required; see
 # TEST_COSIM below).
 TEST_COSIM_COUNT ?= 100000
-REGRESS_COUNT ?= 4000000
-REGRESS_SEEDS ?= 2 3 4 5
+REGRESS_COUNT ?= 16000000
+REGRESS_SEED ?= 2
 BENCH_COUNT ?= 300000
 # Operations per run of the model-vs-references benchmark (model/benches/model.rs).
 MODEL_BENCH_OPS ?= 1000000
@@ -72,15 +80,20 @@ deps:
 
 # The main job: a default regression over every family, rounding mode and modifier. Exits
 # non-zero on any divergence, after writing the report and the VCD to $(WAVES_DIR).
+RUN_ARGS = --filter $(COSIM_FILTER) --window $(COSIM_WINDOW) --waves-dir $(WAVES_DIR) \
+  $(if $(COSIM_JOBS),--jobs $(COSIM_JOBS)) $(COSIM_ARGS)
+
 cosim: deps
 	$(CARGO) build --release -p ptxfma-cosim
-	$(COSIM) run --count $(COSIM_COUNT) --seed $(COSIM_SEED) --filter $(COSIM_FILTER) \
-	  --window $(COSIM_WINDOW) --waves-dir $(WAVES_DIR)
+	@mkdir -p $(RESULTS_DIR)
+	$(COSIM) run --count $(COSIM_COUNT) --seed $(COSIM_SEED) $(RUN_ARGS) \
+	  --json $(RESULTS_DIR)/cosim.json --junit $(RESULTS_DIR)/cosim.xml
 
 # TEST_COSIM=1 adds the $(TEST_COSIM_COUNT)-operation co-simulation of the RTL against the
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
-test: deps fmt-check clippy lint cargo-test fault-test $(if $(filter 1,$(TEST_COSIM)),cosim-test)
+test: deps fmt-check clippy lint cargo-test fault-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) \
+      farm-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -97,12 +110,14 @@ cargo-test:
 	$(CARGO) test --workspace --release
 
 # The injected fault (RTL built with +define+FAULT_STICKY_RZ) must be caught, with the right
-# stage named and the marker in the VCD.
+# stage named and the marker in the VCD; and found the same way by any number of jobs and
+# shards, in the JSON, the merge and the JUnit XML.
 fault-test:
-	$(CARGO) test --workspace --release --features ptxfma-cosim/fault-sticky --test fault
+	$(CARGO) test --workspace --release --features ptxfma-cosim/fault-sticky --test fault \
+	  --test regress
 
 cosim-test: deps
-	$(COSIM) run --count $(TEST_COSIM_COUNT) --seed 7 --waves-dir $(WAVES_DIR)
+	$(COSIM) run --count $(TEST_COSIM_COUNT) --seed 7 --waves-dir $(WAVES_DIR) --progress lines
 
 # Speed: RTL alone (pure C++ loop), lockstep co-simulation, model alone; then the build times:
 # a clean build of the co-simulator (Verilator, runtime, model C++, shim, crate; dependencies
@@ -111,7 +126,7 @@ cosim-test: deps
 bench: deps
 	BENCH_OPS=$(MODEL_BENCH_OPS) $(CARGO) bench -q -p ptxfma-model --bench model
 	$(CARGO) build --release -p ptxfma-cosim
-	$(COSIM) bench --count $(BENCH_COUNT) $(BENCH_ARGS)
+	$(COSIM) bench --count $(BENCH_COUNT) --jobs 2 $(BENCH_ARGS)
 	@target=$$($(CARGO) metadata --format-version 1 --no-deps | \
 	           sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
 	now() { date +%s.%N; }; \
@@ -128,14 +143,62 @@ bench: deps
 	echo "  clean build of the co-simulator   $$(secs $$t0 $$t1) s"; \
 	echo "  rebuild after an RTL edit         $$(secs $$t2 $$t3) s"
 
-# Longer: REGRESS_COUNT operations for each seed in REGRESS_SEEDS.
+# Longer: REGRESS_COUNT operations on every core, up to 100 divergences grouped by signature,
+# results in $(RESULTS_DIR)/regress.{json,xml}.
 regress: deps
 	$(CARGO) build --release -p ptxfma-cosim
-	@for s in $(REGRESS_SEEDS); do \
-	  echo "== seed $$s"; \
-	  $(COSIM) run --count $(REGRESS_COUNT) --seed $$s --filter $(COSIM_FILTER) \
-	    --window $(COSIM_WINDOW) --waves-dir $(WAVES_DIR) || exit 1; \
-	done
+	@mkdir -p $(RESULTS_DIR)
+	$(COSIM) run --count $(REGRESS_COUNT) --seed $(REGRESS_SEED) --max-divergences 100 \
+	  $(RUN_ARGS) --json $(RESULTS_DIR)/regress.json --junit $(RESULTS_DIR)/regress.xml
 
 clean:
 	$(CARGO) clean
+
+# ---------------------------------------------------------------------------------------------
+# Slurm farm (farm/README.md). `make farm FARM_SHARDS=N` builds fma-cosim, copies it into the
+# results directory, submits one job array of N shards (farm/ptxfma.sbatch) with
+# `sbatch --wait`, then merges the shards' JSON into merged.json and junit.xml there; the merge
+# decides the exit status (a failed or missing shard is reported, it does not stop the merge).
+# Knobs: COSIM_COUNT, COSIM_SEED, COSIM_FILTER, COSIM_RTL (a variant other than `default` is
+# built with the fault-sticky feature), FARM_SHARDS, FARM_RESULTS (default
+# farm-results/<date-time>), FARM_PARTITION, FARM_TIME, FARM_CPUS (--cpus-per-task, passed on
+# as --jobs), FARM_CHUNK (--chunk-size), FARM_BIN (a pre-built fma-cosim, e.g. on a shared
+# filesystem: nothing is built or copied), FARM_SBATCH_ARGS (more sbatch options).
+# `make farm-test` starts a private one-node Slurm in a temporary directory and runs
+# tests/farm/local-slurm.sh against it.
+.PHONY: farm farm-test
+
+COSIM_RTL ?= default
+FARM_SHARDS ?= 4
+ifeq ($(origin FARM_RESULTS),undefined)
+FARM_RESULTS := farm-results/$(shell date +%Y%m%d-%H%M%S)
+FARM_RESULTS_DEFAULT := 1
+endif
+FARM_PARTITION ?=
+FARM_TIME ?=
+FARM_CPUS ?=
+FARM_CHUNK ?=
+FARM_BIN ?=
+FARM_SBATCH_ARGS ?=
+FARM_FEATURES := $(if $(filter-out default,$(COSIM_RTL)),--features ptxfma-cosim/fault-sticky)
+
+farm: $(if $(FARM_BIN),,deps)
+	@set -e; results='$(abspath $(FARM_RESULTS))'; mkdir -p "$$results"; \
+	if [ -n '$(FARM_RESULTS_DEFAULT)' ] && [ ! -e farm-results/.gitignore ]; then \
+	  echo '*' > farm-results/.gitignore; \
+	fi; \
+	if [ -z '$(FARM_BIN)' ]; then \
+	  echo "$(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES)"; \
+	  $(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES); \
+	  target=$$($(CARGO) metadata --format-version 1 --no-deps | \
+	            sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
+	  cp -f "$$target/release/fma-cosim" "$$results/fma-cosim"; \
+	fi; \
+	FARM_SHARDS='$(FARM_SHARDS)' FARM_RESULTS="$$results" FARM_BIN='$(FARM_BIN)' \
+	FARM_PARTITION='$(FARM_PARTITION)' FARM_TIME='$(FARM_TIME)' FARM_CPUS='$(FARM_CPUS)' \
+	FARM_SBATCH_ARGS='$(FARM_SBATCH_ARGS)' \
+	  farm/farm.sh --seed '$(COSIM_SEED)' --count '$(COSIM_COUNT)' --filter '$(COSIM_FILTER)' \
+	    --rtl '$(COSIM_RTL)' $(if $(FARM_CHUNK),--chunk-size '$(FARM_CHUNK)')
+
+farm-test:
+	tests/farm/local-slurm.sh

@@ -85,20 +85,44 @@ pub struct Alone {
     pub first: Option<(u64, Bank, String)>,
 }
 
+/// Replays single operations from reset, reusing one RTL and one reference.
+pub struct Replayer {
+    rtl: Rtl,
+    golden: Box<dyn Golden>,
+}
+
+impl Replayer {
+    pub fn new(variant: &str, golden: &dyn Golden) -> Result<Replayer, Error> {
+        Ok(Replayer {
+            rtl: Rtl::new(variant, false)?,
+            golden: golden.fresh()?,
+        })
+    }
+
+    /// Runs `input` alone from reset (then idle cycles) on both sides.
+    pub fn alone(&mut self, input: &PipeIn) -> Result<Alone, Error> {
+        let mut all = vec![*input];
+        all.extend((1..LATENCY as u16).map(|k| PipeIn {
+            tag: input.tag.wrapping_add(k),
+            ..PipeIn::default()
+        }));
+        self.rtl.reset()?;
+        let mut act = vec![0u32; all.len() * frame::WORDS];
+        self.rtl.run(&all, &mut act)?;
+        self.golden.reset()?;
+        let mut exp = vec![0u32; all.len() * frame::WORDS];
+        self.golden.run(&all, &mut exp)?;
+        Ok(compare_alone(&exp, &act))
+    }
+}
+
 /// Runs `input` alone from reset (then idle cycles) on a fresh RTL and a fresh reference.
 pub fn replay_alone(variant: &str, golden: &dyn Golden, input: &PipeIn) -> Result<Alone, Error> {
-    let mut all = vec![*input];
-    all.extend((1..LATENCY as u16).map(|k| PipeIn {
-        tag: input.tag.wrapping_add(k),
-        ..PipeIn::default()
-    }));
-    let mut rtl = Rtl::new(variant, false)?;
-    let mut act = vec![0u32; all.len() * frame::WORDS];
-    rtl.run(&all, &mut act)?;
-    let mut g = golden.fresh()?;
-    g.reset()?;
-    let mut exp = vec![0u32; all.len() * frame::WORDS];
-    g.run(&all, &mut exp)?;
+    Replayer::new(variant, golden)?.alone(input)
+}
+
+/// The result words and the first differing field of a replay's frames.
+fn compare_alone(exp: &[u32], act: &[u32]) -> Alone {
     let d = |f: &[u32]| {
         let last = &f[(LATENCY - 1) * frame::WORDS..];
         last[2] as u64 | (last[3] as u64) << 32
@@ -115,11 +139,11 @@ pub fn replay_alone(variant: &str, golden: &dyn Golden, input: &PipeIn) -> Resul
             break;
         }
     }
-    Ok(Alone {
-        expected_d: d(&exp),
-        actual_d: d(&act),
+    Alone {
+        expected_d: d(exp),
+        actual_d: d(act),
         first,
-    })
+    }
 }
 
 /// The full divergence report.

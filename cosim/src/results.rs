@@ -123,7 +123,10 @@ pub struct RunResult {
     /// Wall time; for a merge, the sum of its inputs'.
     pub seconds: f64,
     pub interrupted: bool,
-    /// No divergence, nothing interrupted.
+    /// What `merge` found missing (a shard, chunks); empty for a run.
+    #[serde(default)]
+    pub problems: Vec<String>,
+    /// No divergence, nothing interrupted, nothing missing.
     pub passed: bool,
     pub families: Vec<FamilyRow>,
     pub chunks: Vec<ChunkRow>,
@@ -159,6 +162,7 @@ impl RunResult {
             jobs,
             seconds,
             interrupted: false,
+            problems: Vec::new(),
             passed: false,
             families: Vec::new(),
             chunks,
@@ -208,7 +212,7 @@ impl RunResult {
         }
         self.signatures = sigs;
         self.interrupted = self.chunks.iter().any(|c| c.interrupted);
-        self.passed = self.divergences.is_empty() && !self.interrupted;
+        self.passed = self.divergences.is_empty() && !self.interrupted && self.problems.is_empty();
     }
 
     pub fn total_vectors(&self) -> u64 {
@@ -300,6 +304,12 @@ impl RunResult {
     /// The verdict line.
     pub fn verdict(&self) -> String {
         let div = self.divergences.len();
+        if !self.problems.is_empty() {
+            return format!(
+                "INCOMPLETE: {}; {div} divergence(s) in what is there",
+                self.problems.join("; ")
+            );
+        }
         match (div, self.interrupted) {
             (0, false) => "PASSED: no divergence".into(),
             (0, true) => "INTERRUPTED: no divergence in the part that ran".into(),
@@ -317,15 +327,35 @@ impl RunResult {
         let mut w = quick_xml::Writer::new_with_indent(Vec::new(), b' ', 2);
         let attr = |e: &mut BytesStart, k: &str, v: String| e.push_attribute((k, v.as_str()));
         let failures = self.divergences.len();
-        let tests = self.chunks.len();
+        let tests = self.chunks.len() + self.problems.len();
         let _ = w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
         let mut root = BytesStart::new("testsuites");
         attr(&mut root, "name", "fma-cosim".into());
         attr(&mut root, "tests", tests.to_string());
         attr(&mut root, "failures", failures.to_string());
-        attr(&mut root, "errors", "0".into());
+        attr(&mut root, "errors", self.problems.len().to_string());
         attr(&mut root, "time", format!("{:.3}", self.seconds));
         let _ = w.write_event(Event::Start(root));
+        if !self.problems.is_empty() {
+            let mut suite = BytesStart::new("testsuite");
+            attr(&mut suite, "name", "fma-cosim.merge".into());
+            attr(&mut suite, "tests", self.problems.len().to_string());
+            attr(&mut suite, "failures", "0".into());
+            attr(&mut suite, "errors", self.problems.len().to_string());
+            let _ = w.write_event(Event::Start(suite));
+            for p in &self.problems {
+                let mut case = BytesStart::new("testcase");
+                attr(&mut case, "classname", "fma-cosim.merge".into());
+                attr(&mut case, "name", p.clone());
+                let _ = w.write_event(Event::Start(case));
+                let mut e = BytesStart::new("error");
+                attr(&mut e, "type", "incomplete".into());
+                attr(&mut e, "message", p.clone());
+                let _ = w.write_event(Event::Empty(e));
+                let _ = w.write_event(Event::End(BytesEnd::new("testcase")));
+            }
+            let _ = w.write_event(Event::End(BytesEnd::new("testsuite")));
+        }
         for fam in &self.families {
             let chunks: Vec<&ChunkRow> = self
                 .chunks
@@ -433,8 +463,9 @@ fn bad(msg: String) -> Error {
 }
 
 /// Merges the results of the shards of one run (or one whole run) into the run's result.
-/// Errors name a missing or duplicated shard, inputs that disagree on the run's parameters, and
-/// chunks that are missing.
+/// Errors name a duplicated shard and inputs that disagree on the run's parameters; a missing
+/// shard or chunk is recorded in `problems` instead, so the result of what is there can still
+/// be written (a CI dashboard then shows the divergences found and the missing part).
 pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
     let Some((first_name, first)) = inputs.first() else {
         return Err(bad("nothing to merge".into()));
@@ -499,13 +530,14 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
             }
         }
     }
+    let mut problems = Vec::new();
     if let Some(n) = count {
         let missing: Vec<String> = (1..=n)
             .filter(|k| !by_index.contains_key(k))
             .map(|k| format!("{k}/{n}"))
             .collect();
         if !missing.is_empty() {
-            return Err(bad(format!("shard {} missing", missing.join(", "))));
+            problems.push(format!("shard {} missing", missing.join(", ")));
         }
     }
     if let Some((name, _)) = inputs.iter().find(|(_, r)| r.interrupted) {
@@ -564,8 +596,9 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
         .filter(|p| chunks.binary_search_by_key(&p.index, |c| c.index).is_err())
         .map(|p| p.index.to_string())
         .collect();
-    if !missing.is_empty() {
-        return Err(bad(format!("chunk {} missing", missing.join(", "))));
+    // A missing shard's chunks are named by the shard alone.
+    if !missing.is_empty() && problems.is_empty() {
+        problems.push(format!("chunk {} missing", missing.join(", ")));
     }
 
     let mut merged = RunResult::new(
@@ -579,5 +612,7 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
         divergences,
     );
     merged.tool = first.tool.clone();
+    merged.problems = problems;
+    merged.derive_totals();
     Ok(merged)
 }

@@ -246,11 +246,20 @@ fn merge_names_missing_duplicated_and_foreign_shards() {
     let dir = scratch("shards-bad");
     let args = ["--count", "7000", "--chunk-size", "1000", "--seed", "4"];
     let (files, json, junit) = shards_and_merge(&dir, &args, 3);
-    // Missing.
+    // Missing: named, exit 2, and what is there is still written, the gap as a JUnit error.
     let (code, _, err) = merge(&files[..2], &json, &junit);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("shard 3/3 missing"), "{err}");
-    assert!(!json.exists(), "a failed merge wrote {json:?}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["passed"], false);
+    assert_eq!(v["problems"][0], "shard 3/3 missing");
+    let x = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        x.contains("<error type=\"incomplete\" message=\"shard 3/3 missing\""),
+        "{x}"
+    );
+    std::fs::remove_file(&json).unwrap();
     // Duplicated.
     let dup = vec![
         files[0].clone(),
@@ -261,6 +270,7 @@ fn merge_names_missing_duplicated_and_foreign_shards() {
     let (code, _, err) = merge(&dup, &json, &junit);
     assert_eq!(code, 2);
     assert!(err.contains("shard 2/3 given twice"), "{err}");
+    assert!(!json.exists(), "a refused merge wrote {json:?}");
     // From another run.
     let other_dir = scratch("shards-bad-other");
     let other = ["--count", "7000", "--chunk-size", "1000", "--seed", "5"];

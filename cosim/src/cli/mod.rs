@@ -310,6 +310,12 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
     if let Some(p) = &a.junit {
         merged.write_junit(p)?;
     }
+    if !merged.problems.is_empty() {
+        return Err(Error::new(format!(
+            "incomplete: {} (the merge of what is there was written)",
+            merged.problems.join("; ")
+        )));
+    }
     Ok(if merged.passed { 0 } else { 1 })
 }
 

@@ -158,6 +158,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
     let mut divergences = Vec::new();
     let mut signatures: Vec<String> = Vec::new();
     let mut triage_stopped = false;
+    let mut replayer: Option<report::Replayer> = None;
     for (c, out) in &ran.chunks {
         rows.push(ChunkRow {
             index: c.index,
@@ -187,7 +188,12 @@ pub fn run(a: Args) -> Result<u8, Error> {
             triage_stopped |= stopped;
             let sig = signature(c, d);
             let first = !signatures.contains(&sig);
-            let mut row = triage(c, d, &origin, &sides, first && !stopped)?;
+            if replayer.is_none() && !stopped {
+                let reference = golden::from_spec(&sides.golden)?;
+                replayer = Some(report::Replayer::new(&sides.rtl, reference.as_ref())?);
+            }
+            let replay = if stopped { None } else { replayer.as_mut() };
+            let mut row = triage(c, d, &origin, replay)?;
             if first {
                 signatures.push(sig);
                 print!("\n{}", row.report);
@@ -262,22 +268,19 @@ fn instruction(d: &Divergence) -> String {
     }
 }
 
-/// The record of one divergence: its signature, report and reproduce lines. `replay` adds the
-/// operation replayed alone to the report (a fresh RTL each time: only for a signature's first).
+/// The record of one divergence: its signature, report and reproduce lines. With `replay`, the
+/// report says what the operation gives replayed alone.
 fn triage(
     c: &Chunk,
     d: &Divergence,
     origin: &Origin,
-    sides: &Sides,
-    replay: bool,
+    replay: Option<&mut report::Replayer>,
 ) -> Result<DivergenceRow, Error> {
     let alone = match (&d.input, replay) {
-        (Some(inp), true) => {
-            let reference = golden::from_spec(&sides.golden)?;
-            report::replay_alone(&sides.rtl, reference.as_ref(), inp)
-                .map_err(|e| eprintln!("warning: replaying the operation alone failed: {e}"))
-                .ok()
-        }
+        (Some(inp), Some(r)) => r
+            .alone(inp)
+            .map_err(|e| eprintln!("warning: replaying the operation alone failed: {e}"))
+            .ok(),
         _ => None,
     };
     let reproduce = match (&d.input, d.issue) {

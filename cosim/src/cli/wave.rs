@@ -95,8 +95,9 @@ pub fn wave(a: Args) -> Result<u8, Error> {
         sides.rtl,
         sides.golden
     );
+    let mut replayer = report::Replayer::new(&sides.rtl, reference.as_ref())?;
     for (k, inp) in inputs.iter().enumerate().take(SHOWN) {
-        let alone = report::replay_alone(&sides.rtl, reference.as_ref(), inp)?;
+        let alone = replayer.alone(inp)?;
         let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
         println!(
             "  cycle {k:>5}  {}  d = {}{}",
