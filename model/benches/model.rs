@@ -1,14 +1,20 @@
 //! `make bench` (model part): operations per second of the cycle-level model, of
 //! `rustc_apfloat` and of the host's FMA instruction, for f32 and f64 fma, measured in one run
-//! and printed as ratios. Targets (issue 2): model >= 30 M ops/s f32, >= 15 M ops/s f64.
+//! and printed as ratios. Targets (issues 2 and 9): `run` >= 30 M ops/s f32, >= 15 M ops/s f64,
+//! one core, with the lane backend `run` picks on the machine: AVX-512 where the CPU has it,
+//! the AVX2 backend on AVX2-only machines, the portable one elsewhere.
 //!
 //! The model is timed two ways on the same stream: `tick`, one clock edge per call with every
 //! bank loaded (what the co-simulator uses, since it compares the banks each cycle), and `run`,
 //! which clocks a block of inputs and evaluates runs of sixteen inputs of one control word side
-//! by side (the lane engine, `batch`). Both must give the same results; the bench checks it.
+//! by side (the lane engine, `batch`). `run` is timed on every lane backend this CPU runs
+//! (`lanes::Backend`), and on none (`scalar`), so one machine with AVX-512 also measures what
+//! an AVX2-only machine or another CPU would get; `PTXFMA_LANES=avx512|avx2|portable|scalar`
+//! times that backend alone. Every backend must give `tick`'s results, and a lane backend must
+//! have taken inputs; the bench checks both.
 
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
-use ptxfma_model::pipeline::lanes_available;
+use ptxfma_model::lanes::{Backend, ENV};
 use ptxfma_model::reference::{host, soft};
 use ptxfma_model::regs::Out;
 use ptxfma_model::{PipeIn, Pipeline};
@@ -76,11 +82,40 @@ fn main() {
     if let Some(f) = only_fmt.as_deref().filter(|f| !["f32", "f64"].contains(f)) {
         bad_setting(format!("BENCH_FMT={f:?}: the bench times f32 or f64"));
     }
+    // A bad PTXFMA_LANES is a one-line usage error, before anything runs.
+    let forced = std::env::var_os(ENV).is_some();
+    let selected = Backend::from_env().unwrap_or_else(|e| bad_setting(e));
+    let backends: Vec<Backend> = if forced {
+        vec![selected]
+    } else {
+        Backend::ALL.into_iter().filter(|b| b.runs_here()).collect()
+    };
     println!("model bench: {n} operations per run, best of {RUNS} after a warm-up run, one core");
+    let names = |v: &[Backend]| v.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ");
+    if forced {
+        println!(
+            "lane backend: {selected}, forced by {ENV} (this CPU runs {})",
+            {
+                let here: Vec<Backend> =
+                    Backend::ALL.into_iter().filter(|b| b.runs_here()).collect();
+                names(&here)
+            }
+        );
+    } else {
+        println!(
+            "lane backends this CPU runs: {}; `run` uses {selected} (set {ENV} to force one)",
+            names(&Backend::lanes_here())
+        );
+    }
+    println!(
+        "targets: run >= 30 M ops/s f32, >= 15 M ops/s f64 on one core, for the backend `run` \
+         picks on the machine (marked *): avx512 on AVX-512 CPUs, avx2 on AVX2-only CPUs (the \
+         avx2 rows here are what those get), portable elsewhere"
+    );
     let model_only = std::env::var_os("BENCH_MODEL_ONLY").is_some();
     println!(
-        "{:<5} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}  target",
-        "fmt", "tick M/s", "run M/s", "apfloat", "host", "run/apf", "run/host"
+        "{:<5} {:<9} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}  target",
+        "fmt", "lanes", "tick M/s", "run M/s", "apfloat", "host", "run/apf", "run/host"
     );
     for (name, kind) in [("f32", Kind::F32), ("f64", Kind::F64)] {
         if only_fmt.as_deref().is_some_and(|f| f != name) {
@@ -107,7 +142,7 @@ fn main() {
             tick_acc = acc;
             acc
         });
-        // The same stream through `Pipeline::run`, in blocks as the co-simulator's batches.
+        // The same stream through `Pipeline::run_on`, in blocks as the co-simulator's batches.
         let inputs: Vec<PipeIn> = ops
             .iter()
             .enumerate()
@@ -121,68 +156,98 @@ fn main() {
             })
             .collect();
         let mut outs = vec![Out::default(); BLOCK];
-        let mut run_acc = 0;
-        let mut laned = 0;
-        let run = rate(n, || {
-            let mut p = Pipeline::new();
-            let mut acc = 0;
-            for blk in inputs.chunks(BLOCK) {
-                let o = &mut outs[..blk.len()];
-                laned += p.run(blk, o);
-                acc = o.iter().fold(acc, |a, x| a ^ x.d);
-            }
-            run_acc = acc;
-            acc
-        });
-        assert_eq!(tick_acc, run_acc, "{name}: run and tick disagree");
-        if !lanes_available() {
-            println!("{name}: no AVX-512 here, so `run` used the scalar stages for every input");
-        } else if n >= 64 {
-            // (Shorter streams are ticked whole.)
-            assert!(laned > 0, "{name}: the lane engine took no input");
-        }
+        let runs: Vec<(Backend, f64)> = backends
+            .iter()
+            .map(|&backend| {
+                let mut run_acc = 0;
+                let mut laned = 0;
+                let r = rate(n, || {
+                    let mut p = Pipeline::new();
+                    let mut acc = 0;
+                    for blk in inputs.chunks(BLOCK) {
+                        let o = &mut outs[..blk.len()];
+                        laned += p.run_on(backend, blk, o);
+                        acc = o.iter().fold(acc, |a, x| a ^ x.d);
+                    }
+                    run_acc = acc;
+                    acc
+                });
+                assert_eq!(
+                    tick_acc, run_acc,
+                    "{name}: run on {backend} and tick disagree"
+                );
+                // (Shorter streams are ticked whole.)
+                if backend.is_lanes() && n >= 64 {
+                    assert!(laned > 0, "{name}: the {backend} lane engine took no input");
+                }
+                (backend, r)
+            })
+            .collect();
         let target = if f64 { 15.0 } else { 30.0 };
         let verdict = |r: f64| if r / 1e6 >= target { "met" } else { "MISSED" };
-        if model_only {
-            println!(
-                "{name:<5} {:>10.2} {:>10.2}  {target} M: {}",
-                model / 1e6,
-                run / 1e6,
-                verdict(run)
-            );
-            continue;
-        }
-        let apf = rate(n, || {
-            ops.iter().fold(0, |acc, &(a, b, c)| {
-                acc ^ if f64 {
-                    soft::fma64(a, b, c, Rnd::Rn)
-                } else {
-                    soft::fma32(a as u32, b as u32, c as u32, Rnd::Rn) as u64
-                }
-            })
-        });
-        let hst = if host::Host::detect().is_some() {
-            rate(n, || {
+        let (apf, hst) = if model_only {
+            (f64::NAN, f64::NAN)
+        } else {
+            let apf = rate(n, || {
                 ops.iter().fold(0, |acc, &(a, b, c)| {
                     acc ^ if f64 {
-                        host::fma64(a, b, c, Rnd::Rn).unwrap_or(0)
+                        soft::fma64(a, b, c, Rnd::Rn)
                     } else {
-                        host::fma32(a as u32, b as u32, c as u32, Rnd::Rn).unwrap_or(0) as u64
+                        soft::fma32(a as u32, b as u32, c as u32, Rnd::Rn) as u64
                     }
                 })
-            })
-        } else {
-            f64::NAN
+            });
+            let hst = if host::Host::detect().is_some() {
+                rate(n, || {
+                    ops.iter().fold(0, |acc, &(a, b, c)| {
+                        acc ^ if f64 {
+                            host::fma64(a, b, c, Rnd::Rn).unwrap_or(0)
+                        } else {
+                            host::fma32(a as u32, b as u32, c as u32, Rnd::Rn).unwrap_or(0) as u64
+                        }
+                    })
+                })
+            } else {
+                f64::NAN
+            };
+            (apf, hst)
         };
-        println!(
-            "{name:<5} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>8.2} {:>9.3}  {target} M: {}",
-            model / 1e6,
-            run / 1e6,
-            apf / 1e6,
-            hst / 1e6,
-            run / apf,
-            run / hst,
-            verdict(run)
-        );
+        for (k, &(backend, run)) in runs.iter().enumerate() {
+            let mark = if backend == selected { "*" } else { "" };
+            let lanes = format!("{backend}{mark}");
+            // tick, apfloat and the host do not depend on the backend: printed once.
+            let shared = |x: f64| {
+                if k == 0 {
+                    format!("{:.2}", x / 1e6)
+                } else {
+                    "-".to_string()
+                }
+            };
+            let ratio = |x: f64, prec: usize| {
+                if x.is_nan() {
+                    "-".to_string()
+                } else {
+                    format!("{:.prec$}", run / x)
+                }
+            };
+            println!(
+                "{name:<5} {lanes:<9} {:>10} {:>10.2} {:>10} {:>10} {:>8} {:>9}  {target} M: {}",
+                shared(model),
+                run / 1e6,
+                if apf.is_nan() {
+                    "-".into()
+                } else {
+                    shared(apf)
+                },
+                if hst.is_nan() {
+                    "-".into()
+                } else {
+                    shared(hst)
+                },
+                ratio(apf, 2),
+                ratio(hst, 3),
+                verdict(run)
+            );
+        }
     }
 }

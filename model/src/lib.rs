@@ -29,8 +29,8 @@ pub mod unpack;
 pub mod vmad;
 pub mod vmad_select;
 
-#[cfg(target_arch = "x86_64")]
 pub mod batch;
+pub mod lanes;
 pub mod pipeline;
 
 // Independent checks.

@@ -1,8 +1,8 @@
 //! The pipeline: four register banks and the pure functions between them.
 
-#[cfg(target_arch = "x86_64")]
 use crate::batch;
 use crate::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
+use crate::lanes::Backend;
 use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 use crate::unpack::{lane_operands, LaneOperands};
 use crate::vmad_select::part_select;
@@ -142,17 +142,34 @@ impl Pipeline {
     /// The output of cycle t >= 3 is input t-3's result, a pure function of that input, so the
     /// inputs between the first and last three need not pass through the banks one cycle at a
     /// time: runs of [`LANES`] inputs that share a control word of a kind with a lane-parallel
-    /// form go through the lane engine (`batch`) side by side, the rest through the scalar
-    /// stages. The first three outputs come from the banks as they were, and the last three
-    /// inputs are ticked in so the banks end where `tick` would leave them.
+    /// form (every float kind) go through the lane engine (`batch`) side by side, the rest
+    /// through the scalar stages. The first three outputs come from the banks as they were, and
+    /// the last three inputs are ticked in so the banks end where `tick` would leave them.
+    ///
+    /// The lane engine runs on [`Backend::selected`]: the fastest backend this CPU runs, or the
+    /// one `PTXFMA_LANES` names. [`Pipeline::run_on`] takes the backend as an argument.
     ///
     /// Returns how many inputs the lane engine evaluated (the rest went through the scalar
     /// stages), so callers and tests can tell that it ran.
     ///
     /// # Panics
-    /// If `out` is not as long as `inputs`.
+    /// If `out` is not as long as `inputs`, or `PTXFMA_LANES` is bad (see
+    /// [`Backend::selected`]).
     pub fn run(&mut self, inputs: &[PipeIn], out: &mut [Out]) -> usize {
+        self.run_on(Backend::selected(), inputs, out)
+    }
+
+    /// [`Pipeline::run`] with the lane engine on `backend` (`Backend::Scalar`: none), whatever
+    /// `PTXFMA_LANES` says: the tests and the bench run every backend this CPU runs this way.
+    ///
+    /// # Panics
+    /// If `out` is not as long as `inputs`, or this CPU cannot run `backend`.
+    pub fn run_on(&mut self, backend: Backend, inputs: &[PipeIn], out: &mut [Out]) -> usize {
         assert_eq!(inputs.len(), out.len(), "one output slot per input");
+        assert!(
+            backend.runs_here(),
+            "this CPU cannot run the {backend} lane backend"
+        );
         let n = inputs.len();
         let lead = LATENCY - 1;
         let mut laned = 0;
@@ -174,7 +191,7 @@ impl Pipeline {
             let group = ops
                 .get(j..j + LANES)
                 .filter(|g| g.iter().all(|x| x.ctrl & CTRL_MASK == word))
-                .and_then(|g| Some((g, lane_results(&ctrl, g)?)));
+                .and_then(|g| Some((g, lane_results(backend, &ctrl, g)?)));
             if let Some((g, d)) = group {
                 for (i, x) in g.iter().enumerate() {
                     out[j + lead + i] = Out {
@@ -205,37 +222,30 @@ impl Pipeline {
     }
 }
 
-/// Whether `Pipeline::run` has its lane engine on this CPU (AVX-512; see `batch`).
+/// Whether `Pipeline::run` uses a lane engine: where the CPU has AVX2 or AVX-512, unless
+/// `PTXFMA_LANES=scalar`; elsewhere only with `PTXFMA_LANES=portable` (see
+/// [`Backend::best`] for why). The tests run every lane backend this CPU runs through
+/// [`Pipeline::run_on`], whatever this says.
 pub fn lanes_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return batch::available();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    Backend::selected().is_lanes()
 }
 
 /// Operations the lane engine takes at once: `run` sends it this many consecutive inputs that
 /// share a control word.
-#[cfg(target_arch = "x86_64")]
 pub const LANES: usize = batch::N;
-#[cfg(not(target_arch = "x86_64"))]
-pub const LANES: usize = 16;
 
-/// The results of `LANES` inputs of one control word through the lane engine, where it runs
-/// (see `batch::supported`).
-#[cfg(target_arch = "x86_64")]
+/// The results of `LANES` inputs of one control word through the lane engine on `backend`,
+/// where it has a form for the kind (see `batch::results`).
 #[inline]
-fn lane_results(ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u64; LANES]> {
+fn lane_results(backend: Backend, ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u64; LANES]> {
+    if !backend.is_lanes() || !batch::supported(ctrl) {
+        return None;
+    }
     let (mut a, mut b, mut c) = ([0; LANES], [0; LANES], [0; LANES]);
     for (i, x) in g.iter().enumerate() {
         (a[i], b[i], c[i]) = (x.a, x.b, x.c);
     }
-    let v = batch::V::from_array;
-    batch::results(ctrl, v(a), v(b), v(c)).map(|d| d.to_array())
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn lane_results(_: &Ctrl, _: &[PipeIn]) -> Option<[u64; LANES]> {
-    None
+    batch::results(backend, ctrl, &a, &b, &c)
 }
 
 /// Which register banks carry live data for a kind. Unused banks load zero, as clock-gated
@@ -543,13 +553,17 @@ mod tests {
     use super::*;
     use crate::stimulus::{Family, FamilyFilter, Stimulus};
 
-    /// `run` must give the outputs and final banks of ticking each input, for streams that mix
-    /// kinds, bubbles, reserved words and runs of one control word of every length.
+    /// `run_on` must give the outputs and final banks of ticking each input, for streams that
+    /// mix kinds, bubbles, reserved words and runs of one control word of every length, on
+    /// every backend this CPU runs (the portable one everywhere), and the lane backends must
+    /// really have taken inputs: a test that passed on the scalar fallback would prove nothing.
     #[test]
-    fn run_equals_ticking_each_input() {
+    fn run_equals_ticking_each_input_on_every_backend() {
+        let backends: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.runs_here()).collect();
+        assert!(backends.contains(&Backend::Portable));
         let mut rng = crate::stimulus::Rng::new(5);
         let all: Vec<_> = Stimulus::new(9, FamilyFilter::all()).take(4_000).collect();
-        let mut laned = 0;
+        let mut laned = vec![0; backends.len()];
         for round in 0..60 {
             let mut inputs = Vec::new();
             let len = rng.below(300) as usize;
@@ -574,33 +588,69 @@ mod tests {
                     });
                 }
             }
-            let mut p = Pipeline::new();
-            let mut q = Pipeline::new();
-            // Start both from a state left by an earlier stream.
-            for v in &all[round..round + 5] {
-                let inp = PipeIn {
-                    valid: true,
-                    tag: 7,
-                    ctrl: v.ctrl.encode(),
-                    a: v.a,
-                    b: v.b,
-                    c: v.c,
-                };
-                p.tick(&inp);
-                q.tick(&inp);
-            }
+            // Start every pipe from a state left by an earlier stream.
+            let start = || {
+                let mut p = Pipeline::new();
+                for v in &all[round..round + 5] {
+                    p.tick(&PipeIn {
+                        valid: true,
+                        tag: 7,
+                        ctrl: v.ctrl.encode(),
+                        a: v.a,
+                        b: v.b,
+                        c: v.c,
+                    });
+                }
+                p
+            };
+            let mut p = start();
             let want: Vec<Out> = inputs.iter().map(|i| p.tick(i)).collect();
-            let mut got = vec![Out::default(); inputs.len()];
-            laned += q.run(&inputs, &mut got);
-            assert_eq!(got, want, "round {round}");
-            assert_eq!((&q.s1, &q.s2, &q.s3, &q.out), (&p.s1, &p.s2, &p.s3, &p.out));
+            for (k, &backend) in backends.iter().enumerate() {
+                let mut q = start();
+                let mut got = vec![Out::default(); inputs.len()];
+                laned[k] += q.run_on(backend, &inputs, &mut got);
+                assert_eq!(got, want, "{backend}: round {round}");
+                assert_eq!(
+                    (&q.s1, &q.s2, &q.s3, &q.out),
+                    (&p.s1, &p.s2, &p.s3, &p.out),
+                    "{backend}: round {round}"
+                );
+            }
         }
-        // The streams must have exercised the lane engine, not only the scalar fallback.
+        for (backend, laned) in backends.iter().zip(laned) {
+            if backend.is_lanes() {
+                assert!(
+                    laned >= 20 * LANES,
+                    "{backend}: only {laned} inputs went through the lane engine"
+                );
+            } else {
+                assert_eq!(laned, 0, "{backend}");
+            }
+        }
+    }
+
+    /// `run` uses the selected backend, which is a lane engine unless `PTXFMA_LANES=scalar`
+    /// (the portable backend runs everywhere): it must take every group of a long stream.
+    #[test]
+    fn run_uses_the_selected_backend() {
+        let ctrl = Ctrl::fma(Kind::F32, Rnd::Rn).encode();
+        let inputs: Vec<PipeIn> = (0..1000u64)
+            .map(|i| PipeIn {
+                valid: true,
+                tag: i as u16,
+                ctrl,
+                a: 0x3F80_0000 + i,
+                b: 0x4000_0000,
+                c: i << 12,
+            })
+            .collect();
+        let mut out = vec![Out::default(); inputs.len()];
+        let laned = Pipeline::new().run(&inputs, &mut out);
         if lanes_available() {
-            assert!(
-                laned >= 20 * LANES,
-                "only {laned} inputs went through the lane engine"
-            );
+            assert_eq!(laned, (1000 - 2 * (LATENCY - 1)) / LANES * LANES);
+        } else {
+            assert_eq!(Backend::selected(), Backend::Scalar);
+            assert_eq!(laned, 0);
         }
     }
 

@@ -1,0 +1,221 @@
+//! The AVX2 backend: each value is four 256-bit registers (four lanes each). Compares give
+//! all-ones lanes directly, and selects are `vpblendvb` on those masks. AVX2 lacks several
+//! 64-bit lane operations the stages use, built here from the ones it has:
+//!
+//! - unsigned compares and min/max: signed `vpcmpgtq` after flipping the sign bits, then a
+//!   blend;
+//! - arithmetic right shifts: the provided `(x >> n ^ m) - m`;
+//! - leading zeros: each 32-bit half converted exactly to a double (`2^52 + v - 2^52`), whose
+//!   exponent field is `1023 + floor(log2 v)`;
+//! - eight-entry table look-ups (the Booth row multiplexer, whose entries are shift amounts
+//!   below 256): one `vpshufb` on the table broadcast to every 64-bit lane, indexed by the low
+//!   byte with the other seven bytes of the index set to 0x80 (which reads as zero).
+//!
+//! The methods are `#[inline(always)]` without target features of their own: they are inlined
+//! into the functions of `batch` compiled for AVX2, BMI1/2, LZCNT and POPCNT, and must only run
+//! there.
+
+use core::arch::x86_64::*;
+
+use super::{Lanes, N};
+
+/// Registers per value.
+const K: usize = 4;
+const _: () = assert!(4 * K == N);
+
+/// `N` lanes in four AVX2 registers.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Avx2([__m256i; K]);
+
+/// Applies a one-register operation to each register of the operands.
+macro_rules! each {
+    ($f:expr; $($a:expr),+) => {{
+        // SAFETY: only reached inside functions compiled for AVX2 (see the module doc).
+        #[allow(unused_unsafe)]
+        unsafe {
+            Avx2([
+                $f($($a.0[0]),+),
+                $f($($a.0[1]),+),
+                $f($($a.0[2]),+),
+                $f($($a.0[3]),+),
+            ])
+        }
+    }};
+}
+
+/// Leading zeros of each 64-bit lane of one register (see the module doc).
+#[inline(always)]
+unsafe fn lzcnt1(x: __m256i) -> __m256i {
+    let magic = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    // The biased exponent of v as a double: 1023 + floor(log2 v), or 0 for v = 0.
+    let exp = |v: __m256i| {
+        let d = _mm256_sub_pd(
+            _mm256_castsi256_pd(_mm256_or_si256(v, magic)),
+            _mm256_castsi256_pd(magic),
+        );
+        _mm256_srli_epi64::<52>(_mm256_castpd_si256(d))
+    };
+    let hi = _mm256_srli_epi64::<32>(x);
+    let lo = _mm256_and_si256(x, _mm256_set1_epi64x(0xFFFF_FFFF));
+    let hi0 = _mm256_cmpeq_epi64(hi, _mm256_setzero_si256());
+    // 1023 + floor(log2 x), and 0 for x = 0.
+    let e = _mm256_blendv_epi8(
+        _mm256_add_epi64(exp(hi), _mm256_set1_epi64x(32)),
+        exp(lo),
+        hi0,
+    );
+    // 63 - floor(log2 x) = 1086 - e, and 64 for zero (the values fit the low 32 bits).
+    _mm256_min_epu32(
+        _mm256_sub_epi64(_mm256_set1_epi64x(1086), e),
+        _mm256_set1_epi64x(64),
+    )
+}
+
+impl Avx2 {
+    /// The lanes with their sign bits flipped: signed order of these is unsigned order.
+    #[inline(always)]
+    fn flip(self) -> Self {
+        self.xor(Self::splat(1 << 63))
+    }
+}
+
+impl Lanes for Avx2 {
+    type Ix = Avx2;
+
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        // SAFETY: as in `each`.
+        Avx2([unsafe { _mm256_set1_epi64x(x as i64) }; K])
+    }
+    #[inline(always)]
+    fn from_array(a: [u64; N]) -> Self {
+        // SAFETY: `__m256i` is 32 bytes of plain data, like `[u64; 4]`.
+        Avx2(unsafe { core::mem::transmute::<[u64; N], [__m256i; K]>(a) })
+    }
+    #[inline(always)]
+    fn to_array(self) -> [u64; N] {
+        // SAFETY: as in `from_array`.
+        unsafe { core::mem::transmute::<[__m256i; K], [u64; N]>(self.0) }
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: as in `each`.
+        Avx2([unsafe { _mm256_setzero_si256() }; K])
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        each!(_mm256_and_si256; self, o)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        each!(_mm256_or_si256; self, o)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        each!(_mm256_xor_si256; self, o)
+    }
+    #[inline(always)]
+    fn andn(self, o: Self) -> Self {
+        each!(_mm256_andnot_si256; o, self)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        each!(_mm256_add_epi64; self, o)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        each!(_mm256_sub_epi64; self, o)
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        // SAFETY: as in `each`.
+        let n = unsafe { _mm_cvtsi64_si128(n as i64) };
+        each!(|x| _mm256_sll_epi64(x, n); self)
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        // SAFETY: as in `each`.
+        let n = unsafe { _mm_cvtsi64_si128(n as i64) };
+        each!(|x| _mm256_srl_epi64(x, n); self)
+    }
+    #[inline(always)]
+    fn shlv(self, n: Self) -> Self {
+        each!(_mm256_sllv_epi64; self, n)
+    }
+    #[inline(always)]
+    fn shrv(self, n: Self) -> Self {
+        each!(_mm256_srlv_epi64; self, n)
+    }
+    #[inline(always)]
+    fn sel(self, a: Self, b: Self) -> Self {
+        each!(_mm256_blendv_epi8; b, a, self)
+    }
+    #[inline(always)]
+    fn is0(self) -> Self {
+        self.cmpeq(Self::zero())
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        let [a, b, c, d] = self.0;
+        // SAFETY: as in `each`.
+        unsafe {
+            let x = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+            _mm256_testz_si256(x, x) == 0
+        }
+    }
+    #[inline(always)]
+    fn cmpeq(self, o: Self) -> Self {
+        each!(_mm256_cmpeq_epi64; self, o)
+    }
+    #[inline(always)]
+    fn lts(self, o: Self) -> Self {
+        each!(_mm256_cmpgt_epi64; o, self)
+    }
+    #[inline(always)]
+    fn ltu(self, o: Self) -> Self {
+        self.flip().lts(o.flip())
+    }
+    #[inline(always)]
+    fn mins(self, o: Self) -> Self {
+        self.lts(o).sel(self, o)
+    }
+    #[inline(always)]
+    fn maxs(self, o: Self) -> Self {
+        self.lts(o).sel(o, self)
+    }
+    #[inline(always)]
+    fn minu(self, o: Self) -> Self {
+        self.ltu(o).sel(self, o)
+    }
+    #[inline(always)]
+    fn maxu(self, o: Self) -> Self {
+        self.ltu(o).sel(o, self)
+    }
+    #[inline(always)]
+    fn lzcnt(self) -> Self {
+        each!(lzcnt1; self)
+    }
+    /// The low three bits in the low byte, 0x80 (reads as zero) in the seven others.
+    #[inline(always)]
+    fn index8(self) -> Self::Ix {
+        self.and(Self::splat(7))
+            .or(Self::splat(0x8080_8080_8080_8000))
+    }
+    #[inline(always)]
+    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self {
+        // The eight entries in every 64-bit lane: `vpshufb` indexes within each 128-bit half.
+        let t = Self::splat(u64::from_le_bytes(*table)).0[0];
+        each!(|i| _mm256_shuffle_epi8(t, i); ix)
+    }
+}
+
+/// Every primitive on `x`, `y`, `z` (see `lanes::primitives_of`).
+///
+/// # Safety
+/// Only where `Backend::Avx2` runs.
+#[cfg(test)]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(crate) unsafe fn all_primitives(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N]> {
+    super::primitives_of::<Avx2>(x, y, z)
+}

@@ -1,0 +1,201 @@
+//! The AVX-512 backend: each value is two 512-bit registers (eight lanes each), so that every
+//! primitive issues two independent instructions (one dependency chain per register keeps the
+//! vector units busy). Compares give mask registers, widened back to all-ones lanes so that
+//! conditions are ordinary values like on the other backends; three-input logic is one
+//! `vpternlogq`; leading zeros are `vplzcntq` (AVX-512 CD); table look-ups are `vpermq`.
+//!
+//! The methods are `#[inline(always)]` without target features of their own: they are inlined
+//! into the functions of `batch` compiled for AVX-512 F/VL/CD/BW/DQ, and must only run there.
+
+use core::arch::x86_64::*;
+
+use super::{Lanes, N};
+
+/// Registers per value.
+const K: usize = 2;
+const _: () = assert!(8 * K == N);
+
+/// `N` lanes in two AVX-512 registers.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Avx512([__m512i; K]);
+
+/// Applies a one-register operation to each register of the operands.
+macro_rules! each {
+    ($f:expr; $($a:expr),+) => {{
+        // SAFETY: only reached inside functions compiled for AVX-512 (see the module doc).
+        #[allow(unused_unsafe)]
+        unsafe { Avx512([$f($($a.0[0]),+), $f($($a.0[1]),+)]) }
+    }};
+}
+
+/// Applies a one-register comparison to each register and widens its mask to all-ones lanes.
+macro_rules! mv {
+    ($f:expr; $($a:expr),+) => {{
+        // SAFETY: as in `each`.
+        unsafe {
+            Avx512([
+                _mm512_movm_epi64($f($($a.0[0]),+)),
+                _mm512_movm_epi64($f($($a.0[1]),+)),
+            ])
+        }
+    }};
+}
+
+impl Lanes for Avx512 {
+    type Ix = Avx512;
+
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        // SAFETY: as in `each`.
+        Avx512([unsafe { _mm512_set1_epi64(x as i64) }; K])
+    }
+    #[inline(always)]
+    fn from_array(a: [u64; N]) -> Self {
+        // SAFETY: `__m512i` is 64 bytes of plain data, like `[u64; 8]`.
+        Avx512(unsafe { core::mem::transmute::<[u64; N], [__m512i; K]>(a) })
+    }
+    #[inline(always)]
+    fn to_array(self) -> [u64; N] {
+        // SAFETY: as in `from_array`.
+        unsafe { core::mem::transmute::<[__m512i; K], [u64; N]>(self.0) }
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: as in `each`.
+        Avx512([unsafe { _mm512_setzero_si512() }; K])
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        each!(_mm512_and_si512; self, o)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        each!(_mm512_or_si512; self, o)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        each!(_mm512_xor_si512; self, o)
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        each!(_mm512_ternarylogic_epi64::<0x55>; self, self, self)
+    }
+    #[inline(always)]
+    fn andn(self, o: Self) -> Self {
+        each!(_mm512_andnot_si512; o, self)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        each!(_mm512_add_epi64; self, o)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        each!(_mm512_sub_epi64; self, o)
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        self.shlv(Self::splat(n as u64))
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        self.shrv(Self::splat(n as u64))
+    }
+    #[inline(always)]
+    fn shlv(self, n: Self) -> Self {
+        each!(_mm512_sllv_epi64; self, n)
+    }
+    #[inline(always)]
+    fn shrv(self, n: Self) -> Self {
+        each!(_mm512_srlv_epi64; self, n)
+    }
+    #[inline(always)]
+    fn sra(self, n: u32) -> Self {
+        each!(_mm512_srav_epi64; self, Self::splat(n as u64))
+    }
+    #[inline(always)]
+    fn sel(self, a: Self, b: Self) -> Self {
+        each!(_mm512_ternarylogic_epi64::<0xCA>; self, a, b)
+    }
+    #[inline(always)]
+    fn is0(self) -> Self {
+        mv!(_mm512_testn_epi64_mask; self, self)
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        let [x, y] = self.0;
+        // SAFETY: as in `each`.
+        unsafe { (_mm512_test_epi64_mask(x, x) | _mm512_test_epi64_mask(y, y)) != 0 }
+    }
+    #[inline(always)]
+    fn cmpeq(self, o: Self) -> Self {
+        mv!(_mm512_cmpeq_epi64_mask; self, o)
+    }
+    #[inline(always)]
+    fn lts(self, o: Self) -> Self {
+        mv!(_mm512_cmplt_epi64_mask; self, o)
+    }
+    #[inline(always)]
+    fn ltu(self, o: Self) -> Self {
+        mv!(_mm512_cmplt_epu64_mask; self, o)
+    }
+    #[inline(always)]
+    fn mins(self, o: Self) -> Self {
+        each!(_mm512_min_epi64; self, o)
+    }
+    #[inline(always)]
+    fn maxs(self, o: Self) -> Self {
+        each!(_mm512_max_epi64; self, o)
+    }
+    #[inline(always)]
+    fn minu(self, o: Self) -> Self {
+        each!(_mm512_min_epu64; self, o)
+    }
+    #[inline(always)]
+    fn maxu(self, o: Self) -> Self {
+        each!(_mm512_max_epu64; self, o)
+    }
+    #[inline(always)]
+    fn lzcnt(self) -> Self {
+        each!(_mm512_lzcnt_epi64; self)
+    }
+    #[inline(always)]
+    fn bitm(self, i: u32) -> Self {
+        mv!(_mm512_test_epi64_mask; self, Self::splat(1 << i))
+    }
+    #[inline(always)]
+    fn xor3(self, y: Self, z: Self) -> Self {
+        each!(_mm512_ternarylogic_epi64::<0x96>; self, y, z)
+    }
+    #[inline(always)]
+    fn maj(self, y: Self, z: Self) -> Self {
+        each!(_mm512_ternarylogic_epi64::<0xE8>; self, y, z)
+    }
+    /// `vpermq` reads only the index's low three bits: nothing to prepare.
+    #[inline(always)]
+    fn index8(self) -> Self::Ix {
+        self
+    }
+    #[inline(always)]
+    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self {
+        // The table widened to eight u64, one register (a constant once inlined).
+        let t = Self::from_array(std::array::from_fn(|i| table[i % 8] as u64)).0[0];
+        // SAFETY: as in `each`.
+        unsafe {
+            Avx512([
+                _mm512_permutexvar_epi64(ix.0[0], t),
+                _mm512_permutexvar_epi64(ix.0[1], t),
+            ])
+        }
+    }
+}
+
+/// Every primitive on `x`, `y`, `z` (see `lanes::primitives_of`).
+///
+/// # Safety
+/// Only where `Backend::Avx512` runs.
+#[cfg(test)]
+#[target_feature(enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq")]
+pub(crate) unsafe fn all_primitives(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N]> {
+    super::primitives_of::<Avx512>(x, y, z)
+}

@@ -1,0 +1,490 @@
+//! Backends of the lane engine (`batch`): the vector primitives its stages are written in, once
+//! per instruction set, and the choice of backend at run time.
+//!
+//! The stage code in `batch` is written once, generic over the [`Lanes`] trait: a value of `N`
+//! 64-bit lanes (one operation per lane) with the two dozen operations a bit-level datapath
+//! needs (bitwise logic, add/sub, shifts by a constant and per lane, compares to masks, select,
+//! leading-zero count, an eight-entry table look-up). Each backend implements only these:
+//!
+//! - [`avx512`]: AVX-512 F/VL/CD/BW/DQ, two 512-bit registers per value;
+//! - [`avx2`]: AVX2 (with BMI1/2, LZCNT, POPCNT), four 256-bit registers per value, the
+//!   operations AVX2 lacks on 64-bit lanes (unsigned compares, min/max, arithmetic shifts,
+//!   leading zeros) built from the ones it has;
+//! - [`portable`]: a plain `[u64; N]` array and element-wise loops, which the compiler
+//!   vectorises for whatever the target offers (baseline SSE2 on x86-64, NEON on AArch64).
+//!
+//! Because every backend implements the same small contract and nothing else, the stages cannot
+//! drift apart between backends: the tests require each backend, field for field, to equal the
+//! scalar stages. `batch` instantiates the generic stages once per backend inside a function
+//! compiled for that backend's features (`#[target_feature]`), so LLVM inlines the primitives
+//! and schedules the whole pipeline for that instruction set.
+//!
+//! [`Backend`] names the backends (and `Scalar`: no lane engine), says which this CPU runs,
+//! and picks one: the fastest this CPU runs ([`Backend::best`]), or the one the `PTXFMA_LANES`
+//! environment variable names (`avx512`, `avx2`, `portable` or `scalar`), for benchmarks and
+//! tests. An unknown name, or one this CPU cannot run, is an error, never a silent fallback.
+
+use std::fmt;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+pub(crate) mod portable;
+
+/// Operations evaluated side by side: sixteen, whatever the backend, so that `Pipeline::run`
+/// groups inputs the same way on every CPU (two AVX-512 or four AVX2 registers per value).
+pub const N: usize = 16;
+
+/// All ones for `true`: lane conditions are masks.
+pub(crate) const fn mask_of(b: bool) -> u64 {
+    0u64.wrapping_sub(b as u64)
+}
+
+/// `N` lanes of 64 bits, one per operation, and the primitive operations the lane engine's
+/// stages use. A condition is a mask: all ones in the lanes where it holds, zero elsewhere;
+/// operations documented as taking a mask require that form.
+///
+/// The required methods are the backend's; the provided ones are built from them and are the
+/// same for every backend (a backend may override one where its instruction set has a faster
+/// form with the same result, as AVX-512 does for the three-input logic).
+///
+/// Every method is `#[inline(always)]` in every backend: the primitives only make sense inlined
+/// into the stage code, inside a function compiled for the backend's features. A backend's
+/// values must only be made where that backend runs (`Backend::runs_here`); the backends are
+/// private to the crate for that reason.
+pub(crate) trait Lanes: Copy {
+    /// A table index prepared once by [`Lanes::index8`] for several [`Lanes::lookup8`] calls.
+    type Ix: Copy;
+
+    fn splat(x: u64) -> Self;
+    fn from_array(a: [u64; N]) -> Self;
+    fn to_array(self) -> [u64; N];
+
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    /// `self & !o`.
+    fn andn(self, o: Self) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    /// Left shift by a constant; 64 or more gives zero.
+    fn shl(self, n: u32) -> Self;
+    /// Logical right shift by a constant; 64 or more gives zero.
+    fn shr(self, n: u32) -> Self;
+    /// Per-lane left shift; an amount of 64 or more gives zero.
+    fn shlv(self, n: Self) -> Self;
+    /// Per-lane logical right shift; an amount of 64 or more gives zero.
+    fn shrv(self, n: Self) -> Self;
+    /// `a` where the mask `self` is set, else `b`.
+    fn sel(self, a: Self, b: Self) -> Self;
+    /// Mask of the lanes that are zero.
+    fn is0(self) -> Self;
+    /// Whether any lane is non-zero.
+    fn any(self) -> bool;
+    fn cmpeq(self, o: Self) -> Self;
+    /// Signed less-than.
+    fn lts(self, o: Self) -> Self;
+    /// Unsigned less-than.
+    fn ltu(self, o: Self) -> Self;
+    fn mins(self, o: Self) -> Self;
+    fn maxs(self, o: Self) -> Self;
+    fn minu(self, o: Self) -> Self;
+    fn maxu(self, o: Self) -> Self;
+    /// Leading zeros of each lane (64 for zero).
+    fn lzcnt(self) -> Self;
+    /// Prepares the low three bits of each lane as an index into eight-entry tables.
+    fn index8(self) -> Self::Ix;
+    /// Each lane's entry of `table` (a byte, zero-extended) at its prepared index.
+    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self;
+
+    #[inline(always)]
+    fn zero() -> Self {
+        Self::splat(0)
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        self.xor(Self::splat(!0))
+    }
+    /// Arithmetic right shift by a constant `n < 64`: the logical shift with the sign bit
+    /// (now at bit 63 - n) extended by `(x ^ m) - m`.
+    #[inline(always)]
+    fn sra(self, n: u32) -> Self {
+        let m = Self::splat(1 << (63 - n));
+        self.shr(n).xor(m).sub(m)
+    }
+    /// `x ^ y ^ z` (the sum of a 3:2 compressor).
+    #[inline(always)]
+    fn xor3(self, y: Self, z: Self) -> Self {
+        self.xor(y).xor(z)
+    }
+    /// Bitwise majority of `x`, `y`, `z` (the carry of a 3:2 compressor): `z` where `x` and `y`
+    /// differ, else `x`.
+    #[inline(always)]
+    fn maj(self, y: Self, z: Self) -> Self {
+        self.xor(y).and(z.xor(self)).xor(self)
+    }
+    /// Bit `i` of every lane as a mask.
+    #[inline(always)]
+    fn bitm(self, i: u32) -> Self {
+        let b = Self::splat(1 << i);
+        self.and(b).cmpeq(b)
+    }
+    /// A mask as 0 or 1.
+    #[inline(always)]
+    fn bit01(self) -> Self {
+        self.shr(63)
+    }
+    /// Signed clamp.
+    #[inline(always)]
+    fn clamp(self, lo: i64, hi: i64) -> Self {
+        self.maxs(Self::splat(lo as u64))
+            .mins(Self::splat(hi as u64))
+    }
+    /// Sign-extends from bit 15: the value an `i16` register field holds.
+    #[inline(always)]
+    fn i16(self) -> Self {
+        self.shl(48).sra(48)
+    }
+}
+
+/// A way for `Pipeline::run` to evaluate runs of inputs: one of the lane engine's backends, or
+/// none (`Scalar`: every input through the scalar stages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// AVX-512 F, VL, CD, BW and DQ (x86-64).
+    Avx512,
+    /// AVX2 with BMI1, BMI2, LZCNT and POPCNT (x86-64 from Haswell and Zen 1 on).
+    Avx2,
+    /// Fixed-size arrays the compiler vectorises: runs on every CPU.
+    Portable,
+    /// No lane engine: `run` uses the scalar stages for every input.
+    Scalar,
+}
+
+/// The environment variable that forces a backend.
+pub const ENV: &str = "PTXFMA_LANES";
+
+impl Backend {
+    /// Every backend, fastest first.
+    pub const ALL: [Backend; 4] = [
+        Backend::Avx512,
+        Backend::Avx2,
+        Backend::Portable,
+        Backend::Scalar,
+    ];
+
+    /// The name `PTXFMA_LANES` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Avx512 => "avx512",
+            Backend::Avx2 => "avx2",
+            Backend::Portable => "portable",
+            Backend::Scalar => "scalar",
+        }
+    }
+
+    /// Whether this is a lane engine (everything but `Scalar`).
+    pub fn is_lanes(self) -> bool {
+        self != Backend::Scalar
+    }
+
+    /// Whether this CPU runs it (checked once per backend).
+    pub fn runs_here(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                use std::sync::OnceLock;
+                static HAVE: OnceLock<bool> = OnceLock::new();
+                *HAVE.get_or_init(|| {
+                    is_x86_feature_detected!("avx512f")
+                        && is_x86_feature_detected!("avx512vl")
+                        && is_x86_feature_detected!("avx512cd")
+                        && is_x86_feature_detected!("avx512bw")
+                        && is_x86_feature_detected!("avx512dq")
+                })
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => {
+                use std::sync::OnceLock;
+                static HAVE: OnceLock<bool> = OnceLock::new();
+                *HAVE.get_or_init(|| {
+                    is_x86_feature_detected!("avx2")
+                        && is_x86_feature_detected!("bmi1")
+                        && is_x86_feature_detected!("bmi2")
+                        && is_x86_feature_detected!("lzcnt")
+                        && is_x86_feature_detected!("popcnt")
+                })
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx512 | Backend::Avx2 => false,
+            Backend::Portable | Backend::Scalar => true,
+        }
+    }
+
+    /// The lane-engine backends this CPU runs, fastest first; `Portable` is always among them.
+    /// The tests run every one of these.
+    pub fn lanes_here() -> Vec<Backend> {
+        Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_lanes() && b.runs_here())
+            .collect()
+    }
+
+    /// The backend `run` uses unless `PTXFMA_LANES` says otherwise: the fastest this CPU
+    /// runs, by the bench's measurements. That is AVX-512 where the CPU has it, else AVX2; on a
+    /// CPU with neither it is `Scalar`, not `Portable`: the portable backend's code measured 3
+    /// to 5 times slower than the scalar stages on baseline x86-64 (SSE2 has no per-lane 64-bit
+    /// shifts or compares), and even compiled for AVX2 the compiler vectorised its binary64
+    /// stages poorly (4 times slower than scalar). It is there to run the lane engine, and
+    /// test it, on every CPU (`PTXFMA_LANES=portable`, `Pipeline::run_on`).
+    pub fn best() -> Backend {
+        let native = [Backend::Avx512, Backend::Avx2];
+        native
+            .into_iter()
+            .find(|b| b.runs_here())
+            .unwrap_or(Backend::Scalar)
+    }
+
+    /// The backend `PTXFMA_LANES` names, if it is set, else the fastest this CPU runs; an error
+    /// (one line) when the variable names no backend or one this CPU cannot run.
+    pub fn from_env() -> Result<Backend, String> {
+        match std::env::var(ENV) {
+            Err(std::env::VarError::NotPresent) => Ok(Backend::best()),
+            Err(std::env::VarError::NotUnicode(v)) => {
+                Err(format!("{ENV}={v:?} is not one of {}", Backend::names()))
+            }
+            Ok(v) => {
+                let b = v.parse::<Backend>()?;
+                if b.runs_here() {
+                    Ok(b)
+                } else {
+                    Err(format!(
+                        "{ENV}={v}: this CPU cannot run the {b} backend (it runs {})",
+                        Backend::ALL
+                            .into_iter()
+                            .filter(|b| b.runs_here())
+                            .map(Backend::name)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }
+            }
+        }
+    }
+
+    /// The backend `Pipeline::run` uses: [`Backend::from_env`], read once.
+    ///
+    /// # Panics
+    /// With `from_env`'s one-line message when `PTXFMA_LANES` is bad; programs that want to
+    /// report it as a usage error call `from_env` first.
+    pub fn selected() -> Backend {
+        use std::sync::OnceLock;
+        static SELECTED: OnceLock<Result<Backend, String>> = OnceLock::new();
+        match SELECTED.get_or_init(Backend::from_env) {
+            Ok(b) => *b,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn names() -> String {
+        let n: Vec<_> = Backend::ALL.iter().map(|b| b.name()).collect();
+        n.join(", ")
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Backend, String> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| format!("{ENV}={s:?} is not one of {}", Backend::names()))
+    }
+}
+
+/// Every primitive applied to `x`, `y`, `z` (masks where one is needed), in a fixed order: the
+/// tests compare backends on this list. Instantiated per backend by each backend's
+/// `all_primitives`, compiled for its features.
+#[cfg(test)]
+#[inline(always)]
+fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N]> {
+    let (a, b, c) = (L::from_array(x), L::from_array(y), L::from_array(z));
+    let ix = b.index8();
+    [
+        a.and(b),
+        a.or(b),
+        a.xor(b),
+        a.andn(b),
+        a.add(b),
+        a.sub(b),
+        a.shl(5),
+        a.shr(7),
+        a.shlv(b),
+        a.shrv(b),
+        c.bitm(5).sel(a, b),
+        a.is0(),
+        a.cmpeq(b),
+        a.lts(b),
+        a.ltu(b),
+        a.mins(b),
+        a.maxs(b),
+        a.minu(b),
+        a.maxu(b),
+        a.lzcnt(),
+        L::lookup8(ix, &[3, 1, 4, 1, 5, 9, 2, 6]),
+        a.not(),
+        a.sra(9),
+        a.xor3(b, c),
+        a.maj(b, c),
+        a.bitm(33),
+        a.clamp(-3, 90),
+        a.i16(),
+        L::splat(mask_of(a.and(b).any())),
+        L::zero(),
+        a.bit01(),
+    ]
+    .map(L::to_array)
+    .to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every backend this CPU runs computes every primitive like the portable one, on edge
+    /// values and random words (the stage-level tests in `batch` cover the compositions).
+    #[test]
+    fn primitives_agree_with_the_portable_backend() {
+        let here = Backend::lanes_here();
+        assert_eq!(here.last(), Some(&Backend::Portable));
+        let mut rng = crate::stimulus::Rng::new(3);
+        let edges = [
+            0,
+            1,
+            2,
+            63,
+            64,
+            65,
+            127,
+            128,
+            1 << 31,
+            1 << 32,
+            1 << 63,
+            !0,
+            !0 >> 1,
+            !0 << 1,
+        ];
+        for round in 0..400 {
+            let mut word = |k: usize| -> [u64; N] {
+                std::array::from_fn(|i| match (round + i * 3 + k) % 4 {
+                    0 => edges[(round * 7 + i + k) % edges.len()],
+                    1 => {
+                        let s = rng.below(64);
+                        rng.next_u64() >> s
+                    }
+                    2 => rng.below(200),
+                    _ => rng.next_u64(),
+                })
+            };
+            let (x, y, z) = (word(0), word(1), word(2));
+            let want = portable::all_primitives(x, y, z);
+            for b in &here {
+                let got = match b {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `lanes_here` lists only backends this CPU runs.
+                    Backend::Avx512 => unsafe { avx512::all_primitives(x, y, z) },
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: as above.
+                    Backend::Avx2 => unsafe { avx2::all_primitives(x, y, z) },
+                    _ => portable::all_primitives(x, y, z),
+                };
+                for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(g, w, "{b}: primitive {k} of x={x:x?} y={y:x?} z={z:x?}");
+                }
+            }
+        }
+    }
+
+    /// The portable backend against plain scalar arithmetic, lane by lane.
+    #[test]
+    fn portable_primitives_are_the_scalar_operations() {
+        let x: [u64; N] = std::array::from_fn(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let y: [u64; N] = std::array::from_fn(|i| (i as u64 * 9) % 70);
+        let z: [u64; N] = std::array::from_fn(|i| !(i as u64) << (i * 4));
+        let r = portable::all_primitives(x, y, z);
+        let m = mask_of;
+        let any = x.iter().zip(&y).any(|(p, q)| p & q != 0);
+        for i in 0..N {
+            let (a, b, c) = (x[i], y[i], z[i]);
+            let sh = |v: u64, n: u64, left: bool| match (n < 64, left) {
+                (false, _) => 0,
+                (true, true) => v << n,
+                (true, false) => v >> n,
+            };
+            let want = [
+                a & b,
+                a | b,
+                a ^ b,
+                a & !b,
+                a.wrapping_add(b),
+                a.wrapping_sub(b),
+                a << 5,
+                a >> 7,
+                sh(a, b, true),
+                sh(a, b, false),
+                if c >> 5 & 1 != 0 { a } else { b },
+                m(a == 0),
+                m(a == b),
+                m((a as i64) < (b as i64)),
+                m(a < b),
+                (a as i64).min(b as i64) as u64,
+                (a as i64).max(b as i64) as u64,
+                a.min(b),
+                a.max(b),
+                a.leading_zeros() as u64,
+                [3, 1, 4, 1, 5, 9, 2, 6][(b & 7) as usize],
+                !a,
+                ((a as i64) >> 9) as u64,
+                a ^ b ^ c,
+                (a & b) | (a & c) | (b & c),
+                m(a >> 33 & 1 != 0),
+                (a as i64).clamp(-3, 90) as u64,
+                a as i16 as i64 as u64,
+                m(any),
+                0,
+                a >> 63,
+            ];
+            assert_eq!(r.len(), want.len());
+            for (k, w) in want.iter().enumerate() {
+                assert_eq!(
+                    r[k][i], *w,
+                    "primitive {k}, lane {i}: a={a:#x} b={b:#x} c={c:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn names_parse_and_bad_ones_are_one_line_errors() {
+        for b in Backend::ALL {
+            assert_eq!(b.name().parse::<Backend>(), Ok(b));
+        }
+        let e = "avx1024".parse::<Backend>().unwrap_err();
+        assert_eq!(
+            e,
+            "PTXFMA_LANES=\"avx1024\" is not one of avx512, avx2, portable, scalar"
+        );
+        assert!(Backend::Portable.runs_here() && Backend::Scalar.runs_here());
+        let best = Backend::best();
+        assert!(best.runs_here());
+        assert_eq!(best.is_lanes(), Backend::Avx2.runs_here());
+    }
+}

@@ -1,0 +1,174 @@
+//! The portable backend: a plain `[u64; N]` and element-wise loops over it. Each loop is a
+//! fixed-length loop over independent lanes, which the compiler turns into the target's vector
+//! instructions where it has them (SSE2 on baseline x86-64, NEON on AArch64) and into unrolled
+//! scalar code elsewhere. It runs on every CPU, so the tests always exercise the lane engine.
+
+use super::{mask_of, Lanes, N};
+
+/// `N` lanes in an array.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Portable([u64; N]);
+
+/// Element-wise loops in the form the vectorisers handle: a fixed trip count, a fresh output
+/// array, no calls (`array::from_fn` was not always inlined into the large stage functions),
+/// no branches (a shift of 64 or more is a masked shift, not an `if`).
+macro_rules! lanewise {
+    (|$a:ident| $e:expr; $x:expr) => {{
+        let x = $x.0;
+        let mut r = [0u64; N];
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..N {
+            let $a = x[i];
+            r[i] = $e;
+        }
+        Portable(r)
+    }};
+    (|$a:ident, $b:ident| $e:expr; $x:expr, $y:expr) => {{
+        let (x, y) = ($x.0, $y.0);
+        let mut r = [0u64; N];
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..N {
+            let ($a, $b) = (x[i], y[i]);
+            r[i] = $e;
+        }
+        Portable(r)
+    }};
+}
+
+/// `a << n`, zero for `n >= 64` (the vector instructions' rule), without a branch.
+#[inline(always)]
+fn shl(a: u64, n: u64) -> u64 {
+    (a << (n & 63)) & mask_of(n < 64)
+}
+
+/// `a >> n`, zero for `n >= 64`.
+#[inline(always)]
+fn shr(a: u64, n: u64) -> u64 {
+    (a >> (n & 63)) & mask_of(n < 64)
+}
+
+impl Lanes for Portable {
+    type Ix = Portable;
+
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        Portable([x; N])
+    }
+    #[inline(always)]
+    fn from_array(a: [u64; N]) -> Self {
+        Portable(a)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [u64; N] {
+        self.0
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        lanewise!(|a, b| a & b; self, o)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        lanewise!(|a, b| a | b; self, o)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        lanewise!(|a, b| a ^ b; self, o)
+    }
+    #[inline(always)]
+    fn andn(self, o: Self) -> Self {
+        lanewise!(|a, b| a & !b; self, o)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        lanewise!(|a, b| a.wrapping_add(b); self, o)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        lanewise!(|a, b| a.wrapping_sub(b); self, o)
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        lanewise!(|a| shl(a, n as u64); self)
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        lanewise!(|a| shr(a, n as u64); self)
+    }
+    #[inline(always)]
+    fn shlv(self, n: Self) -> Self {
+        lanewise!(|a, n| shl(a, n); self, n)
+    }
+    #[inline(always)]
+    fn shrv(self, n: Self) -> Self {
+        lanewise!(|a, n| shr(a, n); self, n)
+    }
+    #[inline(always)]
+    fn sel(self, a: Self, b: Self) -> Self {
+        let (m, a, b) = (self.0, a.0, b.0);
+        let mut r = [0u64; N];
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..N {
+            r[i] = (m[i] & a[i]) | (!m[i] & b[i]);
+        }
+        Portable(r)
+    }
+    #[inline(always)]
+    fn is0(self) -> Self {
+        lanewise!(|a| mask_of(a == 0); self)
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.0.iter().fold(0, |acc, &a| acc | a) != 0
+    }
+    #[inline(always)]
+    fn cmpeq(self, o: Self) -> Self {
+        lanewise!(|a, b| mask_of(a == b); self, o)
+    }
+    #[inline(always)]
+    fn lts(self, o: Self) -> Self {
+        lanewise!(|a, b| mask_of((a as i64) < (b as i64)); self, o)
+    }
+    #[inline(always)]
+    fn ltu(self, o: Self) -> Self {
+        lanewise!(|a, b| mask_of(a < b); self, o)
+    }
+    #[inline(always)]
+    fn mins(self, o: Self) -> Self {
+        lanewise!(|a, b| (a as i64).min(b as i64) as u64; self, o)
+    }
+    #[inline(always)]
+    fn maxs(self, o: Self) -> Self {
+        lanewise!(|a, b| (a as i64).max(b as i64) as u64; self, o)
+    }
+    #[inline(always)]
+    fn minu(self, o: Self) -> Self {
+        lanewise!(|a, b| a.min(b); self, o)
+    }
+    #[inline(always)]
+    fn maxu(self, o: Self) -> Self {
+        lanewise!(|a, b| a.max(b); self, o)
+    }
+    #[inline(always)]
+    fn lzcnt(self) -> Self {
+        lanewise!(|a| a.leading_zeros() as u64; self)
+    }
+    #[inline(always)]
+    fn index8(self) -> Self::Ix {
+        lanewise!(|a| a & 7; self)
+    }
+    #[inline(always)]
+    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self {
+        // A shift of the table packed into one word, not a load per lane: a shift by a lane's
+        // own amount vectorises (a gather from memory would not, and would drag the code
+        // around it back to scalar).
+        let t = u64::from_le_bytes(*table);
+        lanewise!(|i| (t >> ((i & 7) * 8)) & 0xFF; ix)
+    }
+}
+
+/// Every primitive on `x`, `y`, `z` (see `lanes::primitives_of`).
+#[cfg(test)]
+pub(crate) fn all_primitives(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N]> {
+    super::primitives_of::<Portable>(x, y, z)
+}
