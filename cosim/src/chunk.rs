@@ -8,22 +8,23 @@
 
 use std::fmt;
 
-use crate::lockstep::Stream;
-use crate::stim::{splitmix64, Family};
+use crate::stim::splitmix64;
+use crate::stream::{Families, Stream};
 use crate::Error;
 
 /// Default operations per chunk.
 pub const DEFAULT_SIZE: u64 = 65_536;
 
 /// One chunk of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
     /// Position in the run's chunk list (from 0).
     pub index: usize,
-    pub family: Family,
-    /// Seed of this chunk's stream: the run's seed for a family's first chunk (so a one-chunk
-    /// family replays with the run's own seed), a hash of the run's seed and the chunk's
-    /// position within the family otherwise.
+    /// The families its stream interleaves (the run's `--filter`).
+    pub families: Families,
+    /// Seed of this chunk's stream: the run's seed for the first chunk (so a one-chunk run
+    /// replays with the run's own seed), a hash of the run's seed and the chunk's position
+    /// otherwise.
     pub seed: u64,
     /// Valid operations in the chunk.
     pub ops: u64,
@@ -32,21 +33,19 @@ pub struct Chunk {
 impl Chunk {
     /// The chunk's cycle-by-cycle input (operations, bubbles, drain).
     pub fn stream(&self) -> Stream {
-        Stream::new(self.seed, self.family, self.ops)
+        Stream::new(self.seed, &self.families, self.ops)
     }
 
     /// The `fma-cosim replay` arguments that regenerate this chunk's stream.
     pub fn stream_args(&self) -> String {
         format!(
             "--seed {} --filter {} --count {}",
-            self.seed,
-            self.family.name(),
-            self.ops
+            self.seed, self.families, self.ops
         )
     }
 }
 
-/// The seed of the `k`-th chunk (from 0) of a family in a run seeded `seed`.
+/// The seed of the `k`-th chunk (from 0) of a run seeded `seed`.
 pub fn chunk_seed(seed: u64, k: u64) -> u64 {
     if k == 0 {
         return seed;
@@ -55,13 +54,13 @@ pub fn chunk_seed(seed: u64, k: u64) -> u64 {
     splitmix64(&mut s)
 }
 
-/// The chunks of a run: `count` operations split evenly over `families` (in the given order),
-/// each family's share cut into chunks of at most `size` operations.
-pub fn plan(seed: u64, count: u64, families: &[Family], size: u64) -> Result<Vec<Chunk>, Error> {
-    let n = families.len() as u64;
-    if n == 0 {
+/// The chunks of a run: `count` operations of the stream interleaving `families`, cut into
+/// chunks of at most `size` operations.
+pub fn plan(seed: u64, count: u64, families: &Families, size: u64) -> Result<Vec<Chunk>, Error> {
+    if families.0.is_empty() {
         return Err(Error::new("no family to run"));
     }
+    let n = families.0.len() as u64;
     if count < n {
         return Err(Error::new(format!(
             "--count {count} is below the number of families ({n}): some family would run \
@@ -72,21 +71,16 @@ pub fn plan(seed: u64, count: u64, families: &[Family], size: u64) -> Result<Vec
         return Err(Error::new("--chunk-size must be at least 1"));
     }
     let mut out = Vec::new();
-    for (k, &family) in families.iter().enumerate() {
-        let share = count / n + u64::from((k as u64) < count % n);
-        let mut left = share;
-        let mut j = 0;
-        while left > 0 {
-            let ops = left.min(size);
-            out.push(Chunk {
-                index: out.len(),
-                family,
-                seed: chunk_seed(seed, j),
-                ops,
-            });
-            left -= ops;
-            j += 1;
-        }
+    let mut left = count;
+    while left > 0 {
+        let ops = left.min(size);
+        out.push(Chunk {
+            index: out.len(),
+            families: families.clone(),
+            seed: chunk_seed(seed, out.len() as u64),
+            ops,
+        });
+        left -= ops;
     }
     Ok(out)
 }
@@ -130,39 +124,36 @@ impl std::str::FromStr for Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stim::Family;
 
     #[test]
-    fn plan_splits_count_over_families_then_chunks() {
-        let fams = [Family::F32, Family::Vmad];
-        let p = plan(5, 21, &fams, 4).unwrap();
-        // 11 f32 operations (4 + 4 + 3), then 10 vmad (4 + 4 + 2).
-        let got: Vec<(Family, u64)> = p.iter().map(|c| (c.family, c.ops)).collect();
-        assert_eq!(
-            got,
-            vec![
-                (Family::F32, 4),
-                (Family::F32, 4),
-                (Family::F32, 3),
-                (Family::Vmad, 4),
-                (Family::Vmad, 4),
-                (Family::Vmad, 2),
-            ]
-        );
-        assert!(p.iter().enumerate().all(|(i, c)| c.index == i));
-        // A family's first chunk keeps the run's seed; the others differ from it and each other.
+    fn plan_cuts_the_stream_into_chunks() {
+        let fams = Families(vec![Family::F32, Family::Vmad]);
+        let p = plan(5, 11, &fams, 4).unwrap();
+        let ops: Vec<u64> = p.iter().map(|c| c.ops).collect();
+        assert_eq!(ops, vec![4, 4, 3]);
+        assert!(p
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.index == i && c.families == fams));
+        // The first chunk keeps the run's seed; the others differ from it and each other.
         assert_eq!(p[0].seed, 5);
-        assert_eq!(p[3].seed, 5);
         assert_ne!(p[1].seed, p[2].seed);
         assert_ne!(p[1].seed, 5);
-        assert_eq!(p[1].seed, p[4].seed);
+        assert_eq!(
+            p[1].stream_args(),
+            format!("--seed {} --filter f32,vmad --count 4", p[1].seed)
+        );
     }
 
     #[test]
     fn plan_rejects_what_would_check_nothing() {
-        assert!(plan(1, 1, &[Family::F32, Family::F64], 8).is_err());
-        assert!(plan(1, 0, &[Family::F32], 8).is_err());
-        assert!(plan(1, 10, &[Family::F32], 0).is_err());
-        assert!(plan(1, 10, &[], 8).is_err());
+        let one = Families(vec![Family::F32]);
+        assert!(plan(1, 0, &one, 8).is_err());
+        assert!(plan(1, 6, &Families::all(), 8).is_err());
+        assert!(plan(1, 7, &Families::all(), 8).is_ok());
+        assert!(plan(1, 10, &one, 0).is_err());
+        assert!(plan(1, 10, &Families(vec![]), 8).is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! - [`waves`]: the VCD of a divergence window (RTL hierarchy + model registers + marker);
 //! - [`fst`]: the same waveform as FST;
 //! - [`report`]: the divergence report;
+//! - [`stream`]: the cycle-by-cycle input of a chunk (families interleaved, bubbles, drain);
 //! - [`chunk`]: a run as a list of chunks, and its shards;
 //! - [`regress`]: the chunks run by several workers, each with its own RTL and model;
 //! - [`results`]: JSON results, their merge, and JUnit XML;
@@ -25,6 +26,7 @@ pub mod report;
 pub mod results;
 pub mod rtl;
 pub mod stim;
+pub mod stream;
 pub mod waves;
 
 use std::fmt;

@@ -2,8 +2,9 @@
 //! every cycle's frames (output ports and all four register banks) are compared.
 //!
 //! Speed: crossing into C++ once per cycle would dominate, so the RTL runs in batches of
-//! cycles (the shim fills a frame per cycle). The reference runs on a second thread, one batch
-//! ahead, so the two sides overlap and a run costs about as much as the slower of the two.
+//! cycles (the shim fills a frame per cycle). The reference runs either on a second thread, one
+//! batch ahead, so the two sides overlap when a core is spare ([`Config::overlap`]), or in the
+//! calling thread, one batch after the other.
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,92 +16,10 @@ use ptxfma_model::pipeline::{PipeIn, LATENCY};
 use crate::frame::{self, Bank, FieldDiff};
 use crate::golden::Golden;
 use crate::rtl::{self, Rtl};
-use crate::stim::{Family, Rng, Stimulus, Vector};
+use crate::stim::Family;
 use crate::Error;
 
-/// One bubble (valid = 0) in this many cycles.
-const BUBBLE_EVERY: u64 = 16;
-
-/// The cycle-by-cycle input of one segment: `vectors` operations of one family from the
-/// stimulus generator, with bubbles sprinkled in, then `LATENCY` idle cycles so the last
-/// operation retires. Entirely determined by (seed, family, vectors), which is what makes a
-/// reported cycle replayable.
-pub struct Stream {
-    stim: Stimulus,
-    bubbles: Rng,
-    left: u64,
-    drain: usize,
-    cycle: u64,
-}
-
-impl Stream {
-    pub fn new(seed: u64, family: Family, vectors: u64) -> Stream {
-        Stream {
-            stim: Stimulus::new(seed, &[family]),
-            bubbles: Rng::new(seed ^ 0x0B0B_B1E5),
-            left: vectors,
-            drain: LATENCY,
-            cycle: 0,
-        }
-    }
-
-    /// The input of cycle `index` (cycles count from 0 after reset).
-    pub fn nth(seed: u64, family: Family, vectors: u64, index: u64) -> Option<PipeIn> {
-        let mut s = Stream::new(seed, family, vectors);
-        for _ in 0..index {
-            s.next()?;
-        }
-        s.next()
-    }
-}
-
-impl Iterator for Stream {
-    type Item = PipeIn;
-
-    fn next(&mut self) -> Option<PipeIn> {
-        let tag = self.cycle as u16;
-        let inp = if self.left == 0 {
-            if self.drain == 0 {
-                return None;
-            }
-            self.drain -= 1;
-            PipeIn {
-                tag,
-                ..PipeIn::default()
-            }
-        } else if self.bubbles.below(BUBBLE_EVERY) == 0 {
-            // A bubble still carries arbitrary data and control bits: both sides must compute
-            // the same stage registers from them even though nothing retires.
-            let r = &mut self.bubbles;
-            PipeIn {
-                valid: false,
-                tag,
-                ctrl: (r.next_u64() & 0xFF_FFFF) as u32,
-                a: r.next_u64(),
-                b: r.next_u64(),
-                c: r.next_u64(),
-            }
-        } else {
-            let v = self.stim.next()?;
-            self.left -= 1;
-            vector_input(&v, tag)
-        };
-        self.cycle += 1;
-        Some(inp)
-    }
-}
-
-/// A vector presented as a valid input with `tag`.
-pub fn vector_input(v: &Vector, tag: u16) -> PipeIn {
-    PipeIn {
-        valid: true,
-        tag,
-        ctrl: v.ctrl.encode(),
-        a: v.a,
-        b: v.b,
-        c: v.c,
-    }
-}
+pub use crate::stream::{vector_input, Stream};
 
 /// Knobs of a lockstep run.
 #[derive(Clone, Debug)]
@@ -153,6 +72,8 @@ pub struct Divergence {
 pub struct Outcome {
     /// Valid operations presented (all of them compared in every stage they reached).
     pub vectors: u64,
+    /// Of those, how many of each family, in [`Family::ALL`] order.
+    pub by_family: [u64; Family::ALL.len()],
     pub cycles: u64,
     pub seconds: f64,
     pub divergences: Vec<Divergence>,
@@ -223,6 +144,8 @@ struct Checker<'c> {
     hist: VecDeque<PipeIn>,
     seen: HashSet<Option<u64>>,
     actual: Vec<u32>,
+    /// The last control word counted and its family's index (decoding every word is not free).
+    family_memo: (u32, usize),
 }
 
 impl<'c> Checker<'c> {
@@ -236,6 +159,7 @@ impl<'c> Checker<'c> {
             hist: VecDeque::with_capacity(hist_cap + cfg.batch.max(1)),
             seen: HashSet::new(),
             actual: Vec::new(),
+            family_memo: (u32::MAX, 0),
         }
     }
 
@@ -260,7 +184,14 @@ impl<'c> Checker<'c> {
             }
         }
         let done = stop_at.unwrap_or(n);
-        let valid = b.inputs[..done].iter().filter(|p| p.valid).count() as u64;
+        let mut valid = 0;
+        for p in b.inputs[..done].iter().filter(|p| p.valid) {
+            valid += 1;
+            if p.ctrl != self.family_memo.0 {
+                self.family_memo = (p.ctrl, family_index(p.ctrl));
+            }
+            self.out.by_family[self.family_memo.1] += 1;
+        }
         self.out.cycles += done as u64;
         self.out.vectors += valid;
         if let Some(d) = self.hooks.done {
@@ -319,6 +250,12 @@ impl<'c> Checker<'c> {
         });
         true
     }
+}
+
+/// The position in [`Family::ALL`] of the family of control word `ctrl`.
+pub fn family_index(ctrl: u32) -> usize {
+    let f = Family::of(&ptxfma_model::ctrl::Ctrl::decode(ctrl));
+    Family::ALL.iter().position(|&x| x == f).unwrap_or(0)
 }
 
 /// Runs `stream` through `rtl` and `golden` from reset, comparing every cycle.

@@ -166,7 +166,7 @@ pub fn run(
             Some(out) => {
                 ran.interrupted |= out.interrupted;
                 total += out.divergences.len();
-                ran.chunks.push((*chunk, out));
+                ran.chunks.push((chunk.clone(), out));
                 if total >= cfg.max_divergences {
                     break;
                 }

@@ -151,9 +151,14 @@ pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> Str
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "DIVERGENCE: RTL `{}` vs {} in family {}{}",
+        "DIVERGENCE: RTL `{}` vs {} in {} {}{}",
         origin.rtl,
         origin.golden,
+        if origin.family == "all" || origin.family.contains(',') {
+            "families"
+        } else {
+            "family"
+        },
         origin.family,
         origin.seed.map_or(String::new(), |x| format!(", seed {x}"))
     );

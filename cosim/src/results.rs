@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chunk::{self, Shard};
 use crate::stim::Family;
+use crate::stream::Families;
 use crate::Error;
 
 /// The `schema` field of every results file.
@@ -45,8 +46,7 @@ pub struct Tool {
 pub struct FamilyRow {
     pub family: String,
     pub vectors: u64,
-    pub cycles: u64,
-    /// Sum of the chunks' run times (worker time, not wall time).
+    /// The chunks' run times (worker time, not wall time) shared out by operations.
     pub seconds: f64,
     pub divergences: usize,
 }
@@ -55,13 +55,16 @@ pub struct FamilyRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChunkRow {
     pub index: usize,
-    pub family: String,
+    /// The families its stream interleaves, as `--filter` takes them (`all`, `f32,vmad`).
+    pub stream: String,
     /// The chunk stream's seed (`fma-cosim replay --seed`).
     pub seed: u64,
     /// Operations in the chunk's stream (`fma-cosim replay --count`).
     pub ops: u64,
     /// Operations compared (fewer than `ops` when the chunk stopped early).
     pub vectors: u64,
+    /// Of those, per family.
+    pub by_family: BTreeMap<String, u64>,
     pub cycles: u64,
     pub seconds: f64,
     pub divergences: usize,
@@ -73,6 +76,7 @@ pub struct ChunkRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DivergenceRow {
     pub chunk: usize,
+    /// The family of the divergent operation.
     pub family: String,
     /// Cycle within the chunk's stream after whose edge the banks differ.
     pub cycle: u64,
@@ -180,19 +184,18 @@ impl RunResult {
             .filter
             .iter()
             .map(|f| {
-                let mine = self.chunks.iter().filter(|c| &c.family == f);
                 let mut row = FamilyRow {
                     family: f.clone(),
                     vectors: 0,
-                    cycles: 0,
                     seconds: 0.0,
-                    divergences: 0,
+                    divergences: self.divergences.iter().filter(|d| &d.family == f).count(),
                 };
-                for c in mine {
-                    row.vectors += c.vectors;
-                    row.cycles += c.cycles;
-                    row.seconds += c.seconds;
-                    row.divergences += c.divergences;
+                for c in &self.chunks {
+                    let n = c.by_family.get(f).copied().unwrap_or(0);
+                    row.vectors += n;
+                    if c.vectors > 0 {
+                        row.seconds += c.seconds * n as f64 / c.vectors as f64;
+                    }
                 }
                 row
             })
@@ -253,8 +256,8 @@ impl RunResult {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{:<12} {:>12} {:>12} {:>12} {:>12}",
-            "family", "vectors", "cycles", "divergences", "vectors/s"
+            "{:<12} {:>12} {:>12} {:>12}",
+            "family", "vectors", "divergences", "vectors/s"
         );
         let rate = |v: u64, t: f64| {
             if t > 0.0 {
@@ -263,30 +266,27 @@ impl RunResult {
                 "-".into()
             }
         };
-        let (mut v, mut c, mut d, mut t) = (0, 0, 0, 0.0);
         for r in &self.families {
             let _ = writeln!(
                 s,
-                "{:<12} {:>12} {:>12} {:>12} {:>12}",
+                "{:<12} {:>12} {:>12} {:>12}",
                 r.family,
                 r.vectors,
-                r.cycles,
                 r.divergences,
                 rate(r.vectors, r.seconds)
             );
-            v += r.vectors;
-            c += r.cycles;
-            d += r.divergences;
-            t += r.seconds;
         }
+        let v: u64 = self.chunks.iter().map(|c| c.vectors).sum();
+        let c: u64 = self.chunks.iter().map(|c| c.cycles).sum();
+        let t: f64 = self.chunks.iter().map(|c| c.seconds).sum();
         let _ = writeln!(
             s,
-            "{:<12} {:>12} {:>12} {:>12} {:>12}",
+            "{:<12} {:>12} {:>12} {:>12}   ({c} cycles in {} chunks; vectors/s per worker)",
             "total",
             v,
-            c,
-            d,
-            rate(v, t)
+            self.divergences.len(),
+            rate(v, t),
+            self.chunks.len()
         );
         if !self.signatures.is_empty() {
             let _ = writeln!(
@@ -357,13 +357,11 @@ impl RunResult {
             let _ = w.write_event(Event::End(BytesEnd::new("testsuite")));
         }
         for fam in &self.families {
-            let chunks: Vec<&ChunkRow> = self
-                .chunks
-                .iter()
-                .filter(|c| c.family == fam.family)
-                .collect();
+            let f = &fam.family;
+            let ops = |c: &ChunkRow| c.by_family.get(f).copied().unwrap_or(0);
+            let chunks: Vec<&ChunkRow> = self.chunks.iter().filter(|c| ops(c) > 0).collect();
             let mut suite = BytesStart::new("testsuite");
-            attr(&mut suite, "name", format!("fma-cosim.{}", fam.family));
+            attr(&mut suite, "name", format!("fma-cosim.{f}"));
             attr(&mut suite, "tests", chunks.len().to_string());
             attr(&mut suite, "failures", fam.divergences.to_string());
             attr(&mut suite, "errors", "0".into());
@@ -392,16 +390,21 @@ impl RunResult {
             let _ = w.write_event(Event::End(props.to_end()));
             for c in chunks {
                 let mut case = BytesStart::new("testcase");
-                attr(&mut case, "classname", format!("fma-cosim.{}", c.family));
+                attr(&mut case, "classname", format!("fma-cosim.{f}"));
                 attr(
                     &mut case,
                     "name",
                     format!(
-                        "chunk {} (--seed {} --filter {} --count {})",
-                        c.index, c.seed, c.family, c.ops
+                        "chunk {} (--seed {} --filter {} --count {}): {} {f} operations",
+                        c.index,
+                        c.seed,
+                        c.stream,
+                        c.ops,
+                        ops(c)
                     ),
                 );
-                attr(&mut case, "time", format!("{:.3}", c.seconds));
+                let share = ops(c) as f64 / c.vectors.max(1) as f64;
+                attr(&mut case, "time", format!("{:.3}", c.seconds * share));
                 let _ = w.write_event(Event::Start(case));
                 if c.interrupted {
                     let mut sk = BytesStart::new("skipped");
@@ -412,7 +415,11 @@ impl RunResult {
                     );
                     let _ = w.write_event(Event::Empty(sk));
                 }
-                for d in self.divergences.iter().filter(|d| d.chunk == c.index) {
+                for d in self
+                    .divergences
+                    .iter()
+                    .filter(|d| d.chunk == c.index && &d.family == f)
+                {
                     let mut f = BytesStart::new("failure");
                     attr(&mut f, "type", "divergence".into());
                     attr(
@@ -583,7 +590,7 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
     let plan = chunk::plan(
         first.params.seed,
         first.params.count,
-        &fams,
+        &Families(fams),
         first.params.chunk_size,
     )?;
     let want = if total >= max {

@@ -364,7 +364,7 @@ fn splice(rtl_text: &str, model: &ModelPart) -> Result<String, String> {
 pub fn file_name(family: &str, seed: u64, cycle: u64, fst: bool) -> String {
     format!(
         "{}-seed{seed}-cycle{cycle}.{}",
-        family.replace(['.', '/'], "_"),
+        family.replace(['.', '/', ','], "_"),
         if fst { "fst" } else { "vcd" }
     )
 }

@@ -5,6 +5,7 @@ use ptxfma_cosim::golden::ModelGolden;
 use ptxfma_cosim::lockstep::{self, Config, Stream};
 use ptxfma_cosim::rtl::Rtl;
 use ptxfma_cosim::stim::Family;
+use ptxfma_cosim::stream::Families;
 
 #[test]
 fn clean_rtl_matches_the_model_on_every_family() {
@@ -14,7 +15,7 @@ fn clean_rtl_matches_the_model_on_every_family() {
         let out = lockstep::run(
             &mut rtl,
             &mut g,
-            Stream::new(21, fam, 5000),
+            Stream::new(21, &Families::one(fam), 5000),
             &Config::default(),
         )
         .unwrap();
@@ -26,4 +27,25 @@ fn clean_rtl_matches_the_model_on_every_family() {
         );
         assert_eq!(out.vectors, 5000);
     }
+}
+
+#[test]
+fn clean_rtl_matches_the_model_on_interleaved_families() {
+    let mut rtl = Rtl::new("default", false).unwrap();
+    let mut g = ModelGolden::new();
+    let out = lockstep::run(
+        &mut rtl,
+        &mut g,
+        Stream::new(22, &Families::all(), 30_000),
+        &Config::default(),
+    )
+    .unwrap();
+    assert!(out.divergences.is_empty(), "{:?}", out.divergences.first());
+    assert_eq!(out.vectors, 30_000);
+    assert_eq!(out.by_family.iter().sum::<u64>(), 30_000);
+    assert!(
+        out.by_family.iter().all(|&n| n > 3_000),
+        "{:?}",
+        out.by_family
+    );
 }

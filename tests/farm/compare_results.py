@@ -4,16 +4,17 @@
     compare_results.py MERGED.json DIRECT.json    exit 0 when they agree, 1 (with the differences)
     compare_results.py --summary RESULT.json      prints a short summary of one result
 
-They agree when `params` are equal, and for every family and every chunk the vectors, cycles and
-divergences are equal (timings, the `shard` field and other run-local fields are ignored).
+They agree when `params` are equal, for every family the vectors and divergences, and for every
+chunk its stream, seed, operations, vectors per family, cycles and divergences are equal (timings,
+the `shard` field and other run-local fields are ignored).
 """
 import json
 import sys
 
 # Run-local fields: how long it took and how it was split.
 IGNORED_PARAMS = {"jobs", "shard"}
-FAMILY_KEYS = ("vectors", "cycles", "divergences")
-CHUNK_KEYS = ("family", "seed", "ops", "vectors", "cycles", "divergences")
+FAMILY_KEYS = ("vectors", "divergences")
+CHUNK_KEYS = ("stream", "seed", "ops", "vectors", "by_family", "cycles", "divergences")
 
 
 def load(path):
@@ -101,9 +102,9 @@ def summary(path):
 
     print("merged: " + ", ".join(f"{k}={show(p[k])}" for k in ("seed", "count", "filter", "rtl",
                                                                 "chunk_size") if k in p))
-    print(f"  {'family':<10} {'vectors':>10} {'cycles':>10} {'divergences':>12}")
+    print(f"  {'family':<10} {'vectors':>10} {'divergences':>12}")
     for f in fams:
-        print(f"  {f.get('family', '?'):<10} {f.get('vectors', 0):>10} {f.get('cycles', 0):>10} "
+        print(f"  {f.get('family', '?'):<10} {f.get('vectors', 0):>10} "
               f"{count(f.get('divergences', 0)):>12}")
     print(f"  {len(r.get('chunks') or [])} chunks, divergences {count(r.get('divergences'))}, "
           f"passed {r.get('passed')}")

@@ -12,9 +12,10 @@ use crate::lockstep::{self, Config};
 use crate::regress::{self, Placement, Progress};
 use crate::rtl::{self, Rtl};
 use crate::stim::Stimulus;
+use crate::stream::Families;
 use crate::Error;
 
-use super::{families, in_range, number, Families, SidesArgs};
+use super::{families, in_range, number, SidesArgs};
 
 /// Rounds of each interleaved measurement; the best is reported.
 const ROUNDS: usize = 3;
@@ -126,7 +127,7 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     // 4. Workers: the regression engine over chunks of the same run, one worker (model on its
     // own thread, and in the worker's thread) against --jobs workers (model in the worker's).
     let jobs = a.jobs as usize;
-    let plan = chunk::plan(a.seed, count, &a.filter.0, (count / 16).max(1))?;
+    let plan = chunk::plan(a.seed, count, &a.filter, (count / 16).max(1))?;
     let measure = |jobs: usize, placement: Placement| -> Result<f64, Error> {
         let cfg = Config {
             max_divergences: usize::MAX,

@@ -17,7 +17,7 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 use crate::regress::Sides;
 use crate::results::{self, RunResult};
 use crate::rtl;
-use crate::stim::Family;
+use crate::stream::Families;
 use crate::Error;
 
 /// Help text is wrapped to the terminal, but no wider than this.
@@ -172,43 +172,9 @@ fn in_range(lo: u64, hi: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + 
     }
 }
 
-/// The families of `--filter`, in order, without repeats.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Families(Vec<Family>);
-
-/// A comma-separated family list; `all` is every family. Empty lists and empty names are
-/// errors, not a default.
+/// `--filter`: a comma-separated family list, or `all`.
 fn families(s: &str) -> Result<Families, String> {
-    let known = || {
-        let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
-        format!("{}, all", names.join(", "))
-    };
-    let mut out: Vec<Family> = Vec::new();
-    for name in s.split(',').map(str::trim) {
-        if name.is_empty() {
-            return Err(format!(
-                "empty family name in `{}` (known: {})",
-                quote(s),
-                known()
-            ));
-        }
-        let add: Vec<Family> = if name == "all" {
-            Family::ALL.to_vec()
-        } else {
-            vec![Family::parse(name)
-                .ok_or_else(|| format!("unknown family `{}` (known: {})", quote(name), known()))?]
-        };
-        for f in add {
-            if !out.contains(&f) {
-                out.push(f);
-            }
-        }
-    }
-    Ok(Families(out))
-}
-
-fn quote(s: &str) -> String {
-    ptxfma_model::cli::quote::quote(s)
+    Families::parse(s)
 }
 
 /// Makes sure a directory exists and can be written, before any long run.

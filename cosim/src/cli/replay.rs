@@ -11,11 +11,12 @@ use crate::golden;
 use crate::lockstep::{self, Config, Stream};
 use crate::report::{self, Origin};
 use crate::stim;
+use crate::stream::Families;
 use crate::waves;
 use crate::Error;
 
 use super::run::{print_waves, MAX_WINDOW};
-use super::{check_dir_writable, commands, families, in_range, number, Families, SidesArgs};
+use super::{check_dir_writable, commands, families, in_range, number, SidesArgs};
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("stream").args(["seed", "filter", "count", "index", "window"]).multiple(true).conflicts_with("op")))]
@@ -24,7 +25,7 @@ pub struct Args {
     /// Stream seed (a chunk's seed, as the report prints it).
     #[arg(long, value_parser = number, requires_all = ["filter", "count", "index"])]
     seed: Option<u64>,
-    /// The stream's one family.
+    /// The stream's families, as the report prints them.
     #[arg(long, value_parser = families, value_name = "FAMILY")]
     filter: Option<Families>,
     /// Operations in the stream.
@@ -117,20 +118,17 @@ pub fn replay(a: Args) -> Result<u8, Error> {
                  --a, --b, --c)",
             ));
         };
-        let [fam] = fams.0[..] else {
-            return Err(Error::new("replay needs exactly one family in --filter"));
-        };
         let window = a.window.unwrap_or(0);
         let Some(first) = index.checked_sub(window) else {
             return Err(Error::new(format!(
                 "--window {window} reaches before cycle 0 (--index {index})"
             )));
         };
-        let inputs: Vec<PipeIn> = Stream::new(seed, fam, count)
+        let inputs: Vec<PipeIn> = Stream::new(seed, fams, count)
             .skip(first as usize)
             .take((index - first + 1) as usize)
             .collect();
-        let cycles = Stream::new(seed, fam, count).count() as u64;
+        let cycles = Stream::new(seed, fams, count).count() as u64;
         if index >= cycles {
             return Err(Error::new(format!(
                 "--index {index} is past the end of the stream ({cycles} cycles for --count \
@@ -138,13 +136,10 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             )));
         }
         drain_from = Some(cycles - LATENCY as u64);
-        origin.stream_args = Some(format!(
-            "--seed {seed} --filter {} --count {count}",
-            fam.name()
-        ));
-        origin.family = fam.name().into();
+        origin.stream_args = Some(format!("--seed {seed} --filter {fams} --count {count}"));
+        origin.family = fams.to_string();
         origin.seed = Some(seed);
-        let base = waves::file_name(fam.name(), seed, index, a.fst);
+        let base = waves::file_name(&fams.to_string(), seed, index, a.fst);
         let name = if window > 0 {
             format!("replay-w{window}-{base}")
         } else {

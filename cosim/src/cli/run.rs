@@ -5,19 +5,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::chunk::{self, Chunk, Shard};
 use crate::golden;
-use crate::lockstep::{Config, Divergence};
+use crate::lockstep::{self, Config, Divergence};
 use crate::progress::{self, Mode};
 use crate::regress::{self, Placement, Progress, Sides};
 use crate::report::{self, Origin};
 use crate::results::{ChunkRow, DivergenceRow, Params, RunResult};
 use crate::rtl;
 use crate::stim;
+use crate::stim::Family;
+use crate::stream::Families;
 use crate::waves;
 use crate::Error;
 
-use super::{
-    check_dir_writable, check_out_file, commands, families, in_range, number, Families, SidesArgs,
-};
+use super::{check_dir_writable, check_out_file, commands, families, in_range, number, SidesArgs};
 
 /// Largest `--count`: beyond this a run is a farm's job, split with `--shard`.
 const MAX_COUNT: u64 = 1 << 40;
@@ -87,9 +87,9 @@ pub fn run(a: Args) -> Result<u8, Error> {
     for p in [&a.json, &a.junit].into_iter().flatten() {
         check_out_file(p, "output file")?;
     }
-    let plan = chunk::plan(a.seed, a.count, &a.filter.0, a.chunk_size)?;
+    let plan = chunk::plan(a.seed, a.count, &a.filter, a.chunk_size)?;
     let chunks: Vec<Chunk> = match a.shard {
-        Some(s) => plan.iter().copied().filter(|c| s.holds(c.index)).collect(),
+        Some(s) => plan.iter().filter(|c| s.holds(c.index)).cloned().collect(),
         None => plan.clone(),
     };
     let params = Params {
@@ -162,10 +162,16 @@ pub fn run(a: Args) -> Result<u8, Error> {
     for (c, out) in &ran.chunks {
         rows.push(ChunkRow {
             index: c.index,
-            family: c.family.name().into(),
+            stream: c.families.to_string(),
             seed: c.seed,
             ops: c.ops,
             vectors: out.vectors,
+            by_family: c
+                .families
+                .0
+                .iter()
+                .map(|f| (f.name().to_string(), out.by_family[family_position(*f)]))
+                .collect(),
             cycles: out.cycles,
             seconds: out.seconds,
             divergences: out.divergences.len(),
@@ -173,7 +179,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
         });
         let origin = Origin {
             stream_args: Some(c.stream_args()),
-            family: c.family.name().into(),
+            family: c.families.to_string(),
             seed: Some(c.seed),
             sides_args: sides.args(),
             rtl: sides.rtl.clone(),
@@ -251,9 +257,22 @@ fn signature(c: &Chunk, d: &Divergence) -> String {
         "{} {} | {} | {}",
         d.bank.name(),
         first_field(d),
-        c.family.name(),
+        family(c, d),
         instruction(d)
     )
+}
+
+/// The family of the divergent operation (the stream's for a bubble or the reset state).
+fn family(c: &Chunk, d: &Divergence) -> String {
+    match &d.input {
+        Some(inp) if inp.valid => Family::ALL[lockstep::family_index(inp.ctrl)].name().into(),
+        _ => c.families.to_string(),
+    }
+}
+
+/// The position of `f` in [`Family::ALL`], where [`lockstep::Outcome::by_family`] counts it.
+fn family_position(f: Family) -> usize {
+    Family::ALL.iter().position(|&x| x == f).unwrap_or(0)
 }
 
 fn first_field(d: &Divergence) -> &str {
@@ -289,7 +308,7 @@ fn triage(
     };
     Ok(DivergenceRow {
         chunk: c.index,
-        family: c.family.name().into(),
+        family: family(c, d),
         cycle: d.cycle,
         issue: d.issue,
         stage: d.bank.name().into(),
@@ -318,7 +337,12 @@ fn wave_for(
         .skip(first as usize)
         .take((d.cycle + 1 - first) as usize)
         .collect();
-    let path = dir.join(waves::file_name(c.family.name(), c.seed, d.cycle, fst));
+    let path = dir.join(waves::file_name(
+        &c.families.to_string(),
+        c.seed,
+        d.cycle,
+        fst,
+    ));
     let reference = match golden::from_spec(&sides.golden) {
         Ok(g) => g,
         Err(e) => {

@@ -1,0 +1,317 @@
+//! The cycle-by-cycle input of one chunk: operations of one or several families, interleaved
+//! cycle by cycle, with bubbles, then an idle drain.
+//!
+//! Traffic, one cycle at a time:
+//! - a bubble (valid = 0, random data and control bits) in 1 cycle of 16, and a burst of 2 to
+//!   16 bubbles starting in 1 cycle of 256 (a stalled producer);
+//! - otherwise an operation. With several families each family has the same weight: an
+//!   operation's family is drawn uniformly, and in 1 draw of 8 that family keeps the issue
+//!   slot for a run of 4 to 32 back-to-back operations, so both rapid family changes (f64
+//!   right after vmad right after f32x2) and long same-family runs are exercised;
+//! - each family's vectors come from its own generator (`ptxfma_model::stimulus`), so a
+//!   family's vectors do not depend on what the others drew.
+//!
+//! A stream is entirely determined by (seed, families in order, operations), which is what
+//! makes a reported cycle replayable.
+
+use std::fmt;
+
+use ptxfma_model::pipeline::{PipeIn, LATENCY};
+
+use crate::stim::{splitmix64, Family, Rng, Stimulus, Vector};
+
+/// One bubble (valid = 0) in this many cycles.
+const BUBBLE_EVERY: u64 = 16;
+/// A burst of bubbles starts in one cycle of this many.
+const BUBBLE_BURST_EVERY: u64 = 256;
+/// A family draw starts a back-to-back run in one of this many.
+const RUN_EVERY: u64 = 8;
+
+/// The families of a stream, in the order that seeds their generators; `all` on a command line
+/// is [`Family::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Families(pub Vec<Family>);
+
+impl Families {
+    /// A comma-separated list (`f32,vmad`) or `all`. Empty names are errors, not a default;
+    /// repeats are dropped.
+    pub fn parse(s: &str) -> Result<Families, String> {
+        let quote = ptxfma_model::cli::quote::quote;
+        let known = || {
+            let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            format!("{}, all", names.join(", "))
+        };
+        let mut out: Vec<Family> = Vec::new();
+        for name in s.split(',').map(str::trim) {
+            if name.is_empty() {
+                return Err(format!(
+                    "empty family name in `{}` (known: {})",
+                    quote(s),
+                    known()
+                ));
+            }
+            let add: Vec<Family> = if name == "all" {
+                Family::ALL.to_vec()
+            } else {
+                vec![Family::parse(name).ok_or_else(|| {
+                    format!("unknown family `{}` (known: {})", quote(name), known())
+                })?]
+            };
+            for f in add {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        Ok(Families(out))
+    }
+
+    pub fn all() -> Families {
+        Families(Family::ALL.to_vec())
+    }
+
+    pub fn one(f: Family) -> Families {
+        Families(vec![f])
+    }
+}
+
+impl fmt::Display for Families {
+    /// `all`, or the comma list: what `--filter` takes back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == Family::ALL {
+            return f.write_str("all");
+        }
+        let names: Vec<&str> = self.0.iter().map(|x| x.name()).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+/// A run of back-to-back operations of one family.
+struct Run {
+    family: usize,
+    left: u32,
+}
+
+pub struct Stream {
+    /// One generator per family, in the order of the stream's families.
+    stims: Vec<Stimulus>,
+    traffic: Rng,
+    run: Option<Run>,
+    bubble_burst: u32,
+    left: u64,
+    drain: usize,
+    cycle: u64,
+}
+
+impl Stream {
+    pub fn new(seed: u64, families: &Families, vectors: u64) -> Stream {
+        let stims = match &families.0[..] {
+            // One family: its generator has the stream's own seed.
+            [f] => vec![Stimulus::new(seed, &[*f])],
+            fams => fams
+                .iter()
+                .enumerate()
+                .map(|(k, f)| {
+                    let mut s = seed ^ (k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    Stimulus::new(splitmix64(&mut s), &[*f])
+                })
+                .collect(),
+        };
+        Stream {
+            stims,
+            traffic: Rng::new(seed ^ 0x0B0B_B1E5),
+            run: None,
+            bubble_burst: 0,
+            left: vectors,
+            drain: LATENCY,
+            cycle: 0,
+        }
+    }
+
+    /// The input of cycle `index` (cycles count from 0 after reset).
+    pub fn nth(seed: u64, families: &Families, vectors: u64, index: u64) -> Option<PipeIn> {
+        let mut s = Stream::new(seed, families, vectors);
+        for _ in 0..index {
+            s.next()?;
+        }
+        s.next()
+    }
+
+    /// A bubble: it still carries arbitrary data and control bits, and both sides must compute
+    /// the same stage registers from them even though nothing retires.
+    fn bubble(&mut self, tag: u16) -> PipeIn {
+        let r = &mut self.traffic;
+        PipeIn {
+            valid: false,
+            tag,
+            ctrl: (r.next_u64() & 0xFF_FFFF) as u32,
+            a: r.next_u64(),
+            b: r.next_u64(),
+            c: r.next_u64(),
+        }
+    }
+
+    /// The family (index into `stims`) of the next operation.
+    fn next_family(&mut self) -> usize {
+        let n = self.stims.len() as u64;
+        if n == 1 {
+            return 0;
+        }
+        if let Some(run) = &mut self.run {
+            if run.left > 0 {
+                run.left -= 1;
+                return run.family;
+            }
+        }
+        self.run = None;
+        let family = self.traffic.below(n) as usize;
+        if self.traffic.below(RUN_EVERY) == 0 {
+            let len = 4 + self.traffic.below(29) as u32;
+            self.run = Some(Run {
+                family,
+                left: len - 1,
+            });
+        }
+        family
+    }
+}
+
+impl Iterator for Stream {
+    type Item = PipeIn;
+
+    fn next(&mut self) -> Option<PipeIn> {
+        let tag = self.cycle as u16;
+        let inp = if self.left == 0 {
+            if self.drain == 0 {
+                return None;
+            }
+            self.drain -= 1;
+            PipeIn {
+                tag,
+                ..PipeIn::default()
+            }
+        } else if self.bubble_burst > 0 {
+            self.bubble_burst -= 1;
+            self.bubble(tag)
+        } else if self.traffic.below(BUBBLE_EVERY) == 0 {
+            self.bubble(tag)
+        } else if self.traffic.below(BUBBLE_BURST_EVERY) == 0 {
+            self.bubble_burst = 1 + self.traffic.below(15) as u32;
+            self.bubble(tag)
+        } else {
+            let f = self.next_family();
+            let v = self.stims[f].next()?;
+            self.left -= 1;
+            vector_input(&v, tag)
+        };
+        self.cycle += 1;
+        Some(inp)
+    }
+}
+
+/// A vector presented as a valid input with `tag`.
+pub fn vector_input(v: &Vector, tag: u16) -> PipeIn {
+    PipeIn {
+        valid: true,
+        tag,
+        ctrl: v.ctrl.encode(),
+        a: v.a,
+        b: v.b,
+        c: v.c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptxfma_model::ctrl::Ctrl;
+
+    fn family_of(p: &PipeIn) -> Family {
+        Family::of(&Ctrl::decode(p.ctrl))
+    }
+
+    #[test]
+    fn all_families_interleave_cycle_by_cycle() {
+        let s: Vec<PipeIn> = Stream::new(3, &Families::all(), 70_000).collect();
+        let ops: Vec<&PipeIn> = s.iter().filter(|p| p.valid).collect();
+        assert_eq!(ops.len(), 70_000);
+        // Every family gets about its share.
+        for f in Family::ALL {
+            let n = ops.iter().filter(|p| family_of(p) == f).count();
+            assert!((8_000..12_000).contains(&n), "{}: {n}", f.name());
+        }
+        // Back-to-back pairs of every (previous, current) family occur.
+        let mut pairs = std::collections::HashSet::new();
+        for w in s.windows(2) {
+            if w[0].valid && w[1].valid {
+                pairs.insert((family_of(&w[0]), family_of(&w[1])));
+            }
+        }
+        assert_eq!(
+            pairs.len(),
+            49,
+            "{} of 49 family pairs back to back",
+            pairs.len()
+        );
+        // Runs of one family longer than 20 operations occur, and so do bubble bursts.
+        let longest = s
+            .iter()
+            .filter(|p| p.valid)
+            .map(family_of)
+            .collect::<Vec<_>>()
+            .chunk_by(|a, b| a == b)
+            .map(<[Family]>::len)
+            .max()
+            .unwrap();
+        assert!(longest > 20, "{longest}");
+        let bubbles = s.chunk_by(|a, b| a.valid == b.valid && !a.valid);
+        assert!(bubbles.map(<[PipeIn]>::len).max().unwrap() >= 4);
+        // The drain closes it.
+        assert!(s[s.len() - LATENCY..].iter().all(|p| !p.valid));
+    }
+
+    #[test]
+    fn a_single_family_stream_holds_only_that_family() {
+        for f in Family::ALL {
+            let s: Vec<PipeIn> = Stream::new(9, &Families::one(f), 500).collect();
+            assert!(s.iter().filter(|p| p.valid).all(|p| family_of(p) == f));
+        }
+    }
+
+    #[test]
+    fn streams_are_replayable_and_seeded() {
+        let fams = Families::parse("vmad,f64").unwrap();
+        let a: Vec<PipeIn> = Stream::new(5, &fams, 300).collect();
+        assert_eq!(a, Stream::new(5, &fams, 300).collect::<Vec<_>>());
+        assert_ne!(a, Stream::new(6, &fams, 300).collect::<Vec<_>>());
+        for i in [0u64, 17, 299] {
+            assert_eq!(Stream::nth(5, &fams, 300, i), Some(a[i as usize]));
+        }
+        // A family's vectors do not depend on the other families' draws: the f64 vectors of
+        // `vmad,f64` are those of its own generator in order.
+        let f64s: Vec<(u64, u64, u64)> = a
+            .iter()
+            .filter(|p| p.valid && family_of(p) == Family::F64)
+            .map(|p| (p.a, p.b, p.c))
+            .collect();
+        let mut s = 5 ^ 2u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let own: Vec<(u64, u64, u64)> = Stimulus::new(splitmix64(&mut s), &[Family::F64])
+            .take(f64s.len())
+            .map(|v| (v.a, v.b, v.c))
+            .collect();
+        assert_eq!(f64s, own);
+    }
+
+    #[test]
+    fn family_lists_parse_and_print_back() {
+        assert_eq!(Families::parse("all").unwrap(), Families::all());
+        assert_eq!(Families::all().to_string(), "all");
+        let f = Families::parse("vmad, f32,vmad").unwrap();
+        assert_eq!(f.0, vec![Family::Vmad, Family::F32]);
+        assert_eq!(f.to_string(), "vmad,f32");
+        assert_eq!(Families::parse(&f.to_string()).unwrap(), f);
+        for bad in ["", ",", "f32,,vmad", "fma.f16"] {
+            assert!(Families::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
