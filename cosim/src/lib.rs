@@ -16,6 +16,7 @@
 
 pub mod chunk;
 pub mod cli;
+pub mod coverage;
 pub mod frame;
 pub mod fst;
 pub mod golden;

@@ -1,0 +1,774 @@
+//! Sampling: one call per cycle, reading the input of the cycle and the golden model's banks.
+//!
+//! Each operation is sampled once per bank it passes: its operands, instruction and alignment
+//! when it enters `s1`; the adder, LZA and cancellation when it is in `s2`; the rounder's
+//! decisions (recomputed from `s3`, as `round::round` makes them) when it is in `s3`. A few bins
+//! need facts from an earlier stage (the larger operand's position for the cancellation depth,
+//! the sm_1x product's range for the result): those ride along in a three-entry shadow of the
+//! pipeline, checked against each bank's valid bit, tag and control word.
+
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
+use ptxfma_model::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::regs::{S1Lane, S2Lane, S3Lane, U165};
+use ptxfma_model::unpack::lane_operands;
+use ptxfma_model::vmad_select::part_select;
+use ptxfma_model::{align as malign, booth, sm1x as msm1x};
+
+use super::bins::{self, *};
+
+/// Facts about one lane of an operation, carried from `s1` to the later banks.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LaneShadow {
+    /// Product and addend both nonzero.
+    both: bool,
+    eff_sub: bool,
+    /// Window bit of the larger operand's leading one (-1: both zero).
+    opmax: i16,
+    /// sm_1x: product >= 2^128; c is zero; sign of the product and of c.
+    big: bool,
+    c_zero: bool,
+    sign_p: bool,
+    sign_c: bool,
+}
+
+/// One operation's entry in the shadow pipeline.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Entry {
+    valid: bool,
+    tag: u16,
+    ctrl: u32,
+    /// The decoded word (`None`: no instruction decodes to it).
+    op: Option<Op>,
+    lanes: [LaneShadow; 2],
+}
+
+/// The shadow of `s1`, `s2`, `s3`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shadow {
+    e: [Entry; 3],
+}
+
+impl Entry {
+    fn matches(&self, valid: bool, tag: u16, ctrl: u32) -> bool {
+        self.valid == valid && self.tag == tag && self.ctrl == ctrl
+    }
+}
+
+/// The decoded word of a bank: from the shadow entry when it follows this bank, else looked
+/// up (the first cycles, or a caller that skipped cycles).
+#[inline(always)]
+fn decode(m: &'static Model, e: &Entry, valid: bool, tag: u16, ctrl: u32) -> Option<Op> {
+    if e.matches(valid, tag, ctrl) {
+        e.op
+    } else {
+        m.op(ctrl)
+    }
+}
+
+/// Operand class by a six-bit key: bit 0 exponent all ones, 1 exponent zero, 2 fraction
+/// zero, 3 quiet bit, 4 the minimum normal, 5 the maximum finite. Bit 7 of an entry: the class
+/// has a sign (add the sign bit).
+const CLASS_TAB: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        let (top, ze, fz, q) = (k & 1 != 0, k & 2 != 0, k & 4 != 0, k & 8 != 0);
+        let (min, max) = (k & 16 != 0, k & 32 != 0);
+        t[k] = if top {
+            if fz {
+                class::POS_INF as u8 | 0x80
+            } else if q {
+                class::QNAN as u8
+            } else {
+                class::SNAN as u8
+            }
+        } else if ze {
+            if fz {
+                class::POS_ZERO as u8 | 0x80
+            } else {
+                class::POS_SUB as u8 | 0x80
+            }
+        } else if min {
+            class::POS_MIN as u8 | 0x80
+        } else if max {
+            class::POS_MAX as u8 | 0x80
+        } else {
+            class::POS_NORMAL as u8 | 0x80
+        };
+        k += 1;
+    }
+    t
+};
+
+/// Operand class (`bins::class`) of `bits` in format `f`, without branches.
+#[inline(always)]
+pub fn classify(f: Fmt, bits: u64) -> usize {
+    let e = f.exp_of(bits);
+    let frac = bits & f.frac_mask();
+    let fz = frac == 0;
+    let k = (e == f.exp_max()) as usize
+        | ((e == 0) as usize) << 1
+        | (fz as usize) << 2
+        | ((frac & f.quiet_bit() != 0) as usize) << 3
+        | (((e == 1) & fz) as usize) << 4
+        | (((e == f.exp_max() - 1) & (frac == f.frac_mask())) as usize) << 5;
+    let t = CLASS_TAB[k];
+    let s = ((bits >> (f.width() - 1)) & 1) as usize;
+    (t & 0x7F) as usize + (s & (t >> 7) as usize)
+}
+
+#[inline(always)]
+fn is_sub(c: usize) -> bool {
+    c | 1 == class::NEG_SUB
+}
+
+const M48: u128 = (1 << 48) - 1;
+
+/// Counters the sampler updates.
+pub(crate) struct Counts<'a> {
+    pub hits: &'a mut [u64],
+    pub operations: &'a mut u64,
+    pub unspelled: &'a mut u64,
+}
+
+/// One cycle (see `Coverage::sample`).
+pub(crate) fn sample(
+    c: Counts<'_>,
+    shadow: &mut Shadow,
+    inp: &PipeIn,
+    prev: &PipeIn,
+    p: &Pipeline,
+) {
+    let m = bins::model();
+    let h = c.hits;
+    shadow.e[2] = shadow.e[1];
+    shadow.e[1] = shadow.e[0];
+
+    // ---- s1: the input of this cycle ----------------------------------------------------
+    let op = if p.s1.valid { m.op(p.s1.ctrl) } else { None };
+    let mut e = Entry {
+        valid: p.s1.valid,
+        tag: p.s1.tag,
+        ctrl: p.s1.ctrl,
+        op,
+        lanes: [LaneShadow::default(); 2],
+    };
+    if p.s1.valid {
+        match op {
+            None => *c.unspelled += 1,
+            Some(op) => {
+                *c.operations += 1;
+                if prev.valid {
+                    // The previous cycle's input is the shadow's s2 entry now.
+                    let prev_op = decode(m, &shadow.e[1], true, prev.tag, prev.ctrl & 0xFF_FFFF);
+                    if let Some(pr) = prev_op {
+                        h[m.ix.traffic + pr.family() as usize * 7 + op.family() as usize] += 1;
+                    }
+                }
+                match op {
+                    Op::Vmad(v) => s1_vmad(h, m, &v, inp),
+                    Op::Float(f) => {
+                        h[f.bin_word as usize] += 1;
+                        h[f.bin_mode as usize] += 1;
+                        let prod = (p.s1.mul_sum.wrapping_add(p.s1.mul_carry)) & booth::MASK;
+                        e.lanes[0] = s1_lane(h, m, f, inp, 0, &p.s1.lane0, prod);
+                        if f.ctrl.kind == Kind::F32x2 {
+                            e.lanes[1] = s1_lane(h, m, f, inp, 1, &p.s1.lane1, prod);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    shadow.e[0] = e;
+
+    // ---- s2 ------------------------------------------------------------------------------
+    if p.s2.valid {
+        let sh = &shadow.e[1];
+        if let Some(Op::Float(f)) = decode(m, sh, true, p.s2.tag, p.s2.ctrl) {
+            let sh = sh.matches(true, p.s2.tag, p.s2.ctrl).then_some(sh);
+            s2_lane(h, m, f, 0, &p.s2.lane0, sh.map(|e| &e.lanes[0]));
+            if f.ctrl.kind == Kind::F32x2 {
+                s2_lane(h, m, f, 1, &p.s2.lane1, sh.map(|e| &e.lanes[1]));
+            }
+        }
+    }
+
+    // ---- s3 ------------------------------------------------------------------------------
+    if p.s3.valid {
+        let sh = &shadow.e[2];
+        match decode(m, sh, true, p.s3.tag, p.s3.ctrl) {
+            Some(Op::Vmad(v)) if v.ctrl.sat => {
+                let r = p.s3.vm_res;
+                let k = if v.ctrl.signed_final() {
+                    let x = r as i64;
+                    pick(
+                        x > i32::MAX as i64,
+                        clamp::HIGH,
+                        pick(x < i32::MIN as i64, clamp::LOW, clamp::PASS),
+                    )
+                } else {
+                    pick(r > u32::MAX as u64, clamp::HIGH, clamp::PASS)
+                };
+                h[v.clamp as usize + k] += 1;
+            }
+            Some(Op::Float(f)) => {
+                let sh = sh.matches(true, p.s3.tag, p.s3.ctrl).then_some(sh);
+                let c0 = s3_lane(h, m, f, &p.s3.lane0, sh.map(|e| &e.lanes[0]));
+                if f.ctrl.kind == Kind::F32x2 {
+                    let c1 = s3_lane(h, m, f, &p.s3.lane1, sh.map(|e| &e.lanes[1]));
+                    h[m.ix.x2_lanes + lanes_bin(c0, c1)] += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn s1_vmad(h: &mut [u64], m: &Model, op: &VmadOp, inp: &PipeIn) {
+    let c = &op.ctrl;
+    h[op.word as usize] += 1;
+    h[op.mode as usize] += 1;
+    h[op.types as usize] += 1;
+    h[op.forms as usize] += 1;
+    h[op.scale as usize] += 1;
+    let ta = part_select(inp.a as u32, c.asel, c.a_signed);
+    let tb = part_select(inp.b as u32, c.bsel, c.b_signed);
+    let cn = c.signed_final() && (inp.c as u32 as i32) < 0;
+    let mask = (ta < 0) as usize | ((tb < 0) as usize) << 1 | (cn as usize) << 2;
+    h[m.ix.vm_signs + mask] += 1;
+}
+
+/// The formats of a and b, and of c, for a float control word.
+fn formats(c: &Ctrl) -> (Fmt, Fmt) {
+    match (c.kind, c.ab_fmt) {
+        (Kind::F64, _) => (F64, F64),
+        (Kind::F32, AbFmt::F16) => (F16, F32),
+        (Kind::F32, AbFmt::Bf16) => (BF16, F32),
+        _ => (F32, F32),
+    }
+}
+
+/// `a` if `c`, else `b` (constants: compiles to a select, not a branch).
+#[inline(always)]
+fn pick(c: bool, a: usize, b: usize) -> usize {
+    if c {
+        a
+    } else {
+        b
+    }
+}
+
+/// `s1` for one float lane: operand classes, special cases, alignment, and the facts the later
+/// stages need. Data-dependent decisions are counted as `+= condition` or as one computed
+/// index rather than by branches: operand classes are random, and mispredictions would cost
+/// more than the counting.
+fn s1_lane(
+    h: &mut [u64],
+    m: &Model,
+    op: &FloatOp,
+    inp: &PipeIn,
+    lane: usize,
+    l: &S1Lane,
+    prod: u128,
+) -> LaneShadow {
+    let ctrl = &op.ctrl;
+    let fx = m.ix.fam[op.family as usize];
+    let (fab, fc) = formats(ctrl);
+    let sh = 32 * lane as u32;
+    let word = |x: u64, f: Fmt| {
+        if f == F64 {
+            x
+        } else {
+            (x >> sh) & f.mask()
+        }
+    };
+    let raws = [word(inp.a, fab), word(inp.b, fab), word(inp.c, fc)];
+    let fmts = [fab, fab, fc];
+    let mut cls = [usize::MAX; 3];
+    let mut subs = [false; 3];
+    for pos in 0..3 {
+        let base = op.slots[lane][pos];
+        if base != NO_BIN {
+            let k = classify(fmts[pos], raws[pos]);
+            cls[pos] = k;
+            subs[pos] = is_sub(k);
+            h[base as usize + k] += 1;
+        }
+    }
+    if op.flush {
+        for (pos, &s) in subs.iter().enumerate() {
+            h[fx.result + result::FTZ_IN + pos] += s as u64;
+        }
+    }
+    for (pos, &base) in op.mixed.iter().enumerate() {
+        if base != NO_BIN {
+            let (k, b) = (cls[pos], base as usize);
+            h[b + mixed::SUB] += is_sub(k) as u64;
+            h[b + mixed::INF] += (k | 1 == class::NEG_INF) as u64;
+            h[b + mixed::NAN] += (k >= class::QNAN) as u64;
+        }
+    }
+
+    // Special cases, from the unpacked (flushed, substituted) operands.
+    let lo = lane_operands(ctrl, lane as u32, inp.a, inp.b, inp.c);
+    let (a, b, c) = (&lo.a, &lo.b, &lo.c);
+    let sp = &mut h[fx.special..fx.special + special::N];
+    let az_bi = a.zero & b.inf;
+    let ai_bz = a.inf & b.zero;
+    let invalid_p = az_bi | ai_bz;
+    let p_inf = a.inf | b.inf;
+    let any_nan = a.nan | b.nan | c.nan;
+    let sign_p = a.sign ^ b.sign;
+    let inf_p = p_inf & !invalid_p & !any_nan;
+    sp[special::ZERO_X_INF] += az_bi as u64;
+    sp[special::INF_X_ZERO] += ai_bz as u64;
+    sp[special::INF_X_FLUSHED] += ((az_bi & subs[0]) | (ai_bz & subs[1])) as u64;
+    sp[special::INF_PLUS_INF] += (inf_p & c.inf & (sign_p == c.sign)) as u64;
+    sp[special::INF_MINUS_INF] += (inf_p & c.inf & (sign_p != c.sign)) as u64;
+    sp[special::INF_PRODUCT] += (inf_p & !c.inf) as u64;
+    sp[special::INF_C] += (!p_inf & c.inf & !any_nan) as u64;
+    if any_nan {
+        let mask = a.nan as usize | (b.nan as usize) << 1 | (c.nan as usize) << 2;
+        sp[special::NAN + mask - 1] += 1;
+        sp[special::NAN_OVER_INVALID] += (invalid_p & c.nan) as u64;
+        let first = mask.trailing_zeros() as usize;
+        let quiet = raws[first] & fmts[first].quiet_bit() != 0;
+        sp[special::FIRST + 2 * first + quiet as usize] += 1;
+    }
+    if l.spec_valid {
+        return LaneShadow::default();
+    }
+
+    // Alignment.
+    let f64_ = ctrl.kind == Kind::F64;
+    let ep = a.exp + b.exp;
+    let d = c.exp - ep;
+    let (shift, _) = malign::shift_amount(ep, c.exp, l.prod_zero, l.c_zero);
+    let (pc, plo) = if f64_ { (53, 3) } else { (24, 61) };
+    let geo = align_class(shift as i32, pc, plo);
+    let k = pick(
+        l.c_zero,
+        align::C_ZERO,
+        pick(
+            l.prod_zero,
+            align::P_ZERO,
+            pick(
+                d > 56,
+                align::FAR_ABOVE,
+                pick(
+                    56 - d > 164,
+                    align::CLAMP,
+                    pick(shift == 164, align::OUT, geo),
+                ),
+            ),
+        ),
+    );
+    let al = fx.align + lane * align::N;
+    let al = &mut h[al..al + align::N];
+    al[k] += 1;
+    al[align::STICKY] += l.align_sticky as u64;
+
+    // The lane's product as stage 2 adds it.
+    let pl = if f64_ {
+        prod
+    } else {
+        ((prod >> (56 * lane)) & M48) << 58
+    };
+    let sm = ctrl.kind == Kind::Sm1x;
+    let pt = if sm && !l.c_zero {
+        msm1x::truncate_product(pl)
+    } else {
+        pl
+    };
+    let msb_a = 127 - pt.leading_zeros() as i32 + 3;
+    let msb_a = if pt == 0 { -1 } else { msb_a };
+    let msb_c = 163 - l.c_aligned.leading_zeros() as i32;
+    let mut out = LaneShadow {
+        both: !l.prod_zero & !l.c_zero,
+        eff_sub: l.sign_p ^ l.sign_c,
+        opmax: msb_a.max(msb_c) as i16,
+        big: false,
+        c_zero: l.c_zero,
+        sign_p: l.sign_p,
+        sign_c: l.sign_c,
+    };
+    if sm {
+        let s = m.ix.sm1x;
+        if l.c_zero {
+            h[s + pick(l.sign_c, sm1x::CZERO_NEG, sm1x::CZERO_POS)] += 1;
+        } else if pl >> 24 != 0 {
+            // Flushed inputs: a nonzero product has its leading one at bit 105 or 104.
+            let msb = 127 - pl.leading_zeros() as i32;
+            let low = (msb - 23) as u32;
+            let dropped = pl & ((1u128 << low) - 1) != 0;
+            let rb = (pl >> (low - 1)) & 1 != 0;
+            let rest = pl & ((1u128 << (low - 1)) - 1) != 0;
+            let lsb = (pl >> low) & 1 != 0;
+            let k = pick(
+                !dropped,
+                sm1x::TRUNC_EXACT,
+                pick(rb & (rest | lsb), sm1x::TRUNC_DIFF, sm1x::TRUNC_SAME),
+            );
+            h[s + k] += 1;
+            let e = ep + msb - 104;
+            out.big = e >= 128;
+            h[s + sm1x::TINY_PROD] += (e < -126) as u64;
+        }
+    }
+    out
+}
+
+fn s2_lane(
+    h: &mut [u64],
+    m: &Model,
+    op: &FloatOp,
+    lane: usize,
+    l: &S2Lane,
+    sh: Option<&LaneShadow>,
+) {
+    if l.spec_valid {
+        return;
+    }
+    let fx = m.ix.fam[op.family as usize];
+    let lz = l.mag.leading_zeros() as i32;
+    let cnt = l.lza_cnt as i32;
+
+    // LZA position, per hardware lane.
+    let lp = m.ix.lza_pos + lane * lzapos::N;
+    let pos = 164 - cnt;
+    h[lp + pick(cnt >= 165, lzapos::NONE, (pos.max(0) / 64) as usize)] += 1;
+    h[lp + lzapos::BIT63] += (pos == 63) as u64;
+    h[lp + lzapos::BIT64] += (pos == 64) as u64;
+    h[lp + lzapos::BIT127] += (pos == 127) as u64;
+    h[lp + lzapos::BIT128] += (pos == 128) as u64;
+    h[lp + lzapos::CROSS64] += ((pos == 64) & (lz == cnt + 1)) as u64;
+    h[lp + lzapos::CROSS128] += ((pos == 128) & (lz == cnt + 1)) as u64;
+
+    let Some(s) = sh else { return };
+    // LZA accuracy (the difference is -1, 0 or 1 on every sum; counted only then).
+    let err = lz - cnt;
+    let sub = 2 * s.eff_sub as usize;
+    let k = pick(
+        err == 0,
+        lza::EXACT + sub,
+        pick(err == 1, lza::SHORT + sub, lza::OVER),
+    );
+    h[fx.lza + lane * lza::N + k] += (!l.mag.is_zero() & ((err + 1) as u32 <= 2)) as u64;
+
+    // Cancellation.
+    if s.both {
+        let ca = fx.cancel + lane * cancel::N;
+        h[ca + cancel::ADD] += !s.eff_sub as u64;
+        h[ca + cancel::SUB] += s.eff_sub as u64;
+        let depth = s.opmax as i32 - (164 - lz);
+        let k = pick(
+            l.zero,
+            cancel::TOTAL,
+            pick(
+                depth <= 0,
+                cancel::DEPTH0,
+                pick(
+                    depth == 1,
+                    cancel::DEPTH1,
+                    pick(depth <= op.p as i32, cancel::DEPTH_P, cancel::BEYOND_P),
+                ),
+            ),
+        );
+        h[ca + k] += s.eff_sub as u64;
+    }
+
+    // Normaliser.
+    if !l.zero {
+        let nb = fx.norm + lane * norm::N;
+        let lim = l.eref as i32 + 57 - op.emin as i32;
+        if lim < 0 {
+            h[nb + norm::RIGHT] += 1;
+            h[nb + norm::RIGHT_STICKY] += l.mag.shr_sticky((-lim).min(166) as usize).1 as u64;
+        } else {
+            h[nb + pick(cnt > lim, norm::LIMIT, norm::LZA)] += 1;
+            h[nb + norm::LIMIT_SUB] += (lz > lim) as u64;
+        }
+    }
+}
+
+/// Rounding event by (round bit, sticky, increment).
+const EVENT: [usize; 8] = [
+    round::EXACT,
+    round::EXACT,
+    round::BELOW_DOWN,
+    round::BELOW_UP,
+    round::TIE_DOWN,
+    round::TIE_UP,
+    round::ABOVE_DOWN,
+    round::ABOVE_UP,
+];
+
+/// What the rounder decides for one finite, nonzero lane: `round::round`'s steps, kept.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rounded {
+    /// Round bit, sticky, increment, carry out of the significand.
+    rb: bool,
+    st: bool,
+    /// The sticky bit alone makes `st` (no significand bit below the round bit is set).
+    sticky_only: bool,
+    inc: bool,
+    carry: bool,
+    /// The significand's top bit before and after rounding.
+    pre_normal: bool,
+    normal: bool,
+    /// Rounded significand (0: the value rounded to zero).
+    sig_f: u64,
+    overflow: bool,
+    flushed: bool,
+    /// The encoded result before `.sat`, as `round::round` gives it.
+    enc: u64,
+}
+
+#[inline(always)]
+pub(crate) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
+    let p = op.p as usize;
+    let sig = (l.norm >> (165 - p)).as_limbs()[0];
+    let rb = l.norm.bit(164 - p);
+    let below = !(l.norm & U165::low_mask(164 - p)).is_zero();
+    let st = below | l.sticky;
+    let inc = match op.rnd {
+        Rnd::Rn => rb & (st | (sig & 1 != 0)),
+        Rnd::Rz => false,
+        Rnd::Rm => l.sign & (rb | st),
+        Rnd::Rp => !l.sign & (rb | st),
+    };
+    let sum = sig + inc as u64;
+    let carry = sum >> p != 0;
+    let sig_f = sum >> carry as u32;
+    let e = l.exp as i32 + carry as i32;
+    let normal = (sig_f >> (p - 1)) & 1 != 0;
+    let overflow = normal & (e > op.emax as i32);
+    let flushed = !normal & op.flush;
+    let width = if p == 53 { 64 } else { 32 };
+    let sign = (l.sign as u64) << (width - 1);
+    let enc = if overflow {
+        let inf = ((1u64 << (width - p)) - 1) << (p - 1);
+        let max = matches!(
+            (op.rnd, l.sign),
+            (Rnd::Rz, _) | (Rnd::Rm, false) | (Rnd::Rp, true)
+        );
+        sign | (inf - max as u64)
+    } else if flushed {
+        (l.flush_sign as u64) << (width - 1)
+    } else {
+        let biased = if normal {
+            (e - op.emin as i32 + 1) as u64
+        } else {
+            0
+        };
+        sign | biased << (p - 1) | (sig_f & ((1u64 << (p - 1)) - 1))
+    };
+    Rounded {
+        rb,
+        st,
+        sticky_only: l.sticky & !below,
+        inc,
+        carry,
+        pre_normal: (sig >> (p - 1)) & 1 != 0,
+        normal,
+        sig_f,
+        overflow,
+        flushed,
+        enc,
+    }
+}
+
+/// `s3` for one float lane: the rounder's decisions, as `round::round` makes them. Returns the
+/// lane's `bins::lane` class.
+fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneShadow>) -> usize {
+    let fx = m.ix.fam[op.family as usize];
+    let rs = fx.result;
+    let ctrl = &op.ctrl;
+    let sm = ctrl.kind == Kind::Sm1x;
+    let sat = ctrl.sat;
+    let mut overflow = false;
+    let mut flushed = false;
+    // The encoding before .sat.
+    let enc;
+    let cls = if l.spec_valid {
+        let nan = if ctrl.kind == Kind::F64 {
+            (l.spec_res << 1) > 0xFFE0_0000_0000_0000
+        } else {
+            (l.spec_res & 0x7FFF_FFFF) > 0x7F80_0000
+        };
+        h[rs + pick(nan, result::NAN, result::INF)] += 1;
+        enc = l.spec_res;
+        pick(nan, lane::NAN, lane::INF)
+    } else if l.zero {
+        h[rs + pick(l.sign, result::ZERO_NEG, result::ZERO_POS)] += 1;
+        let cancel = sh.is_some_and(|s| s.both);
+        h[rs + result::ZERO_CANCEL] += cancel as u64;
+        if sm {
+            h[m.ix.sm1x + sm1x::ZERO_SUM] += cancel as u64;
+        }
+        enc = (l.sign as u64) << 31;
+        lane::ZERO
+    } else {
+        let r = rounded(op, l);
+        let inexact = r.rb | r.st;
+        let ev = EVENT[(r.rb as usize) << 2 | (r.st as usize) << 1 | r.inc as usize];
+        let rd = fx.round + op.rnd as usize * round::N;
+        let rd = &mut h[rd..rd + round::N];
+        rd[ev] += 1;
+        rd[round::CARRY] += r.carry as u64;
+        rd[round::TIE_CARRY] += (r.carry & (ev == round::TIE_UP)) as u64;
+        rd[pick(r.inc, round::SUB_UP, round::SUB_DOWN)] += (!r.normal & inexact) as u64;
+        rd[pick(r.rb, round::STICKY_ABOVE, round::STICKY_INEXACT)] += r.sticky_only as u64;
+
+        overflow = r.overflow;
+        flushed = r.flushed;
+        enc = r.enc;
+        let idx = pick(
+            overflow,
+            result::OVERFLOW + 2 * op.rnd as usize + l.sign as usize,
+            pick(
+                r.normal,
+                result::NORMAL,
+                pick(
+                    op.flush,
+                    result::FTZ_OUT,
+                    pick(
+                        r.sig_f == 0,
+                        result::UNDERFLOW_ZERO,
+                        pick(inexact, result::SUB_INEXACT, result::SUB_EXACT),
+                    ),
+                ),
+            ),
+        );
+        h[rs + idx] += 1;
+        h[rs + result::OVERFLOW_CARRY] += (overflow & r.carry & (l.exp == op.emax)) as u64;
+        h[rs + pick(op.flush, result::FTZ_BAND, result::SUB_TO_NORMAL)] +=
+            (r.normal & !overflow & !r.pre_normal) as u64;
+        pick(
+            overflow,
+            lane::OVERFLOW,
+            pick(
+                r.normal,
+                lane::NORMAL,
+                pick(
+                    op.flush,
+                    lane::FLUSHED,
+                    pick(r.sig_f == 0, lane::ZERO, lane::SUBNORMAL),
+                ),
+            ),
+        )
+    };
+
+    if sat {
+        let x = enc & 0xFFFF_FFFF;
+        let nan = (x & 0x7FFF_FFFF) > 0x7F80_0000;
+        let k = pick(
+            nan,
+            result::SAT_NAN,
+            pick(
+                x == 0x8000_0000,
+                result::SAT_NEG_ZERO,
+                pick(
+                    x >> 31 != 0,
+                    result::SAT_NEG,
+                    pick(
+                        x == 0x7F80_0000,
+                        result::SAT_INF,
+                        pick(x >= 0x3F80_0000, result::SAT_ONE, result::SAT_KEEP),
+                    ),
+                ),
+            ),
+        );
+        h[rs + k] += 1;
+    }
+
+    if sm {
+        if let Some(s) = sh {
+            let b = m.ix.sm1x;
+            if s.c_zero {
+                h[b + sm1x::CZERO_OVF] += overflow as u64;
+                h[b + sm1x::CZERO_FLUSH] += flushed as u64;
+                h[b + sm1x::CZERO_NEG_TINY] += (flushed & s.sign_p & !s.sign_c) as u64;
+            } else if s.big && !l.spec_valid {
+                h[b + pick(overflow, sm1x::BIG_OVF, sm1x::BIG_BACK)] += 1;
+            }
+        }
+    }
+    cls
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptxfma_model::round::round;
+    use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
+
+    /// The sampler's restatement of the rounder must encode exactly what `round::round` does
+    /// (before `.sat`), on every kind of lane the stimulus produces.
+    #[test]
+    fn rounded_encodes_as_the_rounder() {
+        let m = bins::model();
+        let mut p = Pipeline::new();
+        let mut checked = 0;
+        for (i, v) in Stimulus::new(11, FamilyFilter::all())
+            .take(300_000)
+            .enumerate()
+        {
+            p.tick(&PipeIn {
+                valid: true,
+                tag: i as u16,
+                ctrl: v.ctrl.encode(),
+                a: v.a,
+                b: v.b,
+                c: v.c,
+            });
+            let Some(Op::Float(op)) = m.op(p.s3.ctrl) else {
+                continue;
+            };
+            let plain = Ctrl {
+                sat: false,
+                ..op.ctrl
+            };
+            for l in [&p.s3.lane0, &p.s3.lane1] {
+                if l.spec_valid || l.zero {
+                    continue;
+                }
+                if op.ctrl.kind != Kind::F32x2 && std::ptr::eq(l, &p.s3.lane1) {
+                    continue;
+                }
+                assert_eq!(rounded(op, l).enc, round(&plain, l), "{:?} {l:?}", op.ctrl);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
+
+    #[test]
+    fn classes_by_format() {
+        use class::*;
+        for (f, bits, k) in [
+            (F32, 0x0000_0000, POS_ZERO),
+            (F32, 0x8000_0000, NEG_ZERO),
+            (F32, 0x0000_0001, POS_SUB),
+            (F32, 0x807F_FFFF, NEG_SUB),
+            (F32, 0x0080_0000, POS_MIN),
+            (F32, 0x8080_0000, NEG_MIN),
+            (F32, 0x0080_0001, POS_NORMAL),
+            (F32, 0x7F7F_FFFF, POS_MAX),
+            (F32, 0xFF7F_FFFF, NEG_MAX),
+            (F32, 0x7F7F_FFFE, POS_NORMAL),
+            (F32, 0xFF80_0000, NEG_INF),
+            (F32, 0xFFC0_0000, QNAN),
+            (F32, 0x7F80_0001, SNAN),
+            (F16, 0x7BFF, POS_MAX),
+            (F16, 0x0400, POS_MIN),
+            (BF16, 0x7F81, SNAN),
+            (F64, 0x7FF8_0000_0000_0000, QNAN),
+            (F64, 0x000F_FFFF_FFFF_FFFF, POS_SUB),
+        ] {
+            assert_eq!(classify(f, bits), k, "{bits:#x}");
+        }
+    }
+}
