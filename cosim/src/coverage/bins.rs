@@ -313,7 +313,7 @@ pub mod lzapos {
     ];
 }
 
-/// `f32x2.lanes`: result class of each lane, `x2 * N + x1`... see [`lanes_bin`].
+/// `f32x2.lanes`: the result class of one lane (a pair's bin is [`lanes_bin`]).
 pub mod lane {
     pub const ZERO: usize = 0;
     pub const NORMAL: usize = 1;
