@@ -17,6 +17,7 @@
 pub mod chunk;
 pub mod cli;
 pub mod coverage;
+pub mod directed;
 pub mod frame;
 pub mod fst;
 pub mod golden;

@@ -1,0 +1,534 @@
+//! Directed corners: vectors aimed at the coverage bins (`coverage::bins`) that the
+//! edge-biased stimulus (`ptxfma_model::stimulus`) reaches rarely or only over many millions of
+//! operations, to be mixed into the stream at a low rate ([`RATE`], through [`Biased`]).
+//!
+//! Each corner is built arithmetically for a control word drawn from the family's legal words:
+//! - a tie whose round-up carries into the exponent (an all-ones significand plus exactly half
+//!   an ulp, from a sum or from a product of two factors of 2^(p+1) - 1), sometimes at the top of
+//!   the range so that the carry overflows;
+//! - a result just below the minimum normal that rounds up to it (the S4 band under `.ftz`);
+//! - a lane result of a chosen class (zero, normal, subnormal, overflow, inf, NaN), so the f32x2
+//!   lanes cross;
+//! - sm_1x: a product beyond the f32 range brought back by c, a tiny negative product with
+//!   c = +0, a product that overflows with c = 0;
+//! - vmad: `.sat` with extreme selected values, so the clamps fire high and low.
+//!
+//! Everything is a function of the [`Rng`] passed in, so a stream that mixes corners replays
+//! from its seed like any other.
+
+use std::sync::OnceLock;
+
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind};
+use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
+use ptxfma_model::stimulus::vector_for;
+
+use crate::stim::{Family, Rng, Vector};
+
+/// The mix rate the co-simulator uses: one operation in `RATE` is a corner.
+pub const RATE: u64 = 16;
+
+fn ctrls(f: Family) -> &'static [Ctrl] {
+    static C: OnceLock<Vec<Vec<Ctrl>>> = OnceLock::new();
+    &C.get_or_init(|| Family::ALL.iter().map(|f| f.ctrls()).collect())[f as usize]
+}
+
+/// A vector aimed at a hard coverage bin of one of `families` (drawn uniformly); `None` only
+/// for an empty list. The control word is always one of the family's legal words.
+pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
+    if families.is_empty() {
+        return None;
+    }
+    let f = *rng.pick(families);
+    let cs = ctrls(f);
+    // A construction can fall outside a format's range; a few more draws always find one.
+    for _ in 0..16 {
+        let ctrl = *rng.pick(cs);
+        let ops = if ctrl.kind == Kind::Vmad {
+            Some(vmad_corner(rng, &ctrl))
+        } else if ctrl.kind == Kind::F32x2 {
+            let kinds = (rng.below(LANE_KINDS), rng.below(LANE_KINDS));
+            lane_corner(rng, &ctrl, kinds.0).and_then(|(a0, b0, c0)| {
+                let (a1, b1, c1) = lane_corner(rng, &ctrl, kinds.1)?;
+                Some((a0 | a1 << 32, b0 | b1 << 32, c0 | c1 << 32))
+            })
+        } else {
+            let k = rng.below(LANE_KINDS);
+            lane_corner(rng, &ctrl, k)
+        };
+        if let Some((a, b, c)) = ops {
+            return Some(Vector { ctrl, a, b, c });
+        }
+    }
+    let ctrl = *rng.pick(cs);
+    Some(vector_for(&ctrl, rng))
+}
+
+/// `inner` with one vector in `rate` (on average) replaced by a [`corner`] of `families`.
+/// Replacing rather than inserting keeps the stream's length and the inner stream's sequence.
+pub struct Biased<I> {
+    inner: I,
+    rng: Rng,
+    families: Vec<Family>,
+    rate: u64,
+}
+
+impl<I: Iterator<Item = Vector>> Biased<I> {
+    /// `seed` drives the choice of corners (independently of `inner`); `rate` >= 1.
+    pub fn new(inner: I, seed: u64, families: &[Family], rate: u64) -> Biased<I> {
+        Biased {
+            inner,
+            rng: Rng::new(seed ^ 0xC0E2_D1EC_7ED0_0001),
+            families: families.to_vec(),
+            rate: rate.max(1),
+        }
+    }
+}
+
+impl<I: Iterator<Item = Vector>> Iterator for Biased<I> {
+    type Item = Vector;
+
+    fn next(&mut self) -> Option<Vector> {
+        let v = self.inner.next()?;
+        if self.rng.below(self.rate) == 0 {
+            return corner(&mut self.rng, &self.families).or(Some(v));
+        }
+        Some(v)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Float corners
+// ---------------------------------------------------------------------------------------------
+
+/// Corner kinds of one float lane: a tie carrying into the exponent, a tiny result rounding
+/// up, an sm_1x path (other families: a result class), a result class.
+const TIE_CARRY: u64 = 0;
+const TINY_UP: u64 = 1;
+const SM1X: u64 = 2;
+const LANE_KINDS: u64 = 4;
+
+/// Precision and exponent range of the result.
+struct Res {
+    p: u32,
+    emin: i32,
+    emax: i32,
+}
+
+fn res(c: &Ctrl) -> Res {
+    if c.kind == Kind::F64 {
+        Res {
+            p: 53,
+            emin: -1022,
+            emax: 1023,
+        }
+    } else {
+        Res {
+            p: 24,
+            emin: -126,
+            emax: 127,
+        }
+    }
+}
+
+fn formats(c: &Ctrl) -> (Fmt, Fmt) {
+    match (c.kind, c.ab_fmt) {
+        (Kind::F64, _) => (F64, F64),
+        (Kind::F32, AbFmt::F16) => (F16, F32),
+        (Kind::F32, AbFmt::Bf16) => (BF16, F32),
+        _ => (F32, F32),
+    }
+}
+
+/// The encoding of `±m * 2^e` in `f` when exact (normal, or subnormal without lost bits, or
+/// only normal when `normal_only`), else `None`.
+fn make(f: Fmt, sign: bool, m: u64, e: i32, normal_only: bool) -> Option<u64> {
+    if m == 0 {
+        return Some(f.assemble(sign, 0, 0));
+    }
+    let p = f.frac_bits + 1;
+    let len = 64 - m.leading_zeros();
+    if len > p {
+        return None;
+    }
+    let m = m << (p - len);
+    let e = e - (p - len) as i32;
+    let biased = e + (p - 1) as i32 + f.bias() as i32;
+    if biased >= f.exp_max() as i32 {
+        return None;
+    }
+    if biased >= 1 {
+        return Some(f.assemble(sign, biased as u64, m & f.frac_mask()));
+    }
+    let sh = (1 - biased) as u32;
+    if normal_only || sh >= 64 || m & ((1u64 << sh) - 1) != 0 {
+        return None;
+    }
+    Some(f.assemble(sign, 0, m >> sh))
+}
+
+/// Exponent range `[lo, hi]` of the leading bit of a value of `f` (subnormals included unless
+/// `normal_only`).
+fn exp_range(f: Fmt, normal_only: bool) -> (i32, i32) {
+    let bias = f.bias() as i32;
+    let hi = f.exp_max() as i32 - 1 - bias;
+    let lo = 1 - bias - if normal_only { 0 } else { f.frac_bits as i32 };
+    (lo, hi)
+}
+
+/// `±m1 * 2^e1` and `±m2 * 2^e2` in `f` with e1 + e2 = `e` (the exponents of the integers'
+/// lowest bits), the split drawn at random; `None` when no split fits.
+fn split(
+    rng: &mut Rng,
+    f: Fmt,
+    signs: (bool, bool),
+    m: (u64, u64),
+    e: i32,
+    normal_only: bool,
+) -> Option<(u64, u64)> {
+    let (lo, hi) = exp_range(f, normal_only);
+    let len = |x: u64| 64 - x.leading_zeros() as i32;
+    // Leading-bit exponents: e1 + len1 - 1 in [lo, hi], e2 + len2 - 1 in [lo, hi].
+    let e1_lo = (lo - len(m.0) + 1).max(e - (hi - len(m.1) + 1));
+    let e1_hi = (hi - len(m.0) + 1).min(e - (lo - len(m.1) + 1));
+    if e1_lo > e1_hi {
+        return None;
+    }
+    let e1 = rng.range(e1_lo as i64, e1_hi as i64) as i32;
+    let a = make(f, signs.0, m.0, e1, normal_only)?;
+    let b = make(f, signs.1, m.1, e - e1, normal_only)?;
+    Some((a, b))
+}
+
+/// Factor pairs of 2^(p+1) - 1 that both fit p bits: their product is p+1 ones, an exact tie
+/// with an odd last bit.
+fn ones_factors(p: u32) -> &'static [(u64, u64)] {
+    if p == 53 {
+        // 2^54 - 1 = 3^4 * 7 * 19 * 73 * 87211 * 262657
+        &[
+            (3, 6_004_799_503_160_661),
+            (7, 2_573_485_501_354_569),
+            (134_217_727, 134_217_729),
+        ]
+    } else {
+        // 2^25 - 1 = 31 * 601 * 1801
+        &[(31, 1_082_401), (601, 55_831), (1801, 18_631)]
+    }
+}
+
+/// a, b, c of one lane (in the lane's low bits) aimed at corner kind `kind`.
+fn lane_corner(rng: &mut Rng, ctrl: &Ctrl, kind: u64) -> Option<(u64, u64, u64)> {
+    match kind {
+        TIE_CARRY => tie_carry(rng, ctrl),
+        TINY_UP => tiny_up(rng, ctrl),
+        SM1X if ctrl.kind == Kind::Sm1x => sm1x_corner(rng, ctrl),
+        _ => class_corner(rng, ctrl),
+    }
+}
+
+/// c as written for an addend of sign `s` (sub negates its c).
+fn c_sign(ctrl: &Ctrl, s: bool) -> bool {
+    s ^ ctrl.neg_c
+}
+
+/// An all-ones significand plus exactly half an ulp: rounding up (rn always; rm negative; rp
+/// positive) carries into the exponent, and at the top binade overflows.
+fn tie_carry(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let r = res(ctrl);
+    let (fab, fc) = formats(ctrl);
+    let normal_only = ctrl.flush();
+    let s = rng.bit();
+    let e = if rng.chance(1, 3) {
+        r.emax
+    } else {
+        rng.range(r.emin as i64, (r.emax - 1) as i64) as i32
+    };
+    let ones = (1u64 << r.p) - 1;
+    let sum = !ctrl.c_zero && (ctrl.b_one || fab.frac_bits + 1 < r.p || rng.bit());
+    if sum {
+        // c = ±(2^p - 1) * 2^(e - p + 1), product = ±2^(e - p).
+        let c = make(fc, c_sign(ctrl, s), ones, e - r.p as i32 + 1, normal_only)?;
+        let (a, b) = if ctrl.b_one {
+            (make(fab, s, 1, e - r.p as i32, normal_only)?, 0)
+        } else {
+            let sa = rng.bit();
+            split(rng, fab, (sa, sa ^ s), (1, 1), e - r.p as i32, normal_only)?
+        };
+        return Some((a, b, c));
+    }
+    if ctrl.b_one || fab.frac_bits + 1 < r.p {
+        return None;
+    }
+    // Product of two factors of 2^(p+1) - 1, leading bit at 2^e; c = ±0.
+    let &(f1, f2) = rng.pick(ones_factors(r.p));
+    let (f1, f2) = if rng.bit() { (f1, f2) } else { (f2, f1) };
+    let sa = rng.bit();
+    let (a, b) = split(
+        rng,
+        fab,
+        (sa, sa ^ s),
+        (f1, f2),
+        e - r.p as i32,
+        normal_only,
+    )?;
+    let c = if ctrl.c_zero {
+        0
+    } else {
+        fc.assemble(c_sign(ctrl, s), 0, 0)
+    };
+    Some((a, b, c))
+}
+
+/// A result just below the minimum normal that may round up to it: a product of
+/// (2^p - 1 - j) * 2^-p and 2^emin, or (without a real b, or for f16/bf16 factors) the largest
+/// subnormal c plus a fraction of the subnormal quantum.
+fn tiny_up(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let r = res(ctrl);
+    let (fab, fc) = formats(ctrl);
+    let s = rng.bit();
+    let sa = rng.bit();
+    if !ctrl.b_one && fab.frac_bits + 1 == r.p {
+        let j = *rng.pick(&[0u64, 0, 1, 2]);
+        let a = make(fab, sa, (1 << r.p) - 1 - j, -(r.p as i32), true)?;
+        let b = make(fab, sa ^ s, 1, r.emin, true)?;
+        let c = if ctrl.c_zero {
+            0
+        } else {
+            fc.assemble(c_sign(ctrl, s), 0, 0)
+        };
+        return Some((a, b, c));
+    }
+    if ctrl.c_zero || ctrl.flush() {
+        return None;
+    }
+    // c = largest subnormal, product = 3/4 or 1/4 of the quantum 2^(emin - p + 1).
+    let c = make(
+        fc,
+        c_sign(ctrl, s),
+        (1 << (r.p - 1)) - 1,
+        r.emin - r.p as i32 + 1,
+        false,
+    )?;
+    let m = *rng.pick(&[1u64, 3]);
+    let e = r.emin - r.p as i32 - 1;
+    let (a, b) = if ctrl.b_one {
+        (make(fab, s, m, e, false)?, 0)
+    } else {
+        split(rng, fab, (sa, sa ^ s), (m, 1), e, false)?
+    };
+    Some((a, b, c))
+}
+
+/// Operands whose result has a chosen class: zero, normal, subnormal (or flushed), overflow,
+/// inf or NaN.
+fn class_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let r = res(ctrl);
+    let (fab, fc) = formats(ctrl);
+    let (lo, hi) = exp_range(fab, true);
+    let s = rng.bit();
+    let sa = rng.bit();
+    let sig = |rng: &mut Rng, f: Fmt| rng.next_u64() & f.frac_mask() | 1 << f.frac_bits;
+    let zero_c = |s| {
+        if ctrl.c_zero {
+            0
+        } else {
+            fc.assemble(c_sign(ctrl, s), 0, 0)
+        }
+    };
+    let nan = |rng: &mut Rng, f: Fmt| {
+        let q = if rng.bit() { f.quiet_bit() } else { 0 };
+        f.assemble(
+            rng.bit(),
+            f.exp_max(),
+            q | 1 | (rng.next_u64() & (f.quiet_bit() - 1)),
+        )
+    };
+    match rng.below(6) {
+        // Exact zero: a * b = m exactly, c = -m.
+        0 if !ctrl.c_zero => {
+            let m = 1 + rng.below(1 << 10);
+            let e1 = rng.range(-10, 10) as i32;
+            let (a, b) = if ctrl.b_one {
+                (make(fab, s, m, 0, true)?, 0)
+            } else {
+                (
+                    make(fab, sa, m, e1, true)?,
+                    make(fab, sa ^ s, 1, -e1, true)?,
+                )
+            };
+            Some((a, b, make(fc, c_sign(ctrl, !s), m, 0, true)?))
+        }
+        // Overflow: leading exponents that sum past emax.
+        1 if !ctrl.b_one => {
+            let t = r.emax + rng.range(0, 2) as i32;
+            let (ea_lo, ea_hi) = (lo.max(t - hi), hi.min(t - lo));
+            if ea_lo > ea_hi {
+                return None;
+            }
+            let ea = rng.range(ea_lo as i64, ea_hi as i64) as i32;
+            let fb = fab.frac_bits as i32;
+            let a = make(fab, sa, sig(rng, fab), ea - fb, true)?;
+            let b = make(fab, sa ^ s, sig(rng, fab), t - ea - fb, true)?;
+            Some((a, b, zero_c(s)))
+        }
+        // Subnormal (flushed under .ftz) result: a product of two powers of two below 2^emin.
+        2 if !ctrl.b_one => {
+            let e = r.emin - 1 - rng.range(0, r.p as i64 - 2) as i32;
+            let (a, b) = split(rng, fab, (sa, sa ^ s), (1, 1), e, true)?;
+            Some((a, b, zero_c(s)))
+        }
+        // Infinite a.
+        3 => {
+            let b = if ctrl.b_one {
+                0
+            } else {
+                make(fab, s, 1, 0, true)?
+            };
+            Some((fab.assemble(sa, fab.exp_max(), 0), b, zero_c(s)))
+        }
+        // NaNs.
+        4 => {
+            let b = if ctrl.b_one { 0 } else { nan(rng, fab) };
+            let c = if ctrl.c_zero { 0 } else { nan(rng, fc) };
+            Some((nan(rng, fab), b, c))
+        }
+        // Normal: operands near 1.
+        _ => {
+            let fb = fab.frac_bits as i32;
+            let a = make(fab, sa, sig(rng, fab), -fb, true)?;
+            let b = if ctrl.b_one {
+                0
+            } else {
+                make(fab, sa ^ s, sig(rng, fab), -fb, true)?
+            };
+            let c = if ctrl.c_zero {
+                0
+            } else {
+                make(
+                    fc,
+                    rng.bit(),
+                    sig(rng, fc),
+                    -(fc.frac_bits as i32) - 2,
+                    true,
+                )?
+            };
+            Some((a, b, c))
+        }
+    }
+}
+
+/// sm_1x (S7): a product beyond the f32 range brought back by a large c of the other sign; a
+/// tiny negative product with c = +0 (-0 + +0 = +0); a product that overflows with c = ±0.
+fn sm1x_corner(rng: &mut Rng, _ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let sa = rng.bit();
+    let sb = rng.bit();
+    let sig = |rng: &mut Rng| rng.next_u64() & F32.frac_mask() | 1 << 23;
+    match rng.below(3) {
+        0 => {
+            let t = rng.range(128, 129) as i32;
+            let ea = rng.range((t - 127) as i64, 127) as i32;
+            let a = make(F32, sa, sig(rng), ea - 23, true)?;
+            let b = make(F32, sb, sig(rng), t - ea - 23, true)?;
+            let c = make(
+                F32,
+                !(sa ^ sb),
+                sig(rng),
+                rng.range(126, 127) as i32 - 23,
+                true,
+            )?;
+            Some((a, b, c))
+        }
+        1 => {
+            let a = make(F32, true, sig(rng), -70 - 23, true)?;
+            let b = make(F32, false, sig(rng), -70 - 23, true)?;
+            let (a, b) = if rng.bit() {
+                (a, b)
+            } else {
+                (b ^ 0x8000_0000, a ^ 0x8000_0000)
+            };
+            Some((a, b, 0))
+        }
+        _ => {
+            let a = make(F32, sa, sig(rng), 64 - 23 + rng.range(0, 3) as i32, true)?;
+            let b = make(F32, sb, sig(rng), 64 - 23 + rng.range(0, 3) as i32, true)?;
+            Some((a, b, F32.assemble(rng.bit(), 0, 0)))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// vmad
+// ---------------------------------------------------------------------------------------------
+
+/// Selected values at their extremes (every byte and half at a sign boundary), so that `.sat`
+/// clamps high and low under every scale.
+fn vmad_corner(rng: &mut Rng, _ctrl: &Ctrl) -> (u64, u64, u64) {
+    const EXTREME: [u32; 8] = [
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
+        0x8080_8080,
+        0x7F7F_7F7F,
+        0x8000_8000,
+        0x7FFF_7FFF,
+        0xFFFF_0000,
+    ];
+    const C: [u32; 5] = [0, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 1];
+    (
+        *rng.pick(&EXTREME) as u64,
+        *rng.pick(&EXTREME) as u64,
+        *rng.pick(&C) as u64,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptxfma_model::stimulus::is_legal;
+
+    #[test]
+    fn corners_are_legal_and_fit_their_formats() {
+        let mut rng = Rng::new(3);
+        for f in Family::ALL {
+            for _ in 0..2000 {
+                let v = corner(&mut rng, &[f]).unwrap();
+                assert!(is_legal(&v.ctrl), "{v:?}");
+                assert_eq!(Family::of(&v.ctrl), f);
+                let (fab, fc) = formats(&v.ctrl);
+                let wide = |x: u64, bits: u32| bits == 64 || x >> bits == 0;
+                let (ab_bits, c_bits) = match v.ctrl.kind {
+                    Kind::F64 | Kind::F32x2 => (64, 64),
+                    Kind::Vmad => (32, 32),
+                    _ => (fab.width(), fc.width()),
+                };
+                assert!(
+                    wide(v.a, ab_bits) && wide(v.b, ab_bits) && wide(v.c, c_bits),
+                    "{v:?}"
+                );
+                if v.ctrl.b_one {
+                    assert_eq!(v.b, 0, "{v:?}");
+                }
+                if v.ctrl.c_zero {
+                    assert_eq!(v.c, 0, "{v:?}");
+                }
+            }
+        }
+        assert!(corner(&mut rng, &[]).is_none());
+    }
+
+    #[test]
+    fn make_is_exact() {
+        for (f, m, e) in [
+            (F32, 3u64, -149i32),
+            (F32, 1, -149),
+            (F64, 7, 10),
+            (F16, 1, -24),
+        ] {
+            let x = make(f, false, m, e, false).unwrap();
+            assert_eq!(f.to_f64(x), m as f64 * 2f64.powi(e));
+        }
+        assert_eq!(make(F32, false, 1, -150, false), None);
+        assert_eq!(make(F32, false, 3, -151, false), None);
+        assert_eq!(make(F32, false, 1, -149, true), None);
+        assert_eq!(make(F32, false, 1, 128, false), None);
+    }
+}
