@@ -4,6 +4,7 @@
 //! 130 interrupted. Every usage error is one line on stderr.
 
 mod bench;
+mod coverage;
 mod replay;
 mod run;
 mod wave;
@@ -61,6 +62,9 @@ enum Command {
     Bench(bench::Args),
     /// List the RTL variants built into this binary.
     Variants,
+    /// Merge functional-coverage files and report them, uncovered bins first (text, and HTML
+    /// with --html).
+    Coverage(coverage::Args),
 }
 
 #[derive(clap::Args, Debug)]
@@ -136,6 +140,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Merge(a) => merge(a),
         Command::Bench(a) => bench::bench(a),
         Command::Variants => variants(),
+        Command::Coverage(a) => coverage::coverage(a),
     };
     match r {
         Ok(code) => code,
