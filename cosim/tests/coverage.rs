@@ -1,0 +1,358 @@
+//! Functional coverage: closure of the default stimulus (the model alone, no RTL), the hard
+//! bins, merging by addition, the coverage file, and `fma-cosim coverage`.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use ptxfma_cosim::chunk::{self, Chunk};
+use ptxfma_cosim::coverage::Coverage;
+use ptxfma_cosim::directed;
+use ptxfma_cosim::stim::{Family, Rng, Stimulus};
+use ptxfma_cosim::stream::{vector_input, Families};
+use ptxfma_model::ctrl::Ctrl;
+use ptxfma_model::pipeline::{PipeIn, Pipeline};
+
+/// Operations of the closure run: what `make cosim` runs.
+const OPS: u64 = 1_000_000;
+
+/// Samples one chunk's stream through the model from reset into `cov`. With `corners`, one
+/// operation in `directed::RATE` is replaced by a directed corner of the same family (as the
+/// co-simulator's stream mixes them in).
+fn drive(cov: &mut Coverage, c: &Chunk, corners: bool) {
+    let mut p = Pipeline::new();
+    let mut prev = PipeIn::default();
+    let mut rng = Rng::new(c.seed ^ 0xC0E2_D1EC);
+    for inp in c.stream() {
+        let inp = if corners && inp.valid && rng.below(directed::RATE) == 0 {
+            let fam = Family::of(&Ctrl::decode(inp.ctrl));
+            vector_input(&directed::corner(&mut rng, &[fam]).unwrap(), inp.tag)
+        } else {
+            inp
+        };
+        p.tick(&inp);
+        cov.sample(&inp, &prev, &p);
+        prev = inp;
+    }
+}
+
+/// The coverage of a run of `count` operations of every family (the default stream, cut into
+/// chunks as `fma-cosim run` cuts it), one coverage per chunk, merged.
+fn run(seed: u64, count: u64, corners: bool) -> Coverage {
+    let plan = chunk::plan(seed, count, &Families::all(), chunk::DEFAULT_SIZE).unwrap();
+    let mut total = Coverage::new();
+    for c in &plan {
+        let mut cov = Coverage::new();
+        drive(&mut cov, c, corners);
+        total.merge(&cov);
+    }
+    total
+}
+
+/// The closure run, shared by the tests that read it.
+fn closure() -> &'static Coverage {
+    static C: OnceLock<Coverage> = OnceLock::new();
+    C.get_or_init(|| run(1, OPS, true))
+}
+
+/// Bins that uniform edge-biased operands reach rarely or never in a million operations;
+/// the directed corners must get them all.
+const HARD: &[(&str, &str)] = &[
+    (
+        "f64.rounding",
+        ".rn: tie rounded up, carry into the exponent",
+    ),
+    (
+        "f32.rounding",
+        ".rm: tie rounded up, carry into the exponent",
+    ),
+    (
+        "f32x2.rounding",
+        ".rp: tie rounded up, carry into the exponent",
+    ),
+    (
+        "f32x2.cancellation",
+        "lane1 total cancellation (exact zero)",
+    ),
+    (
+        "sm1x.paths",
+        "product >= 2^128 brought back into range by c",
+    ),
+    ("sm1x.paths", "c = +0, tiny negative product: -0 + +0 = +0"),
+    ("sm1x.result", "overflow caused by the rounding carry"),
+    ("vmad.clamp", "s32 .shr15 .sat: clamped low"),
+    (
+        "f32.result",
+        "ftz: tiny before rounding, rounds up to the minimum normal (kept, S4)",
+    ),
+    (
+        "addsubmul.result",
+        "ftz: tiny before rounding, rounds up to the minimum normal (kept, S4)",
+    ),
+    (
+        "addsubmul.result",
+        "tiny before rounding, rounds up to the minimum normal",
+    ),
+    ("f64.special", "first NaN is c, signalling (quieted)"),
+    ("f64.special", "NaN in a, b, c"),
+    ("f64.alignment", "shift clamped (56 - d > 164)"),
+    ("lza.position", "lane1: leading one at bit 63"),
+    ("lza.position", "lane0: leading one at bit 64"),
+    ("f32x2.lanes", "lane0 overflow x lane1 NaN"),
+    ("f32x2.lanes", "lane0 flushed x lane1 flushed"),
+    ("mixed.inputs", "bf16 fma b subnormal"),
+    ("mixed.result", "overflow .rm +: +max finite"),
+    ("traffic.families", "vmad -> f64"),
+];
+
+#[test]
+fn default_stimulus_closes_coverage() {
+    let c = closure();
+    assert_eq!(c.operations(), OPS);
+    assert_eq!(c.unspelled(), 0);
+    let bad = c.unreachable_hit();
+    assert!(
+        bad.is_empty(),
+        "bins declared unreachable were hit (the declarations are wrong): {bad:?}"
+    );
+    let pct = c.total_percent();
+    assert!(
+        pct >= 95.0,
+        "{pct:.2}% of the reachable bins after {OPS} operations; uncovered: {:?}",
+        c.uncovered()
+    );
+    // With the corners the run closes completely; a regression here names what it lost.
+    assert!(c.uncovered().is_empty(), "uncovered: {:?}", c.uncovered());
+}
+
+#[test]
+fn default_stimulus_hits_the_hard_bins() {
+    let c = closure();
+    let missed: Vec<_> = HARD
+        .iter()
+        .filter(|(g, b)| c.hits(g, b).expect("a declared bin") == 0)
+        .collect();
+    assert!(missed.is_empty(), "hard bins not hit: {missed:?}");
+}
+
+#[test]
+fn every_group_is_named_and_documented() {
+    let c = Coverage::new();
+    let groups = c.groups();
+    assert!(groups.len() > 50);
+    for g in &groups {
+        assert!(!g.doc.is_empty(), "{}", g.name);
+        assert!(g.reachable + g.unreachable > 0, "{}", g.name);
+        assert_eq!(g.hit, 0);
+    }
+    // Unreachable bins carry their reason into the file.
+    let json = serde_json::to_string(&c).unwrap();
+    assert!(json.contains("\"unreachable\":\"no legal `f64` instruction takes .sat"));
+    let total: usize = groups.iter().map(|g| g.reachable + g.unreachable).sum();
+    assert_eq!(c.rows().len(), total);
+}
+
+/// Chunks run from reset: the coverage of the whole is the sum of the chunks', in any order.
+#[test]
+fn merge_is_addition() {
+    let plan = chunk::plan(7, 40_001, &Families::all(), 15_000).unwrap();
+    assert_eq!(plan.len(), 3);
+    let mut whole = Coverage::new();
+    let mut parts = Vec::new();
+    for c in &plan {
+        drive(&mut whole, c, true);
+        let mut cov = Coverage::new();
+        drive(&mut cov, c, true);
+        parts.push(cov);
+    }
+    let mut sum = Coverage::new();
+    for c in &parts {
+        sum.merge(c);
+    }
+    assert_eq!(sum, whole);
+    assert_eq!(sum.operations(), 40_001);
+    let mut rev = parts[2].clone();
+    rev.merge(&parts[1]);
+    rev.merge(&parts[0]);
+    assert_eq!(rev, whole);
+    assert!(whole.total_percent() > 50.0);
+}
+
+#[test]
+fn file_round_trips_and_merges_by_name() {
+    let c = run(3, 5_000, true);
+    let text = serde_json::to_string_pretty(&c).unwrap();
+    let back = Coverage::from_json(&text).unwrap();
+    assert_eq!(back, c);
+
+    // A file from another build: one bin renamed, one group more, one group fewer.
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let groups = v["groups"].as_array_mut().unwrap();
+    groups[0]["bins"][0]["name"] = "renamed bin".into();
+    groups[0]["bins"][0]["hits"] = 5.into();
+    groups.push(serde_json::json!({
+        "name": "extra.group",
+        "doc": "not in this build",
+        "bins": [{"name": "x", "hits": 2}, {"name": "y", "hits": 0, "unreachable": "why"}],
+    }));
+    groups.remove(1);
+    let other = Coverage::from_json(&v.to_string()).unwrap();
+    let mut m = c.clone();
+    m.merge(&other);
+    assert_eq!(m.hits("extra.group", "x"), Some(2));
+    assert_eq!(m.hits("instr.words", "renamed bin"), Some(5));
+    let first = c.rows()[0].bin.to_string();
+    assert_eq!(m.hits("instr.words", &first), c.hits("instr.words", &first));
+    // The group the other file lacks keeps this side's counts; the others add up.
+    let rows = c.rows();
+    let of = |g: &str| {
+        rows.iter()
+            .find(|r| r.group == g && r.hits > 0)
+            .unwrap()
+            .bin
+    };
+    let (lacking, both) = (c.groups()[1].name.clone(), c.groups()[2].name.clone());
+    assert_eq!(
+        m.hits(&lacking, of(&lacking)),
+        c.hits(&lacking, of(&lacking))
+    );
+    assert_eq!(
+        m.hits(&both, of(&both)),
+        c.hits(&both, of(&both)).map(|n| 2 * n)
+    );
+    assert_eq!(m.operations(), 2 * c.operations());
+    // Sampling a merged coverage carries it over to this build's bins.
+    let mut p = Pipeline::new();
+    let inp = vector_input(&Stimulus::new(1, &[Family::F32]).next().unwrap(), 0);
+    p.tick(&inp);
+    m.sample(&inp, &PipeIn::default(), &p);
+    assert_eq!(m.operations(), 2 * c.operations() + 1);
+    assert_eq!(m.hits("extra.group", "x"), Some(2));
+
+    // Results files carry coverage under `coverage`; anything else is refused.
+    let wrapped = format!("{{\"schema\":\"ptxfma-cosim-result\",\"coverage\":{text}}}");
+    assert_eq!(Coverage::from_json(&wrapped).unwrap(), c);
+    assert!(Coverage::from_json("{\"schema\":\"other\"}").is_err());
+    assert!(
+        Coverage::from_json(&text.replace("\"schema_version\": 1", "\"schema_version\": 9"))
+            .is_err()
+    );
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptxfma-coverage-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn cli(args: &[&str]) -> u8 {
+    let mut v = vec!["fma-cosim".into()];
+    v.extend(args.iter().map(std::ffi::OsString::from));
+    ptxfma_cosim::cli::main(v)
+}
+
+#[test]
+fn coverage_command_merges_and_writes_html() {
+    let (a, b) = (run(4, 3_000, true), run(5, 3_000, true));
+    let (fa, fb) = (tmp("a.json"), tmp("b.json"));
+    a.write_json(&fa).unwrap();
+    b.write_json(&fb).unwrap();
+    let (html, json) = (tmp("cov.html"), tmp("merged.json"));
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let code = cli(&[
+        "coverage",
+        &s(&fa),
+        &s(&fb),
+        "--html",
+        &s(&html),
+        "--json",
+        &s(&json),
+    ]);
+    assert_eq!(code, 0);
+    let mut sum = a.clone();
+    sum.merge(&b);
+    assert_eq!(Coverage::read_json(&json).unwrap(), sum);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<style>"));
+    for external in ["http://", "https://", "<script", "<link", "src="] {
+        assert!(!page.contains(external), "external resource `{external}`");
+    }
+    assert!(page.contains("class=\"bar") && page.contains("traffic.families"));
+    // Below the threshold: exit 1; a missing file: exit 2.
+    assert_eq!(cli(&["coverage", &s(&fa), "--fail-under", "99.9"]), 1);
+    assert_eq!(cli(&["coverage", &s(&tmp("missing.json"))]), 2);
+}
+
+/// Closure numbers for the report: `cargo test --release -p ptxfma-cosim --test coverage
+/// closure_table -- --ignored --nocapture` (COV_OPS, COV_SEED, COV_CORNERS=0|1, COV_JSON=FILE).
+#[test]
+#[ignore]
+fn closure_table() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(d)
+    };
+    let (n, seed, corners) = (
+        env("COV_OPS", OPS),
+        env("COV_SEED", 1),
+        env("COV_CORNERS", 1),
+    );
+    let c = run(seed, n, corners == 1);
+    if let Ok(f) = std::env::var("COV_JSON") {
+        c.write_json(std::path::Path::new(&f)).unwrap();
+    }
+    print!("{}", c.text_report_brief());
+}
+
+/// Thread CPU time of this thread, in nanoseconds (wall time is noise on a shared machine).
+fn cpu_ns() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the struct it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 * 1e9 + t.tv_nsec as f64
+}
+
+/// What sampling costs per cycle next to a model tick: `cargo test --release -p ptxfma-cosim
+/// --test coverage sample_cost -- --ignored --nocapture` (COV_FAMILY=f32 for one family).
+#[test]
+#[ignore]
+fn sample_cost() {
+    let fams = match std::env::var("COV_FAMILY") {
+        Ok(f) => vec![Family::parse(&f).expect("a family name")],
+        Err(_) => Family::ALL.to_vec(),
+    };
+    let n = 1_000_000;
+    let inputs: Vec<PipeIn> = Stimulus::new(5, &fams)
+        .take(n)
+        .enumerate()
+        .map(|(i, v)| vector_input(&v, i as u16))
+        .collect();
+    let (mut tick, mut both) = (f64::MAX, f64::MAX);
+    for _ in 0..5 {
+        let mut p = Pipeline::new();
+        let t = cpu_ns();
+        for i in &inputs {
+            p.tick(i);
+        }
+        tick = tick.min((cpu_ns() - t) / n as f64);
+        let mut p = Pipeline::new();
+        let mut cov = Coverage::new();
+        let mut prev = PipeIn::default();
+        let t = cpu_ns();
+        for i in &inputs {
+            p.tick(i);
+            cov.sample(i, &prev, &p);
+            prev = *i;
+        }
+        both = both.min((cpu_ns() - t) / n as f64);
+    }
+    println!(
+        "tick {tick:.0} ns/cycle, tick + sample {both:.0} ns/cycle: sampling {:.0} ns/cycle \
+         (thread CPU time, best of 5)",
+        both - tick
+    );
+}
