@@ -280,6 +280,7 @@ fn coverage_command_merges_and_writes_html() {
     // Below the threshold: exit 1; a missing file: exit 2.
     assert_eq!(cli(&["coverage", &s(&fa), "--fail-under", "99.9"]), 1);
     assert_eq!(cli(&["coverage", &s(&tmp("missing.json"))]), 2);
+    let _ = std::fs::remove_dir_all(fa.parent().unwrap());
 }
 
 /// Closure numbers for the report: `cargo test --release -p ptxfma-cosim --test coverage
