@@ -51,14 +51,43 @@ const BLOCK: usize = 4096;
 /// the same treatment, so the ratios stay fair.
 const RUNS: usize = 5;
 
+/// The clock a run is timed on: wall time (the default), or with `BENCH_CLOCK=thread` the CPU
+/// time of the bench's thread, which leaves out the time other processes held the core (on a
+/// loaded shared machine that is most of the noise; contention for caches remains).
+fn now() -> f64 {
+    use std::sync::OnceLock;
+    static THREAD: OnceLock<bool> = OnceLock::new();
+    let thread = *THREAD.get_or_init(|| match std::env::var("BENCH_CLOCK").as_deref() {
+        Err(_) | Ok("wall") => false,
+        Ok("thread") if cfg!(unix) => true,
+        Ok(v) => bad_setting(format!(
+            "BENCH_CLOCK={v:?}: the bench times on `wall` or (on Unix) `thread`"
+        )),
+    });
+    #[cfg(unix)]
+    if thread {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid timespec to write to.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+        return t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9;
+    }
+    let _ = thread;
+    use std::sync::LazyLock;
+    static START: LazyLock<Instant> = LazyLock::new(Instant::now);
+    START.elapsed().as_secs_f64()
+}
+
 /// One untimed run (caches, clock ramp-up), then the best of [`RUNS`], in operations per second.
 fn rate(n: usize, mut f: impl FnMut() -> u64) -> f64 {
     black_box(f());
     (0..RUNS)
         .map(|_| {
-            let t = Instant::now();
+            let t = now();
             black_box(f());
-            n as f64 / t.elapsed().as_secs_f64()
+            n as f64 / (now() - t)
         })
         .fold(0.0, f64::max)
 }
@@ -77,7 +106,9 @@ fn main() {
             _ => bad_setting(format!("BENCH_OPS={v:?} is not a positive operation count")),
         },
     };
-    // BENCH_FMT=f32|f64 and BENCH_MODEL_ONLY=1 narrow a run for profiling.
+    // BENCH_FMT=f32|f64 and BENCH_MODEL_ONLY=1 narrow a run for profiling; BENCH_CLOCK=thread
+    // times on the thread's CPU time (see `now`).
+    now();
     let only_fmt = std::env::var("BENCH_FMT").ok();
     if let Some(f) = only_fmt.as_deref().filter(|f| !["f32", "f64"].contains(f)) {
         bad_setting(format!("BENCH_FMT={f:?}: the bench times f32 or f64"));
@@ -90,7 +121,13 @@ fn main() {
     } else {
         Backend::ALL.into_iter().filter(|b| b.runs_here()).collect()
     };
-    println!("model bench: {n} operations per run, best of {RUNS} after a warm-up run, one core");
+    let clock = match std::env::var("BENCH_CLOCK").as_deref() {
+        Ok("thread") => "the thread's CPU time",
+        _ => "wall clock",
+    };
+    println!(
+        "model bench: {n} operations per run, best of {RUNS} after a warm-up run, one core, {clock}"
+    );
     let names = |v: &[Backend]| v.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ");
     if forced {
         println!(

@@ -44,7 +44,7 @@ pub(crate) struct W<L>(pub [L; 3]);
 impl<L: Lanes> W<L> {
     #[cfg(test)]
     fn lane<const B: usize>(&self, i: usize) -> crate::wide::Wide<B> {
-        let l = |k: usize| self.0[k].to_array()[i];
+        let l = |k: usize| self.0[k].to_vec()[i];
         crate::wide::Wide::from_limbs([l(0), l(1), l(2)])
     }
 
@@ -339,21 +339,19 @@ const INV_HI: [u8; 8] = [64, 64, 64, 64, 0, 0, 0, 0];
 #[inline(always)]
 fn narrow_row<L: Lanes>(i: usize, (mc, b2): (L, L)) -> L {
     let ix = b2.shr(2 * i as u32).index8();
-    let ones = L::splat(!0);
     mc.shlv(L::lookup8(ix, &BOOTH.shl[i]))
-        .xor(ones.shlv(L::lookup8(ix, &BOOTH.inv_lo[i])))
+        .xor(L::lookup8_ones_shl(ix, &BOOTH.inv_lo[i]))
 }
 
 /// Row `i` of the full array, two limbs (`booth::rows` for multiplicands below 2^53).
 #[inline(always)]
 fn full_row<L: Lanes>(i: usize, (mc, b2): (L, L)) -> R2<L> {
     let ix = b2.shr(2 * i as u32).index8();
-    let ones = L::splat(!0);
     R2([
         mc.shlv(L::lookup8(ix, &BOOTH.shl[i]))
-            .xor(ones.shlv(L::lookup8(ix, &BOOTH.inv_lo[i]))),
+            .xor(L::lookup8_ones_shl(ix, &BOOTH.inv_lo[i])),
         mc.shrv(L::lookup8(ix, &BOOTH.shr[i]))
-            .xor(ones.shlv(L::lookup8(ix, &INV_HI))),
+            .xor(L::lookup8_ones_shl(ix, &INV_HI)),
     ])
 }
 
@@ -811,7 +809,8 @@ fn with_kind<const K: u8>(ctrl: &Ctrl) -> Ctrl {
     Ctrl { kind, ..*ctrl }
 }
 
-/// Results of sixteen operations of one control word of kind `K`, through all four stages.
+/// Results of sixteen operations of one control word of kind `K`, through all four stages,
+/// `L::LANES` at a time.
 #[inline(always)]
 fn results_body<L: Lanes, const K: u8>(
     ctrl: &Ctrl,
@@ -819,11 +818,14 @@ fn results_body<L: Lanes, const K: u8>(
     b: &[u64; N],
     c: &[u64; N],
 ) -> [u64; N] {
-    let v = L::from_array;
-    let s1 = stage1::<L, K>(ctrl, v(*a), v(*b), v(*c));
-    let s2 = stage2::<L, K>(ctrl, &s1);
-    let s3 = stage3::<L, K>(ctrl, &s2);
-    stage4::<L, K>(ctrl, &s3).to_array()
+    let mut d = [0; N];
+    for k in (0..N).step_by(L::LANES) {
+        let s1 = stage1::<L, K>(ctrl, L::load(&a[k..]), L::load(&b[k..]), L::load(&c[k..]));
+        let s2 = stage2::<L, K>(ctrl, &s1);
+        let s3 = stage3::<L, K>(ctrl, &s2);
+        stage4::<L, K>(ctrl, &s3).store(&mut d[k..]);
+    }
+    d
 }
 
 /// Every bank of every lane, as the scalar structs: the multiplier pair of S1, S1's lane, S2's
@@ -839,17 +841,18 @@ fn banks_body<L: Lanes, const K: u8>(
     b: &[u64; N],
     c: &[u64; N],
 ) -> Vec<LaneBanks> {
-    let v = L::from_array;
-    let s1 = stage1::<L, K>(ctrl, v(*a), v(*b), v(*c));
-    let s2 = stage2::<L, K>(ctrl, &s1);
-    let s3 = stage3::<L, K>(ctrl, &s2);
-    let d = stage4::<L, K>(ctrl, &s3).to_array();
-    (0..N)
-        .map(|i| {
+    let mut out = Vec::new();
+    for k in (0..N).step_by(L::LANES) {
+        let s1 = stage1::<L, K>(ctrl, L::load(&a[k..]), L::load(&b[k..]), L::load(&c[k..]));
+        let s2 = stage2::<L, K>(ctrl, &s1);
+        let s3 = stage3::<L, K>(ctrl, &s2);
+        let d = stage4::<L, K>(ctrl, &s3).to_vec();
+        out.extend((0..L::LANES).map(|i| {
             let (ms, mc, l1) = s1.lane(i);
             (ms, mc, l1, s2.lane(i), s3.lane(i), d[i])
-        })
-        .collect()
+        }));
+    }
+    out
 }
 
 /// The stages instantiated for one backend: `$results` (and, for the tests, `$banks`), each
@@ -903,25 +906,92 @@ pub fn supported(ctrl: &Ctrl) -> bool {
     ctrl.kind != Kind::Vmad
 }
 
-/// One group of sixteen of kind `K` (f32, f64 or sm_1x) through `backend`, which runs here.
-#[inline]
-fn group<const K: u8>(
+/// A group's kernel: the four stages of one kind for one backend.
+type Kernel = unsafe fn(&Ctrl, &[u64; N], &[u64; N], &[u64; N]) -> [u64; N];
+
+/// The lane engine on one backend, which this CPU was checked to run when the engine was made,
+/// so that evaluating a group is one call through a table of kernels, with no checks per group.
+#[derive(Clone, Copy)]
+pub struct Engine {
     backend: Backend,
-    ctrl: &Ctrl,
-    a: &[u64; N],
-    b: &[u64; N],
-    c: &[u64; N],
-) -> [u64; N] {
-    // SAFETY: `results` checked that this CPU runs `backend`, whose features the function
-    // called here is compiled for; the portable one needs none.
-    unsafe {
-        match backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => results_avx512::<K>(ctrl, a, b, c),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => results_avx2::<K>(ctrl, a, b, c),
-            _ => results_portable::<K>(ctrl, a, b, c),
+    /// The kernels for f32 (mixed precision and f32x2 halves included), f64 and sm_1x.
+    kernels: [Kernel; 3],
+}
+
+impl Engine {
+    /// The engine on `backend`; `None` for `Backend::Scalar`.
+    ///
+    /// # Panics
+    /// If this CPU cannot run `backend`.
+    pub fn new(backend: Backend) -> Option<Engine> {
+        if !backend.is_lanes() {
+            return None;
         }
+        assert!(
+            backend.runs_here(),
+            "this CPU cannot run the {backend} lane backend"
+        );
+        let kernels: [Kernel; 3] = match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => [
+                results_avx512::<F32>,
+                results_avx512::<F64>,
+                results_avx512::<SM1X>,
+            ],
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => [
+                results_avx2::<F32>,
+                results_avx2::<F64>,
+                results_avx2::<SM1X>,
+            ],
+            _ => [
+                results_portable::<F32>,
+                results_portable::<F64>,
+                results_portable::<SM1X>,
+            ],
+        };
+        Some(Engine { backend, kernels })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The result words of sixteen operations of one control word, or `None` where the kind
+    /// has no lane-parallel form ([`supported`]).
+    #[inline]
+    pub fn results(
+        &self,
+        ctrl: &Ctrl,
+        a: &[u64; N],
+        b: &[u64; N],
+        c: &[u64; N],
+    ) -> Option<[u64; N]> {
+        let k = match ctrl.kind {
+            Kind::F32 => 0,
+            Kind::F64 => 1,
+            Kind::Sm1x => 2,
+            Kind::F32x2 => return Some(self.f32x2(ctrl, a, b, c)),
+            Kind::Vmad => return None,
+        };
+        // SAFETY: `new` checked that this CPU runs the backend the kernels are compiled for
+        // (the portable one needs nothing).
+        Some(unsafe { (self.kernels[k])(ctrl, a, b, c) })
+    }
+
+    /// f32x2: two binary32 groups, one per half (`pipeline::stage4` packs lane 1 above lane 0).
+    #[inline(never)]
+    fn f32x2(&self, ctrl: &Ctrl, a: &[u64; N], b: &[u64; N], c: &[u64; N]) -> [u64; N] {
+        let [a0, b0, c0] = f32x2_half(ctrl, 0, a, b, c);
+        let [a1, b1, c1] = f32x2_half(ctrl, 1, a, b, c);
+        // SAFETY: as in `results`.
+        let (lo, hi) = unsafe {
+            (
+                (self.kernels[0])(ctrl, &a0, &b0, &c0),
+                (self.kernels[0])(ctrl, &a1, &b1, &c1),
+            )
+        };
+        std::array::from_fn(|i| hi[i] << 32 | lo[i])
     }
 }
 
@@ -941,7 +1011,8 @@ fn f32x2_half(ctrl: &Ctrl, half: u32, a: &[u64; N], b: &[u64; N], c: &[u64; N]) 
 }
 
 /// The result words of sixteen operations of one control word through `backend`, or `None`
-/// where `backend` is `Scalar` or the kind has no lane-parallel form ([`supported`]).
+/// where `backend` is `Scalar` or the kind has no lane-parallel form ([`supported`]). (A stream
+/// makes its [`Engine`] once instead.)
 ///
 /// # Panics
 /// If this CPU cannot run `backend`.
@@ -952,34 +1023,15 @@ pub fn results(
     b: &[u64; N],
     c: &[u64; N],
 ) -> Option<[u64; N]> {
-    if !backend.is_lanes() || !supported(ctrl) {
-        return None;
-    }
-    assert!(
-        backend.runs_here(),
-        "this CPU cannot run the {backend} lane backend"
-    );
-    Some(match ctrl.kind {
-        Kind::F64 => group::<F64>(backend, ctrl, a, b, c),
-        Kind::Sm1x => group::<SM1X>(backend, ctrl, a, b, c),
-        Kind::F32x2 => {
-            // Two binary32 groups, one per half (`pipeline::stage4` packs lane 1 above lane 0).
-            let [a0, b0, c0] = f32x2_half(ctrl, 0, a, b, c);
-            let [a1, b1, c1] = f32x2_half(ctrl, 1, a, b, c);
-            let lo = group::<F32>(backend, ctrl, &a0, &b0, &c0);
-            let hi = group::<F32>(backend, ctrl, &a1, &b1, &c1);
-            std::array::from_fn(|i| hi[i] << 32 | lo[i])
-        }
-        _ => group::<F32>(backend, ctrl, a, b, c),
-    })
+    Engine::new(backend)?.results(ctrl, a, b, c)
 }
 
 #[cfg(test)]
 impl<L: Lanes> S1x<L> {
     /// Lane `i` as the scalar bank's lane-0 fields and multiplier pair.
     pub fn lane(&self, i: usize) -> (u128, u128, S1Lane) {
-        let w = |v: [L; 2]| v[0].to_array()[i] as u128 | (v[1].to_array()[i] as u128) << 64;
-        let b = |v: L| v.to_array()[i] != 0;
+        let w = |v: [L; 2]| v[0].to_vec()[i] as u128 | (v[1].to_vec()[i] as u128) << 64;
+        let b = |v: L| v.to_vec()[i] != 0;
         (
             w(self.mul_sum),
             w(self.mul_carry),
@@ -988,11 +1040,11 @@ impl<L: Lanes> S1x<L> {
                 sign_c: b(self.sign_c),
                 prod_zero: b(self.prod_zero),
                 c_zero: b(self.c_zero),
-                eref: self.eref.to_array()[i] as i16,
+                eref: self.eref.to_vec()[i] as i16,
                 c_aligned: self.c_aligned.lane::<164>(i),
                 align_sticky: b(self.align_sticky),
                 spec_valid: b(self.spec_valid),
-                spec_res: self.spec_res.to_array()[i],
+                spec_res: self.spec_res.to_vec()[i],
             },
         )
     }
@@ -1001,17 +1053,17 @@ impl<L: Lanes> S1x<L> {
 #[cfg(test)]
 impl<L: Lanes> S2x<L> {
     pub fn lane(&self, i: usize) -> S2Lane {
-        let b = |v: L| v.to_array()[i] != 0;
+        let b = |v: L| v.to_vec()[i] != 0;
         S2Lane {
             sign: b(self.sign),
             zero: b(self.zero),
             flush_sign: b(self.flush_sign),
             mag: self.mag.lane::<165>(i),
             sticky: b(self.sticky),
-            lza_cnt: self.lza_cnt.to_array()[i] as u8,
-            eref: self.eref.to_array()[i] as i16,
+            lza_cnt: self.lza_cnt.to_vec()[i] as u8,
+            eref: self.eref.to_vec()[i] as i16,
             spec_valid: b(self.spec_valid),
-            spec_res: self.spec_res.to_array()[i],
+            spec_res: self.spec_res.to_vec()[i],
         }
     }
 }
@@ -1019,16 +1071,16 @@ impl<L: Lanes> S2x<L> {
 #[cfg(test)]
 impl<L: Lanes> S3x<L> {
     pub fn lane(&self, i: usize) -> S3Lane {
-        let b = |v: L| v.to_array()[i] != 0;
+        let b = |v: L| v.to_vec()[i] != 0;
         S3Lane {
             sign: b(self.sign),
             zero: b(self.zero),
             flush_sign: b(self.flush_sign),
             norm: self.norm.lane::<165>(i),
             sticky: b(self.sticky),
-            exp: self.exp.to_array()[i] as i16,
+            exp: self.exp.to_vec()[i] as i16,
             spec_valid: b(self.spec_valid),
-            spec_res: self.spec_res.to_array()[i],
+            spec_res: self.spec_res.to_vec()[i],
         }
     }
 }

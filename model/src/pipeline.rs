@@ -166,10 +166,7 @@ impl Pipeline {
     /// If `out` is not as long as `inputs`, or this CPU cannot run `backend`.
     pub fn run_on(&mut self, backend: Backend, inputs: &[PipeIn], out: &mut [Out]) -> usize {
         assert_eq!(inputs.len(), out.len(), "one output slot per input");
-        assert!(
-            backend.runs_here(),
-            "this CPU cannot run the {backend} lane backend"
-        );
+        let engine = batch::Engine::new(backend);
         let n = inputs.len();
         let lead = LATENCY - 1;
         let mut laned = 0;
@@ -191,7 +188,7 @@ impl Pipeline {
             let group = ops
                 .get(j..j + LANES)
                 .filter(|g| g.iter().all(|x| x.ctrl & CTRL_MASK == word))
-                .and_then(|g| Some((g, lane_results(backend, &ctrl, g)?)));
+                .and_then(|g| Some((g, lane_results(engine.as_ref()?, &ctrl, g)?)));
             if let Some((g, d)) = group {
                 for (i, x) in g.iter().enumerate() {
                     out[j + lead + i] = Out {
@@ -234,18 +231,18 @@ pub fn lanes_available() -> bool {
 /// share a control word.
 pub const LANES: usize = batch::N;
 
-/// The results of `LANES` inputs of one control word through the lane engine on `backend`,
-/// where it has a form for the kind (see `batch::results`).
+/// The results of `LANES` inputs of one control word through the lane engine, where it has a
+/// form for the kind (see `batch::Engine::results`).
 #[inline]
-fn lane_results(backend: Backend, ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u64; LANES]> {
-    if !backend.is_lanes() || !batch::supported(ctrl) {
+fn lane_results(engine: &batch::Engine, ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u64; LANES]> {
+    if !batch::supported(ctrl) {
         return None;
     }
     let (mut a, mut b, mut c) = ([0; LANES], [0; LANES], [0; LANES]);
     for (i, x) in g.iter().enumerate() {
         (a[i], b[i], c[i]) = (x.a, x.b, x.c);
     }
-    batch::results(backend, ctrl, &a, &b, &c)
+    engine.results(ctrl, &a, &b, &c)
 }
 
 /// Which register banks carry live data for a kind. Unused banks load zero, as clock-gated

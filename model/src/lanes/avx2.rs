@@ -20,10 +20,10 @@ use core::arch::x86_64::*;
 use super::{Lanes, N};
 
 /// Registers per value.
-const K: usize = 4;
-const _: () = assert!(4 * K == N);
+const K: usize = 1;
+const _: () = assert!(N.is_multiple_of(4 * K));
 
-/// `N` lanes in four AVX2 registers.
+/// `4 K` lanes in K AVX2 registers.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct Avx2([__m256i; K]);
@@ -34,12 +34,13 @@ macro_rules! each {
         // SAFETY: only reached inside functions compiled for AVX2 (see the module doc).
         #[allow(unused_unsafe)]
         unsafe {
-            Avx2([
-                $f($($a.0[0]),+),
-                $f($($a.0[1]),+),
-                $f($($a.0[2]),+),
-                $f($($a.0[3]),+),
-            ])
+            let mut r = [_mm256_setzero_si256(); K];
+            // A constant trip count of K: unrolled into K independent instructions.
+            #[allow(clippy::needless_range_loop)]
+            for k in 0..K {
+                r[k] = $f($($a.0[k]),+);
+            }
+            Avx2(r)
         }
     }};
 }
@@ -82,6 +83,7 @@ impl Avx2 {
 
 impl Lanes for Avx2 {
     type Ix = Avx2;
+    const LANES: usize = 4 * K;
 
     #[inline(always)]
     fn splat(x: u64) -> Self {
@@ -89,14 +91,20 @@ impl Lanes for Avx2 {
         Avx2([unsafe { _mm256_set1_epi64x(x as i64) }; K])
     }
     #[inline(always)]
-    fn from_array(a: [u64; N]) -> Self {
-        // SAFETY: `__m256i` is 32 bytes of plain data, like `[u64; 4]`.
-        Avx2(unsafe { core::mem::transmute::<[u64; N], [__m256i; K]>(a) })
+    fn load(a: &[u64]) -> Self {
+        let a = &a[..Self::LANES];
+        // SAFETY: `a` holds the 4 K words read; as in `each`.
+        Avx2(std::array::from_fn(|k| unsafe {
+            _mm256_loadu_si256(a.as_ptr().add(4 * k).cast())
+        }))
     }
     #[inline(always)]
-    fn to_array(self) -> [u64; N] {
-        // SAFETY: as in `from_array`.
-        unsafe { core::mem::transmute::<[__m256i; K], [u64; N]>(self.0) }
+    fn store(self, out: &mut [u64]) {
+        let out = &mut out[..Self::LANES];
+        for (k, r) in self.0.into_iter().enumerate() {
+            // SAFETY: `out` holds the 4 K words written; as in `each`.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * k).cast(), r) }
+        }
     }
     #[inline(always)]
     fn zero() -> Self {
@@ -157,10 +165,12 @@ impl Lanes for Avx2 {
     }
     #[inline(always)]
     fn any(self) -> bool {
-        let [a, b, c, d] = self.0;
         // SAFETY: as in `each`.
         unsafe {
-            let x = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+            let x = self
+                .0
+                .into_iter()
+                .fold(_mm256_setzero_si256(), |x, r| _mm256_or_si256(x, r));
             _mm256_testz_si256(x, x) == 0
         }
     }

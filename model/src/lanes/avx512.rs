@@ -13,9 +13,9 @@ use super::{Lanes, N};
 
 /// Registers per value.
 const K: usize = 2;
-const _: () = assert!(8 * K == N);
+const _: () = assert!(N.is_multiple_of(8 * K));
 
-/// `N` lanes in two AVX-512 registers.
+/// `8 K` lanes in K AVX-512 registers.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct Avx512([__m512i; K]);
@@ -25,7 +25,15 @@ macro_rules! each {
     ($f:expr; $($a:expr),+) => {{
         // SAFETY: only reached inside functions compiled for AVX-512 (see the module doc).
         #[allow(unused_unsafe)]
-        unsafe { Avx512([$f($($a.0[0]),+), $f($($a.0[1]),+)]) }
+        unsafe {
+            let mut r = [_mm512_setzero_si512(); K];
+            // A constant trip count of K: unrolled into K independent instructions.
+            #[allow(clippy::needless_range_loop)]
+            for k in 0..K {
+                r[k] = $f($($a.0[k]),+);
+            }
+            Avx512(r)
+        }
     }};
 }
 
@@ -34,16 +42,19 @@ macro_rules! mv {
     ($f:expr; $($a:expr),+) => {{
         // SAFETY: as in `each`.
         unsafe {
-            Avx512([
-                _mm512_movm_epi64($f($($a.0[0]),+)),
-                _mm512_movm_epi64($f($($a.0[1]),+)),
-            ])
+            let mut r = [_mm512_setzero_si512(); K];
+            #[allow(clippy::needless_range_loop)]
+            for k in 0..K {
+                r[k] = _mm512_movm_epi64($f($($a.0[k]),+));
+            }
+            Avx512(r)
         }
     }};
 }
 
 impl Lanes for Avx512 {
     type Ix = Avx512;
+    const LANES: usize = 8 * K;
 
     #[inline(always)]
     fn splat(x: u64) -> Self {
@@ -51,14 +62,20 @@ impl Lanes for Avx512 {
         Avx512([unsafe { _mm512_set1_epi64(x as i64) }; K])
     }
     #[inline(always)]
-    fn from_array(a: [u64; N]) -> Self {
-        // SAFETY: `__m512i` is 64 bytes of plain data, like `[u64; 8]`.
-        Avx512(unsafe { core::mem::transmute::<[u64; N], [__m512i; K]>(a) })
+    fn load(a: &[u64]) -> Self {
+        let a = &a[..Self::LANES];
+        // SAFETY: `a` holds the 8 K words read; as in `each`.
+        Avx512(std::array::from_fn(|k| unsafe {
+            _mm512_loadu_si512(a.as_ptr().add(8 * k).cast())
+        }))
     }
     #[inline(always)]
-    fn to_array(self) -> [u64; N] {
-        // SAFETY: as in `from_array`.
-        unsafe { core::mem::transmute::<[__m512i; K], [u64; N]>(self.0) }
+    fn store(self, out: &mut [u64]) {
+        let out = &mut out[..Self::LANES];
+        for (k, r) in self.0.into_iter().enumerate() {
+            // SAFETY: `out` holds the 8 K words written; as in `each`.
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * k).cast(), r) }
+        }
     }
     #[inline(always)]
     fn zero() -> Self {
@@ -123,9 +140,13 @@ impl Lanes for Avx512 {
     }
     #[inline(always)]
     fn any(self) -> bool {
-        let [x, y] = self.0;
         // SAFETY: as in `each`.
-        unsafe { (_mm512_test_epi64_mask(x, x) | _mm512_test_epi64_mask(y, y)) != 0 }
+        unsafe {
+            self.0
+                .into_iter()
+                .fold(0, |m, r| m | _mm512_test_epi64_mask(r, r))
+                != 0
+        }
     }
     #[inline(always)]
     fn cmpeq(self, o: Self) -> Self {
@@ -176,17 +197,24 @@ impl Lanes for Avx512 {
     fn index8(self) -> Self::Ix {
         self
     }
+    /// One `vpermq` of the eight masks (constants once inlined), rather than a look-up and a
+    /// shift.
+    #[inline(always)]
+    fn lookup8_ones_shl(ix: Self::Ix, table: &[u8; 8]) -> Self {
+        let masks: [u64; 8] =
+            std::array::from_fn(|i| (!0u64).checked_shl(table[i] as u32).unwrap_or(0));
+        // SAFETY: as in `each`.
+        let t = unsafe { _mm512_loadu_si512(masks.as_ptr().cast()) };
+        each!(|i| _mm512_permutexvar_epi64(i, t); ix)
+    }
     #[inline(always)]
     fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self {
         // The table widened to eight u64, one register (a constant once inlined).
-        let t = Self::from_array(std::array::from_fn(|i| table[i % 8] as u64)).0[0];
-        // SAFETY: as in `each`.
-        unsafe {
-            Avx512([
-                _mm512_permutexvar_epi64(ix.0[0], t),
-                _mm512_permutexvar_epi64(ix.0[1], t),
-            ])
-        }
+        let t = Self::load(&std::array::from_fn::<u64, { 8 * K }, _>(|i| {
+            table[i % 8] as u64
+        }))
+        .0[0];
+        each!(|i| _mm512_permutexvar_epi64(i, t); ix)
     }
 }
 

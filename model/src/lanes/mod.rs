@@ -57,9 +57,15 @@ pub(crate) trait Lanes: Copy {
     /// A table index prepared once by [`Lanes::index8`] for several [`Lanes::lookup8`] calls.
     type Ix: Copy;
 
+    /// Lanes in one value: `N` or a divisor of it (the stages then run `N / LANES` times per
+    /// group of `N`, which suits a backend with few registers).
+    const LANES: usize;
+
     fn splat(x: u64) -> Self;
-    fn from_array(a: [u64; N]) -> Self;
-    fn to_array(self) -> [u64; N];
+    /// The first `LANES` words of `a`.
+    fn load(a: &[u64]) -> Self;
+    /// The lanes into the first `LANES` words of `out`.
+    fn store(self, out: &mut [u64]);
 
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
@@ -101,6 +107,20 @@ pub(crate) trait Lanes: Copy {
     #[inline(always)]
     fn zero() -> Self {
         Self::splat(0)
+    }
+    /// `!0` shifted left by each lane's entry of `table` (none left for 64 or more): an
+    /// inversion mask of the Booth row multiplexer. A backend whose look-up takes whole words
+    /// looks the masks up directly instead.
+    #[inline(always)]
+    fn lookup8_ones_shl(ix: Self::Ix, table: &[u8; 8]) -> Self {
+        Self::splat(!0).shlv(Self::lookup8(ix, table))
+    }
+    /// The lanes as a vector (for the tests and the lane-by-lane views of the banks).
+    #[cfg(test)]
+    fn to_vec(self) -> Vec<u64> {
+        let mut v = vec![0; Self::LANES];
+        self.store(&mut v);
+        v
     }
     #[inline(always)]
     fn not(self) -> Self {
@@ -316,43 +336,59 @@ impl std::str::FromStr for Backend {
 #[cfg(test)]
 #[inline(always)]
 fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N]> {
-    let (a, b, c) = (L::from_array(x), L::from_array(y), L::from_array(z));
-    let ix = b.index8();
-    [
-        a.and(b),
-        a.or(b),
-        a.xor(b),
-        a.andn(b),
-        a.add(b),
-        a.sub(b),
-        a.shl(5),
-        a.shr(7),
-        a.shlv(b),
-        a.shrv(b),
-        c.bitm(5).sel(a, b),
-        a.is0(),
-        a.cmpeq(b),
-        a.lts(b),
-        a.ltu(b),
-        a.mins(b),
-        a.maxs(b),
-        a.minu(b),
-        a.maxu(b),
-        a.lzcnt(),
-        L::lookup8(ix, &[3, 1, 4, 1, 5, 9, 2, 6]),
-        a.not(),
-        a.sra(9),
-        a.xor3(b, c),
-        a.maj(b, c),
-        a.bitm(33),
-        a.clamp(-3, 90),
-        a.i16(),
-        L::splat(mask_of(a.and(b).any())),
-        L::zero(),
-        a.bit01(),
-    ]
-    .map(L::to_array)
-    .to_vec()
+    let mut out = vec![[0; N]; 33];
+    for k in (0..N).step_by(L::LANES) {
+        let (a, b, c) = (L::load(&x[k..]), L::load(&y[k..]), L::load(&z[k..]));
+        let ix = b.index8();
+        // `any` of a value whose only non-zero lane is lane j of `x & y`, for each j.
+        let any = L::load(&std::array::from_fn::<u64, N, _>(|j| {
+            let only = |m: usize| {
+                let mut v = [0; N];
+                v[m % L::LANES] = x[k + m % L::LANES] & y[k + m % L::LANES];
+                L::load(&v).any()
+            };
+            mask_of(only(j))
+        }));
+        let all = [
+            a.and(b),
+            a.or(b),
+            a.xor(b),
+            a.andn(b),
+            a.add(b),
+            a.sub(b),
+            a.shl(5),
+            a.shr(7),
+            a.shlv(b),
+            a.shrv(b),
+            c.bitm(5).sel(a, b),
+            a.is0(),
+            a.cmpeq(b),
+            a.lts(b),
+            a.ltu(b),
+            a.mins(b),
+            a.maxs(b),
+            a.minu(b),
+            a.maxu(b),
+            a.lzcnt(),
+            L::lookup8(ix, &[3, 1, 4, 1, 5, 9, 2, 6]),
+            L::lookup8_ones_shl(ix, &[64, 0, 1, 63, 70, 2, 5, 32]),
+            a.not(),
+            a.sra(9),
+            a.xor3(b, c),
+            a.maj(b, c),
+            a.bitm(33),
+            a.clamp(-3, 90),
+            a.i16(),
+            any,
+            L::zero(),
+            a.bit01(),
+            L::splat(mask_of(a.and(b).or(c).any())),
+        ];
+        for (o, v) in out.iter_mut().zip(all) {
+            v.store(&mut o[k..]);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -421,7 +457,6 @@ mod tests {
         let z: [u64; N] = std::array::from_fn(|i| !(i as u64) << (i * 4));
         let r = portable::all_primitives(x, y, z);
         let m = mask_of;
-        let any = x.iter().zip(&y).any(|(p, q)| p & q != 0);
         for i in 0..N {
             let (a, b, c) = (x[i], y[i], z[i]);
             let sh = |v: u64, n: u64, left: bool| match (n < 64, left) {
@@ -451,6 +486,7 @@ mod tests {
                 a.max(b),
                 a.leading_zeros() as u64,
                 [3, 1, 4, 1, 5, 9, 2, 6][(b & 7) as usize],
+                sh(!0, [64, 0, 1, 63, 70, 2, 5, 32][(b & 7) as usize], true),
                 !a,
                 ((a as i64) >> 9) as u64,
                 a ^ b ^ c,
@@ -458,9 +494,10 @@ mod tests {
                 m(a >> 33 & 1 != 0),
                 (a as i64).clamp(-3, 90) as u64,
                 a as i16 as i64 as u64,
-                m(any),
+                m(a & b != 0),
                 0,
                 a >> 63,
+                m(x.iter().zip(&y).zip(&z).any(|((p, q), r)| p & q | r != 0)),
             ];
             assert_eq!(r.len(), want.len());
             for (k, w) in want.iter().enumerate() {

@@ -50,18 +50,19 @@ fn shr(a: u64, n: u64) -> u64 {
 
 impl Lanes for Portable {
     type Ix = Portable;
+    const LANES: usize = N;
 
     #[inline(always)]
     fn splat(x: u64) -> Self {
         Portable([x; N])
     }
     #[inline(always)]
-    fn from_array(a: [u64; N]) -> Self {
-        Portable(a)
+    fn load(a: &[u64]) -> Self {
+        Portable(a[..N].try_into().unwrap())
     }
     #[inline(always)]
-    fn to_array(self) -> [u64; N] {
-        self.0
+    fn store(self, out: &mut [u64]) {
+        out[..N].copy_from_slice(&self.0);
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
