@@ -6,8 +6,10 @@
 //! needs (bitwise logic, add/sub, shifts by a constant and per lane, compares to masks, select,
 //! leading-zero count, an eight-entry table look-up). Each backend implements only these:
 //!
-//! - [`avx512`]: AVX-512 F/VL/CD/BW/DQ, two 512-bit registers per value;
-//! - [`avx2`]: AVX2 (with BMI1/2, LZCNT, POPCNT), four 256-bit registers per value, the
+//! - [`avx512`]: AVX-512 F/VL/CD/BW/DQ, two 512-bit registers per value (sixteen lanes);
+//! - [`avx2`]: AVX2 (with BMI1/2, LZCNT, POPCNT), one 256-bit register per value (four lanes,
+//!   so a group of sixteen runs the stages four times: with its sixteen registers AVX2 spilled
+//!   far more with wider values, and measured slowest with four registers per value), the
 //!   operations AVX2 lacks on 64-bit lanes (unsigned compares, min/max, arithmetic shifts,
 //!   leading zeros) built from the ones it has;
 //! - [`portable`]: a plain `[u64; N]` array and element-wise loops, which the compiler
@@ -32,8 +34,9 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod portable;
 
-/// Operations evaluated side by side: sixteen, whatever the backend, so that `Pipeline::run`
-/// groups inputs the same way on every CPU (two AVX-512 or four AVX2 registers per value).
+/// Operations in one group of the lane engine: sixteen, whatever the backend, so that
+/// `Pipeline::run` groups inputs the same way on every CPU. A backend's value holds `N` lanes
+/// or a divisor of it ([`Lanes::LANES`]).
 pub const N: usize = 16;
 
 /// All ones for `true`: lane conditions are masks.
