@@ -2,7 +2,8 @@
 //! `rustc_apfloat` and of the host's FMA instruction, for f32 and f64 fma, measured in one run
 //! and printed as ratios. Targets (issues 2 and 9): `run` >= 30 M ops/s f32, >= 15 M ops/s f64,
 //! one core, with the lane backend `run` picks on the machine: AVX-512 where the CPU has it,
-//! the AVX2 backend on AVX2-only machines, the portable one elsewhere.
+//! the AVX2 backend on AVX2-only machines (so on a machine with AVX-512 the `avx2` rows are the
+//! figures to hold against the targets for those), the scalar stages elsewhere.
 //!
 //! The model is timed two ways on the same stream: `tick`, one clock edge per call with every
 //! bank loaded (what the co-simulator uses, since it compares the banks each cycle), and `run`,
@@ -146,8 +147,11 @@ fn main() {
     }
     println!(
         "targets: run >= 30 M ops/s f32, >= 15 M ops/s f64 on one core, for the backend `run` \
-         picks on the machine (marked *): avx512 on AVX-512 CPUs, avx2 on AVX2-only CPUs (the \
-         avx2 rows here are what those get), portable elsewhere"
+         picks (marked *)"
+    );
+    println!(
+        "  (avx512 on AVX-512 CPUs; on AVX2-only CPUs avx2, so the avx2 rows are what those get; \
+         the scalar stages elsewhere)"
     );
     let model_only = std::env::var_os("BENCH_MODEL_ONLY").is_some();
     println!(

@@ -78,15 +78,13 @@ fn run_group(
     let mut bad = Vec::new();
     for (&(ctrl, a, b, c), out) in want.iter().zip(&outs[LATENCY - 1..]) {
         let expect = ptx::eval(&ctrl, a, b, c);
-        if !out.valid || out.d != expect {
-            if bad.len() < 8 {
-                bad.push(format!(
-                    "{backend}: {name}: `{}` want {expect:#x} got {:#x} (valid {})",
-                    stimulus::eval_line(&ctrl, a, b, c),
-                    out.d,
-                    out.valid
-                ));
-            }
+        if (!out.valid || out.d != expect) && bad.len() < 8 {
+            bad.push(format!(
+                "{backend}: {name}: `{}` want {expect:#x} got {:#x} (valid {})",
+                stimulus::eval_line(&ctrl, a, b, c),
+                out.d,
+                out.valid
+            ));
         }
     }
     (bad, laned)
