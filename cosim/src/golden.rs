@@ -7,6 +7,7 @@
 
 use ptxfma_model::pipeline::{PipeIn, Pipeline};
 
+use crate::coverage::Coverage;
 use crate::frame;
 use crate::rtl::Rtl;
 use crate::Error;
@@ -21,12 +22,22 @@ pub trait Golden: Send {
     fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error>;
     /// A new instance in the reset state, for replays.
     fn fresh(&self) -> Result<Box<dyn Golden>, Error>;
+    /// Starts sampling functional coverage every cycle (the model does; another RTL as the
+    /// reference has no model registers to sample and ignores it).
+    fn enable_coverage(&mut self) {}
+    /// The coverage sampled since the last call, when sampling.
+    fn take_coverage(&mut self) -> Option<Coverage> {
+        None
+    }
 }
 
 /// The golden model's cycle-level pipeline.
 #[derive(Default)]
 pub struct ModelGolden {
     p: Pipeline,
+    /// Functional coverage, when sampled, and the previous cycle's input it needs.
+    coverage: Option<Box<Coverage>>,
+    prev: PipeIn,
 }
 
 impl ModelGolden {
@@ -42,6 +53,7 @@ impl Golden for ModelGolden {
 
     fn reset(&mut self) -> Result<(), Error> {
         self.p.reset();
+        self.prev = PipeIn::default();
         Ok(())
     }
 
@@ -49,12 +61,24 @@ impl Golden for ModelGolden {
         for (inp, f) in inputs.iter().zip(frames.chunks_exact_mut(frame::WORDS)) {
             let out = self.p.tick(inp);
             frame::write_model(&self.p, &out, f);
+            if let Some(c) = &mut self.coverage {
+                c.sample(inp, &self.prev, &self.p);
+                self.prev = *inp;
+            }
         }
         Ok(())
     }
 
     fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
         Ok(Box::new(ModelGolden::new()))
+    }
+
+    fn enable_coverage(&mut self) {
+        self.coverage.get_or_insert_with(Box::default);
+    }
+
+    fn take_coverage(&mut self) -> Option<Coverage> {
+        self.coverage.as_mut().map(|c| *std::mem::take(c))
     }
 }
 

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use ptxfma_model::pipeline::{PipeIn, LATENCY};
 
+use crate::coverage::Coverage;
 use crate::frame::{self, Bank, FieldDiff};
 use crate::golden::Golden;
 use crate::rtl::{self, Rtl};
@@ -33,6 +34,10 @@ pub struct Config {
     /// Run the reference on a thread of its own, one batch ahead of the RTL (faster when a
     /// core is spare), rather than in the calling thread.
     pub overlap: bool,
+    /// Keep the RTL's retired results (`Outcome::retired`).
+    pub retired: bool,
+    /// Sample functional coverage on the reference (`Outcome::coverage`).
+    pub coverage: bool,
 }
 
 impl Default for Config {
@@ -42,6 +47,8 @@ impl Default for Config {
             max_divergences: 1,
             window: 32,
             overlap: true,
+            retired: false,
+            coverage: false,
         }
     }
 }
@@ -83,6 +90,10 @@ pub struct Outcome {
     pub window_start: u64,
     /// Stopped by [`Hooks::stop`] before the end of the stream.
     pub interrupted: bool,
+    /// With [`Config::retired`]: (tag, d) of every result the RTL retired, in order.
+    pub retired: Vec<(u16, u64)>,
+    /// The reference's functional coverage of this stream, when it samples it.
+    pub coverage: Option<Coverage>,
 }
 
 struct Batch {
@@ -184,6 +195,15 @@ impl<'c> Checker<'c> {
             }
         }
         let done = stop_at.unwrap_or(n);
+        if self.cfg.retired {
+            for f in self.actual[..done * frame::WORDS].chunks_exact(frame::WORDS) {
+                // The output ports lead the frame: valid, tag, d (low word first).
+                if f[0] & 1 != 0 {
+                    let d = f[2] as u64 | (f[3] as u64) << 32;
+                    self.out.retired.push((f[1] as u16, d));
+                }
+            }
+        }
         let mut valid = 0;
         for p in b.inputs[..done].iter().filter(|p| p.valid) {
             valid += 1;
@@ -278,6 +298,10 @@ pub fn run_with(
 ) -> Result<Outcome, Error> {
     rtl.reset()?;
     golden.reset()?;
+    if cfg.coverage {
+        golden.enable_coverage();
+        golden.take_coverage();
+    }
     let t0 = Instant::now();
     let mut checker = Checker::new(cfg, hooks);
     if cfg.overlap {
@@ -287,6 +311,7 @@ pub fn run_with(
     }
     let mut out = checker.out;
     out.seconds = t0.elapsed().as_secs_f64();
+    out.coverage = golden.take_coverage();
     Ok(out)
 }
 

@@ -9,6 +9,7 @@ use quick_xml::events::{BytesCData, BytesDecl, BytesEnd, BytesStart, Event};
 use serde::{Deserialize, Serialize};
 
 use crate::chunk::{self, Shard};
+use crate::coverage::Coverage;
 use crate::stim::Family;
 use crate::stream::Families;
 use crate::Error;
@@ -136,6 +137,9 @@ pub struct RunResult {
     pub chunks: Vec<ChunkRow>,
     pub signatures: Vec<SignatureRow>,
     pub divergences: Vec<DivergenceRow>,
+    /// Functional coverage of the chunks that ran (`run --coverage`), merged by addition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
 }
 
 impl RunResult {
@@ -172,6 +176,7 @@ impl RunResult {
             chunks,
             signatures: Vec::new(),
             divergences,
+            coverage: None,
         };
         r.derive_totals();
         r
@@ -619,6 +624,16 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
         divergences,
     );
     merged.tool = first.tool.clone();
+    // Coverage adds up when every input sampled it.
+    if inputs.iter().all(|(_, r)| r.coverage.is_some()) {
+        let mut total = Coverage::new();
+        for (_, r) in inputs {
+            if let Some(c) = &r.coverage {
+                total.merge(c);
+            }
+        }
+        merged.coverage = Some(total);
+    }
     merged.problems = problems;
     merged.derive_totals();
     Ok(merged)

@@ -9,7 +9,9 @@
 //!   slot for a run of 4 to 32 back-to-back operations, so both rapid family changes (f64
 //!   right after vmad right after f32x2) and long same-family runs are exercised;
 //! - each family's vectors come from its own generator (`ptxfma_model::stimulus`), so a
-//!   family's vectors do not depend on what the others drew.
+//!   family's vectors do not depend on what the others drew; one vector in
+//!   [`directed::RATE`] of each is replaced by a directed corner of that family
+//!   ([`crate::directed`]), aimed at the coverage bins random operands rarely reach.
 //!
 //! A stream is entirely determined by (seed, families in order, operations), which is what
 //! makes a reported cycle replayable.
@@ -18,6 +20,7 @@ use std::fmt;
 
 use ptxfma_model::pipeline::{PipeIn, LATENCY};
 
+use crate::directed::{self, Biased};
 use crate::stim::{splitmix64, Family, Rng, Stimulus, Vector};
 
 /// One bubble (valid = 0) in this many cycles.
@@ -94,7 +97,7 @@ struct Run {
 
 pub struct Stream {
     /// One generator per family, in the order of the stream's families.
-    stims: Vec<Stimulus>,
+    stims: Vec<Biased<Stimulus>>,
     traffic: Rng,
     run: Option<Run>,
     bubble_burst: u32,
@@ -105,15 +108,18 @@ pub struct Stream {
 
 impl Stream {
     pub fn new(seed: u64, families: &Families, vectors: u64) -> Stream {
+        let biased = |seed: u64, f: Family| {
+            Biased::new(Stimulus::new(seed, &[f]), seed, &[f], directed::RATE)
+        };
         let stims = match &families.0[..] {
             // One family: its generator has the stream's own seed.
-            [f] => vec![Stimulus::new(seed, &[*f])],
+            [f] => vec![biased(seed, *f)],
             fams => fams
                 .iter()
                 .enumerate()
                 .map(|(k, f)| {
                     let mut s = seed ^ (k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    Stimulus::new(splitmix64(&mut s), &[*f])
+                    biased(splitmix64(&mut s), *f)
                 })
                 .collect(),
         };
@@ -295,10 +301,16 @@ mod tests {
             .map(|p| (p.a, p.b, p.c))
             .collect();
         let mut s = 5 ^ 2u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let own: Vec<(u64, u64, u64)> = Stimulus::new(splitmix64(&mut s), &[Family::F64])
-            .take(f64s.len())
-            .map(|v| (v.a, v.b, v.c))
-            .collect();
+        let seed = splitmix64(&mut s);
+        let own: Vec<(u64, u64, u64)> = Biased::new(
+            Stimulus::new(seed, &[Family::F64]),
+            seed,
+            &[Family::F64],
+            directed::RATE,
+        )
+        .take(f64s.len())
+        .map(|v| (v.a, v.b, v.c))
+        .collect();
         assert_eq!(f64s, own);
     }
 

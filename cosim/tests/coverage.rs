@@ -6,8 +6,7 @@ use std::sync::OnceLock;
 
 use ptxfma_cosim::chunk::{self, Chunk};
 use ptxfma_cosim::coverage::Coverage;
-use ptxfma_cosim::directed;
-use ptxfma_cosim::stim::{Family, Rng, Stimulus};
+use ptxfma_cosim::stim::{Family, Stimulus};
 use ptxfma_cosim::stream::{vector_input, Families};
 use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::pipeline::{PipeIn, Pipeline};
@@ -15,17 +14,21 @@ use ptxfma_model::pipeline::{PipeIn, Pipeline};
 /// Operations of the closure run: what `make cosim` runs.
 const OPS: u64 = 1_000_000;
 
-/// Samples one chunk's stream through the model from reset into `cov`. With `corners`, one
-/// operation in `directed::RATE` is replaced by a directed corner of the same family (as the
-/// co-simulator's stream mixes them in).
+/// Samples one chunk's stream through the model from reset into `cov`. The stream mixes in the
+/// directed corners itself (one operation in `directed::RATE`); without `corners` they are
+/// replaced back by plain generated vectors of the same family, to measure what they add.
 fn drive(cov: &mut Coverage, c: &Chunk, corners: bool) {
     let mut p = Pipeline::new();
     let mut prev = PipeIn::default();
-    let mut rng = Rng::new(c.seed ^ 0xC0E2_D1EC);
+    let mut plain: Vec<Stimulus> = Family::ALL
+        .iter()
+        .map(|f| Stimulus::new(c.seed, &[*f]))
+        .collect();
     for inp in c.stream() {
-        let inp = if corners && inp.valid && rng.below(directed::RATE) == 0 {
+        let inp = if !corners && inp.valid {
             let fam = Family::of(&Ctrl::decode(inp.ctrl));
-            vector_input(&directed::corner(&mut rng, &[fam]).unwrap(), inp.tag)
+            let v = plain[fam as usize].next().unwrap();
+            vector_input(&v, inp.tag)
         } else {
             inp
         };

@@ -36,6 +36,7 @@ pub mod pipeline;
 // Independent checks.
 pub mod reference;
 pub mod stimulus;
+pub mod testfloat;
 
 pub use ctrl::Ctrl;
 pub use pipeline::{PipeIn, Pipeline, LATENCY};

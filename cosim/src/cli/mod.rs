@@ -7,6 +7,7 @@ mod bench;
 mod coverage;
 mod replay;
 mod run;
+mod vectors;
 mod wave;
 
 use std::ffi::OsString;

@@ -157,6 +157,8 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         max_divergences: 1,
         window: all.len(),
         overlap: false,
+        retired: false,
+        coverage: false,
     };
     let out = lockstep::run(&mut rtl, golden.as_mut(), all.into_iter(), &cfg)?;
     if let Some(d) = out.divergences.first() {

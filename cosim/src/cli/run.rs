@@ -5,6 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::chunk::{self, Chunk, Shard};
 use crate::golden;
+use ptxfma_model::ctrl::Rnd;
+use ptxfma_model::testfloat::{self, Func};
+
+use crate::coverage::Coverage;
 use crate::lockstep::{self, Config, Divergence};
 use crate::progress::{self, Mode};
 use crate::regress::{self, Placement, Progress, Sides};
@@ -17,7 +21,9 @@ use crate::stream::Families;
 use crate::waves;
 use crate::Error;
 
-use super::{check_dir_writable, check_out_file, commands, families, in_range, number, SidesArgs};
+use super::{
+    check_dir_writable, check_out_file, commands, families, in_range, number, vectors, SidesArgs,
+};
 
 /// Largest `--count`: beyond this a run is a farm's job, split with `--shard`.
 const MAX_COUNT: u64 = 1 << 40;
@@ -66,6 +72,10 @@ pub struct Args {
     /// Write JUnit XML (a testsuite per family, a testcase per chunk).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Sample functional coverage (docs/coverage.md), print its summary and write the counts
+    /// to FILE (`fma-cosim coverage FILE` reports them); the JSON result carries them too.
+    #[arg(long, value_name = "FILE")]
+    coverage: Option<PathBuf>,
     /// Cycles per RTL batch.
     #[arg(long, default_value = "4096", value_parser = in_range(1, MAX_BATCH))]
     batch: u64,
@@ -75,6 +85,23 @@ pub struct Args {
     /// Progress on stderr: a bar on a terminal, a line every ~10 s otherwise.
     #[arg(long, value_enum, default_value = "auto")]
     progress: Mode,
+    /// Run the vectors of FILE (plain or gzipped) instead of generated stimulus, and check each
+    /// retired result against the file too: `fma-model eval` lines with an optional expected
+    /// column, or TestFloat output with --testfloat.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "json", "junit"])]
+    vectors: Option<PathBuf>,
+    /// The --vectors file is testfloat_gen output for FUNCTION: f32_mulAdd, f64_mulAdd, or
+    /// f32/f64 _add, _sub, _mul.
+    #[arg(long, value_name = "FUNCTION", requires = "vectors", value_parser = Func::parse)]
+    testfloat: Option<Func>,
+    /// TestFloat's rounding mode, spelled as for testfloat_gen: -rnear_even (the default),
+    /// -rminMag, -rmin, -rmax.
+    #[arg(short = 'r', value_name = "MODE", requires = "testfloat", value_parser = testfloat::parse_rounding)]
+    rounding: Option<Rnd>,
+    /// With --vectors: NaN results must match the file bit for bit (by default any f32 NaN
+    /// matches any NaN, as PTX leaves it open, and TestFloat's NaNs are SoftFloat's).
+    #[arg(long, requires = "vectors")]
+    strict_nan: bool,
 }
 
 pub fn run(a: Args) -> Result<u8, Error> {
@@ -84,7 +111,15 @@ pub fn run(a: Args) -> Result<u8, Error> {
     let sides = a.sides.sides()?;
     let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
     check_dir_writable(&a.waves_dir, "waves directory")?;
-    for p in [&a.json, &a.junit].into_iter().flatten() {
+    if let Some(path) = a.vectors {
+        let src = vectors::Source {
+            path,
+            testfloat: a.testfloat.map(|f| (f, a.rounding.unwrap_or(Rnd::Rn))),
+            strict_nan: a.strict_nan,
+        };
+        return vectors::run(&src, &sides, &a.waves_dir);
+    }
+    for p in [&a.json, &a.junit, &a.coverage].into_iter().flatten() {
         check_out_file(p, "output file")?;
     }
     let plan = chunk::plan(a.seed, a.count, &a.filter, a.chunk_size)?;
@@ -135,6 +170,8 @@ pub fn run(a: Args) -> Result<u8, Error> {
         max_divergences: a.max_divergences as usize,
         window: a.window as usize,
         overlap,
+        retired: false,
+        coverage: a.coverage.is_some(),
     };
     let total: u64 = chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
@@ -225,6 +262,15 @@ pub fn run(a: Args) -> Result<u8, Error> {
         rows,
         divergences,
     );
+    if a.coverage.is_some() {
+        let mut total = Coverage::new();
+        for (_, out) in &ran.chunks {
+            if let Some(c) = &out.coverage {
+                total.merge(c);
+            }
+        }
+        result.coverage = Some(total);
+    }
     let interrupted = ran.interrupted || triage_stopped;
     if interrupted {
         result.interrupted = true;
@@ -233,6 +279,14 @@ pub fn run(a: Args) -> Result<u8, Error> {
     println!("\n{}", result.table());
     if interrupted {
         println!("interrupted: the summary covers the part that ran");
+    }
+    if let (Some(c), Some(p)) = (&result.coverage, &a.coverage) {
+        println!(
+            "functional coverage ({} operations sampled):\n{}",
+            c.operations(),
+            c.summary()
+        );
+        c.write_json(p)?;
     }
     println!("{}", result.verdict());
     if let Some(p) = &a.json {

@@ -15,25 +15,24 @@
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-
-use flate2::read::MultiGzDecoder;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 
 use super::quote::{quote, quote_os};
 use super::{read_line, MAX_LINE};
-use crate::ctrl::{Ctrl, Kind, Rnd};
+use crate::ctrl::{Ctrl, Rnd};
 use crate::pipeline::{PipeIn, Pipeline, LATENCY};
 use crate::stimulus::eval_line;
+use crate::testfloat::{open, parse_line, parse_rounding, Case, Func};
 
 /// `fma-model check --help`, after the one-line summary.
 pub(super) const LONG_ABOUT: &str = "\
 Runs Berkeley TestFloat vectors through the cycle-level pipeline and reports where the model
 disagrees with them.
 
-Input is testfloat_gen output for f32_mulAdd or f64_mulAdd: one case per line,
-`a b c expected flags` in hex, from FILE (plain or gzipped) or from stdin when FILE is absent
+Input is testfloat_gen output for f32_mulAdd or f64_mulAdd (or f32/f64 _add, _sub, _mul, which
+run as PTX add/sub/mul): one case per line, `a b c expected flags` in hex (`a b expected flags`
+for the two-operand functions), from FILE (plain or gzipped) or from stdin when FILE is absent
 or `-`. Blank lines are skipped; an input without a single vector is an error. Give the rounding
 mode the vectors were generated with, spelled as for testfloat_gen (-rnear_even, -rminMag,
 -rmin, -rmax).
@@ -73,7 +72,8 @@ pub struct Args {
     #[arg(long, value_name = "WHEN", value_parser = ["after", "before"])]
     tininess: Option<String>,
 
-    /// The TestFloat function the vectors are for: f32_mulAdd or f64_mulAdd.
+    /// The TestFloat function the vectors are for: f32_mulAdd or f64_mulAdd (or f32/f64 _add,
+    /// _sub, _mul).
     #[arg(value_name = "FUNCTION")]
     function: Option<String>,
 
@@ -111,52 +111,6 @@ pub(super) fn testfloat_spellings(args: Vec<OsString>) -> Vec<OsString> {
 /// reported before the model runs on its batch, without holding a huge corpus in memory.
 const BATCH: usize = 4096;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Func {
-    F32MulAdd,
-    F64MulAdd,
-}
-
-impl Func {
-    fn name(self) -> &'static str {
-        match self {
-            Func::F32MulAdd => "f32_mulAdd",
-            Func::F64MulAdd => "f64_mulAdd",
-        }
-    }
-
-    fn kind(self) -> Kind {
-        match self {
-            Func::F32MulAdd => Kind::F32,
-            Func::F64MulAdd => Kind::F64,
-        }
-    }
-
-    /// Hex digits testfloat_gen prints for each operand and the result.
-    fn digits(self) -> usize {
-        match self {
-            Func::F32MulAdd => 8,
-            Func::F64MulAdd => 16,
-        }
-    }
-
-    fn is_nan(self, v: u64) -> bool {
-        match self {
-            // An f32 result must also have bits 63:32 clear; a NaN with junk above is no match.
-            Func::F32MulAdd => v >> 32 == 0 && f32::from_bits(v as u32).is_nan(),
-            Func::F64MulAdd => f64::from_bits(v).is_nan(),
-        }
-    }
-
-    fn show(self, v: u64) -> String {
-        match self {
-            Func::F32MulAdd if v >> 32 == 0 => format!("{:e}", f32::from_bits(v as u32)),
-            Func::F32MulAdd => "not an f32".into(),
-            Func::F64MulAdd => format!("{:e}", f64::from_bits(v)),
-        }
-    }
-}
-
 #[derive(Debug)]
 struct Options {
     strict_nan: bool,
@@ -165,23 +119,6 @@ struct Options {
     func: Func,
     /// `None` for stdin.
     input: Option<PathBuf>,
-}
-
-/// The value of `-r`: TestFloat's name of a rounding mode.
-fn parse_rounding(mode: &str) -> Result<Rnd, String> {
-    match mode {
-        "near_even" => Ok(Rnd::Rn),
-        "minMag" => Ok(Rnd::Rz),
-        "min" => Ok(Rnd::Rm),
-        "max" => Ok(Rnd::Rp),
-        "near_maxMag" | "odd" => Err(format!(
-            "rounding mode `-r{mode}` has no PTX counterpart (PTX has rn, rz, rm, rp)"
-        )),
-        _ => Err(format!(
-            "unknown rounding mode `-r{}` (TestFloat's are near_even, minMag, min, max)",
-            quote(mode)
-        )),
-    }
 }
 
 /// The value of `--max-report`.
@@ -193,15 +130,8 @@ fn parse_count(v: &str) -> Result<usize, String> {
 /// Checks what clap could not: the function name and the input.
 fn options(args: Args) -> Result<Options, String> {
     let func = match args.function.as_deref() {
-        Some("f32_mulAdd") => Func::F32MulAdd,
-        Some("f64_mulAdd") => Func::F64MulAdd,
-        Some(other) => {
-            return Err(format!(
-                "unsupported function `{}` (only f32_mulAdd and f64_mulAdd)",
-                quote(other)
-            ))
-        }
-        None => return Err("missing the function name (f32_mulAdd or f64_mulAdd)".into()),
+        Some(name) => Func::parse(name)?,
+        None => return Err("missing the function name (f32_mulAdd, f64_mulAdd, ...)".into()),
     };
     Ok(Options {
         strict_nan: args.strict_nan,
@@ -210,83 +140,6 @@ fn options(args: Args) -> Result<Options, String> {
         func,
         input: args.file.filter(|p| p.as_os_str() != "-"),
     })
-}
-
-/// Opens the input, gunzipping it when it starts with the gzip magic bytes, so `.gz` files and
-/// gzipped stdin need no flag.
-fn open(input: Option<&Path>) -> io::Result<Box<dyn BufRead>> {
-    let raw: Box<dyn Read> = match input {
-        Some(path) => Box::new(File::open(path)?),
-        None => Box::new(io::stdin()),
-    };
-    let mut buf = BufReader::with_capacity(1 << 16, raw);
-    let head = buf.fill_buf()?;
-    if head.starts_with(&[0x1f, 0x8b]) {
-        Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            MultiGzDecoder::new(buf),
-        )))
-    } else {
-        Ok(Box::new(buf))
-    }
-}
-
-/// One TestFloat case.
-#[derive(Clone, Copy, Debug)]
-struct Case {
-    line: usize,
-    a: u64,
-    b: u64,
-    c: u64,
-    expected: u64,
-}
-
-fn parse_hex(field: &str, what: &str, digits: usize, func: Func) -> Result<u64, String> {
-    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("{what} `{}` is not a hex number", quote(field)));
-    }
-    if field.len() != digits {
-        return Err(format!(
-            "{what} `{}` has {} hex digits; {} wants {digits}",
-            quote(field),
-            field.len(),
-            func.name()
-        ));
-    }
-    u64::from_str_radix(field, 16).map_err(|e| format!("{what} `{}`: {e}", quote(field)))
-}
-
-/// Parses one non-blank line; `Ok(None)` for a blank one.
-fn parse_line(text: &str, line: usize, func: Func) -> Result<Option<Case>, String> {
-    let fields: Vec<&str> = text.split_ascii_whitespace().collect();
-    if fields.is_empty() {
-        return Ok(None);
-    }
-    if fields.len() != 5 {
-        return Err(format!(
-            "expected 5 fields (a b c expected flags), found {}",
-            fields.len()
-        ));
-    }
-    let d = func.digits();
-    let a = parse_hex(fields[0], "operand a", d, func)?;
-    let b = parse_hex(fields[1], "operand b", d, func)?;
-    let c = parse_hex(fields[2], "operand c", d, func)?;
-    let expected = parse_hex(fields[3], "expected result", d, func)?;
-    let flags = fields[4];
-    if flags.is_empty() || flags.len() > 2 || !flags.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!(
-            "flags `{}` are not 1 or 2 hex digits",
-            quote(flags)
-        ));
-    }
-    Ok(Some(Case {
-        line,
-        a,
-        b,
-        c,
-        expected,
-    }))
 }
 
 /// What stopped a run early.
@@ -373,7 +226,7 @@ impl Checker<'_> {
             return;
         }
         let func = self.opts.func;
-        if !self.opts.strict_nan && func.is_nan(got) && func.is_nan(case.expected) {
+        if func.matches(got, case.expected, self.opts.strict_nan) {
             self.nan_accepted += 1;
             return;
         }
@@ -397,7 +250,7 @@ impl Checker<'_> {
 impl<'w> Checker<'w> {
     fn new(opts: Options, out: &'w mut dyn Write) -> Self {
         Checker {
-            ctrl: Ctrl::fma(opts.func.kind(), opts.rnd),
+            ctrl: opts.func.ctrl(opts.rnd),
             opts,
             pipe: Pipeline::new(),
             in_flight: VecDeque::with_capacity(LATENCY + 1),
@@ -550,7 +403,7 @@ mod tests {
         assert_eq!(o.rnd, Rnd::Rm);
         assert!(o.strict_nan);
         assert_eq!(o.func, Func::F64MulAdd);
-        assert_eq!(o.input.as_deref(), Some(Path::new("x.gz")));
+        assert_eq!(o.input.as_deref(), Some(std::path::Path::new("x.gz")));
         let o = parse_args("f32_mulAdd -").unwrap();
         assert_eq!(o.rnd, Rnd::Rn);
         assert_eq!(o.input, None);
