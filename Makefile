@@ -78,8 +78,10 @@ deps:
 	  esac; \
 	fi
 
-# The main job: a default regression over every family, rounding mode and modifier. Exits
-# non-zero on any divergence, after writing the report and the VCD to $(WAVES_DIR).
+# The main job: a default regression over every family, rounding mode and modifier, interleaved,
+# with functional coverage. Exits non-zero on any divergence, after writing the report and the
+# VCD to $(WAVES_DIR); results and coverage in $(RESULTS_DIR) (`fma-cosim coverage
+# $(RESULTS_DIR)/cosim-coverage.json --html cov.html` for the report).
 RUN_ARGS = --filter $(COSIM_FILTER) --window $(COSIM_WINDOW) --waves-dir $(WAVES_DIR) \
   $(if $(COSIM_JOBS),--jobs $(COSIM_JOBS)) $(COSIM_ARGS)
 
@@ -87,7 +89,8 @@ cosim: deps
 	$(CARGO) build --release -p ptxfma-cosim
 	@mkdir -p $(RESULTS_DIR)
 	$(COSIM) run --count $(COSIM_COUNT) --seed $(COSIM_SEED) $(RUN_ARGS) \
-	  --json $(RESULTS_DIR)/cosim.json --junit $(RESULTS_DIR)/cosim.xml
+	  --json $(RESULTS_DIR)/cosim.json --junit $(RESULTS_DIR)/cosim.xml \
+	  --coverage $(RESULTS_DIR)/cosim-coverage.json
 
 # TEST_COSIM=1 adds the $(TEST_COSIM_COUNT)-operation co-simulation of the RTL against the
 # golden model to `make test` (on by default).
@@ -149,7 +152,8 @@ regress: deps
 	$(CARGO) build --release -p ptxfma-cosim
 	@mkdir -p $(RESULTS_DIR)
 	$(COSIM) run --count $(REGRESS_COUNT) --seed $(REGRESS_SEED) --max-divergences 100 \
-	  $(RUN_ARGS) --json $(RESULTS_DIR)/regress.json --junit $(RESULTS_DIR)/regress.xml
+	  $(RUN_ARGS) --json $(RESULTS_DIR)/regress.json --junit $(RESULTS_DIR)/regress.xml \
+	  --coverage $(RESULTS_DIR)/regress-coverage.json
 
 clean:
 	$(CARGO) clean
