@@ -12,7 +12,7 @@
 //!   far more with wider values, and measured slowest with four registers per value), the
 //!   operations AVX2 lacks on 64-bit lanes (unsigned compares, min/max, arithmetic shifts,
 //!   leading zeros) built from the ones it has;
-//! - [`portable`]: a plain `[u64; N]` array and element-wise loops, which the compiler
+//! - [`portable`]: a plain `[u64; 2]` array and element-wise loops, which the compiler
 //!   vectorises for whatever the target offers (baseline SSE2 on x86-64, NEON on AArch64).
 //!
 //! Because every backend implements the same small contract and nothing else, the stages cannot
@@ -256,11 +256,10 @@ impl Backend {
 
     /// The backend `run` uses unless `PTXFMA_LANES` says otherwise: the fastest this CPU
     /// runs, by the bench's measurements. That is AVX-512 where the CPU has it, else AVX2; on a
-    /// CPU with neither it is `Scalar`, not `Portable`: the portable backend's code measured 3
-    /// to 5 times slower than the scalar stages on baseline x86-64 (SSE2 has no per-lane 64-bit
-    /// shifts or compares), and even compiled for AVX2 the compiler vectorised its binary64
-    /// stages poorly (4 times slower than scalar). It is there to run the lane engine, and
-    /// test it, on every CPU (`PTXFMA_LANES=portable`, `Pipeline::run_on`).
+    /// CPU with neither it is `Scalar`, not `Portable`: the portable backend's code measured
+    /// 1.3 to 2 times slower than the scalar stages on baseline x86-64 (SSE2 has no per-lane
+    /// 64-bit shifts or compares; see `lanes::portable`). It is there to run the lane engine,
+    /// and test it, on every CPU (`PTXFMA_LANES=portable`, `Pipeline::run_on`).
     pub fn best() -> Backend {
         let native = [Backend::Avx512, Backend::Avx2];
         native
