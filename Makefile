@@ -105,9 +105,12 @@ clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --workspace --all-targets --features ptxfma-cosim/fault-sticky -- -D warnings
 
+# The pipe, the pipe with the injected fault, and the co-simulator's wrapper (rtl/sim/).
 lint: deps
 	$(VERILATOR) $(LINT_FLAGS) $(RTL_SRCS)
 	$(VERILATOR) $(LINT_FLAGS) -DFAULT_STICKY_RZ $(RTL_SRCS)
+	$(VERILATOR) --lint-only -Wall --top-module ptxfma_sim_top $(RTL_SRCS) \
+	  $(sort $(wildcard rtl/sim/*.sv))
 
 cargo-test:
 	$(CARGO) test --workspace --release
