@@ -2,21 +2,36 @@
 //! the `cc` crate, and bridges them to Rust with `cxx`.
 //!
 //! Why it is shaped like this:
-//! - The model's C++ and the runtime are always compiled at -O2, whatever the cargo profile:
-//!   an unoptimised Verilated model is tens of times slower and would make every co-simulation
-//!   test in the dev profile crawl.
+//! - Two builds of every RTL variant, compiled in parallel:
+//!   - `fast`, for regressions: the top is `ptxfma_sim_top` (`rtl/sim/`), a wrapper that samples
+//!     the inputs on the falling clock edge, so that no logic depends on a top-level input and
+//!     Verilator evaluates the stage-1 logic once per cycle instead of on both `eval()` calls of a
+//!     cycle; no tracing; -O3, with clang++ when it is installed (`PTXFMA_RTL_CXX` overrides)
+//!     and `-march=x86-64-v3` when the build host has it (`PTXFMA_RTL_MARCH`);
+//!   - `traced`, for replays and waveforms only: `ptxfma_top` itself as the top, traced with
+//!     every struct field, compiled at -O0 (it runs a few dozen cycles per waveform, and its
+//!     compile time is part of every rebuild).
+//!
+//!   The measurements behind these choices are in `cosim/README.md`.
+//! - Each build's generated C++ is compiled as one translation unit (what Verilator's own
+//!   makefile does without `VM_PARALLEL_BUILDS`): most of the cost of compiling a generated
+//!   file is parsing the Verilator headers, so one unit per build compiles several times faster
+//!   than one per file, and the builds themselves run in parallel.
+//! - The runtime is always compiled at -O2, whatever the cargo profile.
 //! - Rebuild only what changed. Compiled pieces live in a cache keyed by a hash of everything
 //!   that goes into them (sources, defines, flags, Verilator and compiler identity), outside
 //!   `OUT_DIR`, so that
 //!   - the runtime (`verilated*.cpp`, which never changes) is compiled once per Verilator version;
-//!   - an RTL edit re-runs Verilator and recompiles only that model's C++;
+//!   - an RTL edit re-runs Verilator and recompiles only the models;
 //!   - switching cargo features or profiles reuses models that are already built.
 //! - RTL variants. The injected-fault test needs the same RTL built with a `define`; each
-//!   variant is a separate Verilated model with its own `--prefix` and `-D` list, so several
-//!   can live in one binary and be chosen at run time (`fma-cosim --rtl NAME`):
+//!   variant is a separate pair of Verilated models with their own `--prefix` and `-D` list, so
+//!   several can live in one binary and be chosen at run time (`fma-cosim --rtl NAME`):
 //!   - `default`: the RTL as is, plus the defines in `PTXFMA_RTL_DEFINES` (normally unset);
 //!   - the cargo feature `fault-sticky` adds `fault_sticky_rz` = `FAULT_STICKY_RZ`;
 //!   - `PTXFMA_RTL_VARIANTS="name:DEF1,DEF2=3 other:DEF4"` adds any others.
+//! - `PTXFMA_RTL_DIR` builds the RTL from another directory than `rtl/` (`make bench` times a
+//!   rebuild on an edited copy); `PTXFMA_RTL_CACHE_DIR` moves the cache.
 //!
 //! Known traps handled here or in `csrc/sim.cpp`: `verilator --build` without `--exe` builds
 //! no runtime, so the runtime files are compiled explicitly; the generated code needs the same
@@ -39,27 +54,14 @@ const RUNTIME_SOURCES: &[&str] = &[
     "verilated_vcd_c.cpp",
 ];
 
-/// Verilator options. Lint is a separate step (`make lint`, with -Wall), so warnings never
-/// stop the build here. `--trace-structs` makes every packed-struct field its own signal in
-/// the divergence waveform.
-const VERILATOR_FLAGS: &[&str] = &[
-    "--cc",
-    "--trace",
-    "--trace-structs",
-    "-O3",
-    "-Wno-fatal",
-    "--top-module",
-    "ptxfma_top",
-];
+/// Verilator options of every build. Lint is a separate step (`make lint`, with -Wall), so
+/// warnings never stop the build here. `-O3` is what Verilator's manual recommends for speed; in
+/// Verilator 5.006 it generates the same code as the default for this RTL.
+const VERILATOR_FLAGS: &[&str] = &["--cc", "-O3", "-Wno-fatal"];
 
-/// The defines Verilator's makefile passes for a `--cc --trace` model (see verilated.mk).
-const CXX_DEFINES: &[(&str, &str)] = &[
-    ("VM_COVERAGE", "0"),
-    ("VM_SC", "0"),
-    ("VM_TRACE", "1"),
-    ("VM_TRACE_FST", "0"),
-    ("VM_TRACE_VCD", "1"),
-];
+/// The defines Verilator's makefile passes for a `--cc` model (see verilated.mk), without
+/// `VM_TRACE` and `VM_TRACE_VCD`, which depend on the build ([`trace_defines`]).
+const CXX_DEFINES: &[(&str, &str)] = &[("VM_COVERAGE", "0"), ("VM_SC", "0"), ("VM_TRACE_FST", "0")];
 
 /// verilated.mk's CFG_CXXFLAGS_NO_UNUSED: the generated code is known to trip these.
 const CXX_FLAGS: &[&str] = &[
@@ -73,8 +75,8 @@ const CXX_FLAGS: &[&str] = &[
     "-Wno-shadow",
 ];
 
-/// Cache entries kept per variant; older ones are deleted so repeated RTL edits do not fill
-/// the disk, while flipping between a few RTL versions stays cheap.
+/// Cache entries kept per variant and build; older ones are deleted so repeated RTL edits do
+/// not fill the disk, while flipping between a few RTL versions stays cheap.
 const KEEP_PER_VARIANT: usize = 4;
 
 struct Variant {
@@ -82,26 +84,114 @@ struct Variant {
     defines: Vec<String>,
 }
 
-impl Variant {
-    fn prefix(&self) -> String {
-        format!("Vptxfma_{}", self.name)
+/// The two builds of a variant.
+#[derive(Clone, Copy, PartialEq)]
+enum Build {
+    /// Regressions: `ptxfma_sim_top` (inputs sampled on the falling edge), untraced, optimised.
+    Fast,
+    /// Replays and waveforms: `ptxfma_top`, traced, -O0.
+    Traced,
+}
+
+impl Build {
+    const ALL: [Build; 2] = [Build::Fast, Build::Traced];
+
+    fn name(self) -> &'static str {
+        match self {
+            Build::Fast => "fast",
+            Build::Traced => "traced",
+        }
+    }
+
+    /// The C++ class prefix of `v`'s model. Fast and traced prefixes start differently, so no
+    /// variant name can make two of them collide.
+    fn prefix(self, v: &Variant) -> String {
+        format!("V{}_{}", self.name(), v.name)
+    }
+
+    fn top(self) -> &'static str {
+        match self {
+            Build::Fast => "ptxfma_sim_top",
+            Build::Traced => "ptxfma_top",
+        }
+    }
+
+    /// Verilator options beyond VERILATOR_FLAGS. `--trace-structs` makes every packed-struct
+    /// field its own signal in the divergence waveform.
+    fn verilator_flags(self) -> &'static [&'static str] {
+        match self {
+            Build::Fast => &[],
+            Build::Traced => &["--trace", "--trace-structs"],
+        }
+    }
+}
+
+/// `VM_TRACE` and `VM_TRACE_VCD` for a build with or without tracing.
+fn trace_defines(trace: bool) -> [(&'static str, &'static str); 2] {
+    let v = if trace { "1" } else { "0" };
+    [("VM_TRACE", v), ("VM_TRACE_VCD", v)]
+}
+
+/// How the models are compiled: the compiler and the flags of each build.
+struct ModelCxx {
+    /// None: cc's default (`c++`).
+    compiler: Option<PathBuf>,
+    /// The fast build's flags beyond -O3 (`-march`).
+    fast_flags: Vec<String>,
+    /// Folded into the models' cache keys: compiler identity.
+    identity: String,
+}
+
+impl ModelCxx {
+    fn opt_level(b: Build) -> u32 {
+        match b {
+            Build::Fast => 3,
+            Build::Traced => 0,
+        }
+    }
+
+    fn flags(&self, b: Build) -> Vec<String> {
+        let mut f = vec![format!("-O{}", Self::opt_level(b))];
+        if b == Build::Fast {
+            f.extend(self.fast_flags.iter().cloned());
+        }
+        f
+    }
+
+    /// One line for `fma-cosim bench`: which compiler and flags each build got.
+    fn describe(&self, default: &cc::Tool) -> String {
+        let path = self.compiler.as_deref().unwrap_or(default.path());
+        let cxx = path.file_name().unwrap_or_default().to_string_lossy();
+        format!(
+            "fast = ptxfma_sim_top, {cxx} {}; traced = ptxfma_top --trace --trace-structs, \
+             {cxx} {}; Verilator {}",
+            self.flags(Build::Fast).join(" "),
+            self.flags(Build::Traced).join(" "),
+            VERILATOR_FLAGS[1]
+        )
     }
 }
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
-    let rtl_dir = manifest.join("../rtl");
+    let rtl_dir = env::var_os("PTXFMA_RTL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| manifest.join("../rtl"));
 
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-changed=src/rtl.rs");
+    // A directory is scanned recursively: this covers rtl/sim/ too.
     println!("cargo:rerun-if-changed={}", rtl_dir.display());
     for var in [
         "VERILATOR",
         "PTXFMA_RTL_DEFINES",
         "PTXFMA_RTL_VARIANTS",
         "PTXFMA_RTL_CACHE_DIR",
+        "PTXFMA_RTL_DIR",
+        "PTXFMA_RTL_CXX",
+        "PTXFMA_RTL_MARCH",
     ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -112,77 +202,133 @@ fn main() {
     let include = root.join("include");
 
     let sources = rtl_sources(&rtl_dir);
+    let sim_sources = rtl_sources(&rtl_dir.join("sim"));
     let variants = variants();
     let cache = cache_dir(&out_dir);
     fs::create_dir_all(&cache).unwrap_or_else(|e| fail(&format!("{}: {e}", cache.display())));
 
-    // Identity of the C++ toolchain, folded into every cache key.
-    let tool = base_cpp(&include).get_compiler();
+    // Identity of the default C++ toolchain (runtime and shim), folded into the cache keys.
+    let tool = base_cpp(&include, true).get_compiler();
     let mut toolchain = format!("{version}|{}|{:?}", tool.path().display(), tool.args());
     toolchain.push_str(&run(tool.path().to_str().unwrap(), &["--version"]));
+    let model_cxx = model_cxx(&include, &toolchain);
 
     // Runtime: compiled once per Verilator + compiler.
     let rt_key = hash(&[toolchain.as_bytes(), b"runtime"]);
     let rt_dir = cached(&cache, "runtime", &rt_key, |dir| {
-        let mut b = base_cpp(&include);
+        let mut b = base_cpp(&include, true);
         for f in RUNTIME_SOURCES {
             b.file(include.join(f));
         }
         b.out_dir(dir).compile("verilated_rt");
     });
 
-    // One Verilated model per variant.
-    let mut models = Vec::new();
+    // Two Verilated models per variant, all Verilated and compiled in parallel.
+    let mut jobs = Vec::new();
     for v in &variants {
-        let mut key_parts: Vec<Vec<u8>> = vec![toolchain.clone().into_bytes()];
-        key_parts.push(VERILATOR_FLAGS.join(" ").into_bytes());
-        key_parts.push(v.prefix().into_bytes());
-        key_parts.push(v.defines.join(" ").into_bytes());
-        for s in &sources {
-            key_parts.push(
-                s.file_name()
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned()
-                    .into_bytes(),
-            );
-            key_parts.push(fs::read(s).unwrap_or_else(|e| fail(&format!("{}: {e}", s.display()))));
-        }
-        let parts: Vec<&[u8]> = key_parts.iter().map(|p| p.as_slice()).collect();
-        let key = hash(&parts);
-        let dir = cached(&cache, &format!("model-{}", v.name), &key, |dir| {
-            verilate(&verilator, v, &sources, &dir.join("gen"));
-            let mut b = base_cpp(&include);
-            b.include(dir.join("gen"));
-            for f in generated_sources(&dir.join("gen"), &v.prefix()) {
-                b.file(f);
+        for b in Build::ALL {
+            let srcs: Vec<PathBuf> = match b {
+                Build::Fast => sources.iter().chain(&sim_sources).cloned().collect(),
+                Build::Traced => sources.clone(),
+            };
+            let mut key_parts: Vec<Vec<u8>> = vec![model_cxx.identity.clone().into_bytes()];
+            key_parts.push(VERILATOR_FLAGS.join(" ").into_bytes());
+            key_parts.push(b.verilator_flags().join(" ").into_bytes());
+            key_parts.push(model_cxx.flags(b).join(" ").into_bytes());
+            key_parts.push(b.top().into());
+            key_parts.push(b.prefix(v).into_bytes());
+            key_parts.push(v.defines.join(" ").into_bytes());
+            for s in &srcs {
+                let name = s.strip_prefix(&rtl_dir).unwrap_or(s);
+                key_parts.push(name.to_string_lossy().into_owned().into_bytes());
+                key_parts
+                    .push(fs::read(s).unwrap_or_else(|e| fail(&format!("{}: {e}", s.display()))));
             }
-            b.out_dir(dir).compile(&format!("ptxfma_rtl_{}", v.name));
-        });
-        models.push((v, dir));
+            let parts: Vec<&[u8]> = key_parts.iter().map(|p| p.as_slice()).collect();
+            jobs.push((v, b, srcs, hash(&parts)));
+        }
     }
+    let models: Vec<(&Variant, Build, PathBuf)> = std::thread::scope(|s| {
+        let handles: Vec<_> = jobs
+            .iter()
+            .map(|(v, b, srcs, key)| {
+                let (cache, include, verilator, model_cxx) =
+                    (&cache, &include, &verilator, &model_cxx);
+                s.spawn(move || {
+                    let what = format!("{}-{}", b.name(), v.name);
+                    let dir = cached(cache, &what, key, |dir| {
+                        verilate(verilator, v, *b, srcs, &dir.join("gen"));
+                        compile_model(include, model_cxx, v, *b, dir);
+                    });
+                    (*v, *b, dir)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| fail("building an RTL model failed (see above)"))
+            })
+            .collect()
+    });
+    let header = |v: &Variant, b: Build| {
+        let dir = &models
+            .iter()
+            .find(|m| m.0.name == v.name && m.1 == b)
+            .unwrap()
+            .2;
+        dir.join("gen").join(format!("{}.h", b.prefix(v)))
+    };
 
-    // What the shim includes: every variant's header and a table to pick one by name.
+    // What the shim includes: every model's header and a table to pick a variant's pair of
+    // models by name.
     let mut h = String::from("// Generated by cosim/build.rs.\n#pragma once\n");
-    for (v, _) in &models {
-        writeln!(h, "#include \"{}.h\"", v.prefix()).unwrap();
+    for (v, b, _) in &models {
+        writeln!(h, "#include \"{}.h\"", b.prefix(v)).unwrap();
     }
-    h.push_str("#define PTXFMA_FOR_EACH_VARIANT(X)");
-    for (v, _) in &models {
-        write!(h, " X(\"{}\", {})", v.name, v.prefix()).unwrap();
+    h.push_str("// X(name, fast model, traced model)\n#define PTXFMA_FOR_EACH_VARIANT(X)");
+    for v in &variants {
+        write!(
+            h,
+            " X(\"{}\", {}, {})",
+            v.name,
+            Build::Fast.prefix(v),
+            Build::Traced.prefix(v)
+        )
+        .unwrap();
     }
     h.push('\n');
     write_if_changed(&out_dir.join("ptxfma_variants.h"), &h);
 
     // What Rust knows about the variants: names, defines, port widths from the generated
-    // headers (so a package that drifts from the model's registers is caught at start-up).
+    // headers (so a package that drifts from the model's registers is caught at start-up), and
+    // how the models were built.
     let mut meta = String::from("// Generated by cosim/build.rs.\n");
     writeln!(meta, "/// `verilator --version` of the build.").unwrap();
     writeln!(meta, "pub const VERILATOR_VERSION: &str = {version:?};").unwrap();
+    writeln!(
+        meta,
+        "/// The two builds of every variant: top, compiler and flags."
+    )
+    .unwrap();
+    writeln!(
+        meta,
+        "pub const BUILDS: &str = {:?};",
+        model_cxx.describe(&tool)
+    )
+    .unwrap();
     writeln!(meta, "/// Every RTL variant built into this binary.").unwrap();
     meta.push_str("pub const VARIANTS: &[VariantMeta] = &[\n");
-    for (v, dir) in &models {
-        let ports = port_widths(&dir.join("gen").join(format!("{}.h", v.prefix())));
+    for v in &variants {
+        let ports = port_widths(&header(v, Build::Fast));
+        let traced = port_widths(&header(v, Build::Traced));
+        if ports != traced {
+            fail(&format!(
+                "rtl/sim/ptxfma_sim_top.sv no longer has the ports of ptxfma_top:\n  {ports:?}\n  \
+                 {traced:?}"
+            ));
+        }
         writeln!(
             meta,
             "    VariantMeta {{ name: {:?}, defines: &{:?}, ports: &{:?} }},",
@@ -206,28 +352,33 @@ fn main() {
         .flag(include.to_str().unwrap())
         .flag("-isystem")
         .flag(include.join("vltstd").to_str().unwrap());
-    for (name, value) in CXX_DEFINES {
+    for (name, value) in CXX_DEFINES.iter().chain(&trace_defines(true)) {
         bridge.define(name, *value);
     }
-    for (_, dir) in &models {
+    for (_, _, dir) in &models {
         bridge
             .flag("-isystem")
             .flag(dir.join("gen").to_str().unwrap());
     }
     bridge.compile("ptxfma_cosim_shim");
 
-    for (v, dir) in &models {
+    for (v, b, dir) in &models {
         println!("cargo:rustc-link-search=native={}", dir.display());
-        println!("cargo:rustc-link-lib=static=ptxfma_rtl_{}", v.name);
+        println!("cargo:rustc-link-lib=static={}", lib_name(v, *b));
     }
     println!("cargo:rustc-link-search=native={}", rt_dir.display());
     println!("cargo:rustc-link-lib=static=verilated_rt");
     println!("cargo:rustc-link-lib=pthread");
 }
 
-/// A `cc::Build` for Verilator C++ (generated or runtime): -O2 always, no debug info (it only
-/// slows the compile of very large generated functions), Verilator's defines and flags.
-fn base_cpp(include: &Path) -> cc::Build {
+fn lib_name(v: &Variant, b: Build) -> String {
+    format!("ptxfma_rtl_{}_{}", b.name(), v.name)
+}
+
+/// A `cc::Build` for Verilator C++ (generated or runtime): no debug info (it only slows the
+/// compile of very large generated functions), Verilator's defines and flags; -O2 unless the
+/// caller says otherwise.
+fn base_cpp(include: &Path, trace: bool) -> cc::Build {
     let mut b = cc::Build::new();
     b.cpp(true)
         .std("gnu++17")
@@ -238,13 +389,113 @@ fn base_cpp(include: &Path) -> cc::Build {
         .cargo_metadata(false)
         .include(include)
         .include(include.join("vltstd"));
-    for (name, value) in CXX_DEFINES {
+    for (name, value) in CXX_DEFINES.iter().chain(&trace_defines(trace)) {
         b.define(name, *value);
     }
     for f in CXX_FLAGS {
         b.flag(f);
     }
     b
+}
+
+/// The models' compiler and flags.
+///
+/// - Compiler: `PTXFMA_RTL_CXX` if set, else clang++ when it runs, else the default (`c++`,
+///   normally g++). Measured on the fast build (`cosim/README.md`): clang 14 runs the RTL about
+///   1.3 times as fast as GCC 12 and compiles it in half the time; `make deps` does not install
+///   it, so without it the build is GCC's.
+/// - `-march`: `PTXFMA_RTL_MARCH` if set (empty: none), else `x86-64-v3` (AVX2, BMI2, FMA) when
+///   the build host supports it: the common level of the machines this runs on (AVX-512 Intel
+///   and AVX2 AMD EPYC). A binary built on such a host does not run on an older CPU; set
+///   `PTXFMA_RTL_MARCH=` to build one that does (e.g. for a farm of older nodes).
+fn model_cxx(include: &Path, toolchain: &str) -> ModelCxx {
+    let compiler = match env::var("PTXFMA_RTL_CXX") {
+        Ok(c) if !c.is_empty() => Some(PathBuf::from(c)),
+        _ => Command::new("clang++")
+            .arg("--version")
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|_| PathBuf::from("clang++")),
+    };
+    let march = match env::var("PTXFMA_RTL_MARCH") {
+        Ok(m) => (!m.is_empty()).then_some(m),
+        Err(_) => host_has_x86_64_v3().then(|| "x86-64-v3".to_string()),
+    };
+    let identity = match &compiler {
+        Some(c) => format!(
+            "{toolchain}|{}|{}",
+            c.display(),
+            run(c.to_str().unwrap(), &["--version"])
+        ),
+        None => toolchain.to_string(),
+    };
+    // The automatic choice is dropped by a compiler that does not know it; an explicit one
+    // must work.
+    let mut fast_flags = Vec::new();
+    if let Some(m) = march {
+        let flag = format!("-march={m}");
+        let mut probe = base_cpp(include, false);
+        if let Some(c) = &compiler {
+            probe.compiler(c);
+        }
+        if probe.is_flag_supported(&flag).unwrap_or(false) {
+            fast_flags.push(flag);
+        } else if env::var_os("PTXFMA_RTL_MARCH").is_some() {
+            fail(&format!(
+                "PTXFMA_RTL_MARCH: the C++ compiler does not accept {flag}"
+            ));
+        }
+    }
+    ModelCxx {
+        compiler,
+        fast_flags,
+        identity,
+    }
+}
+
+/// Whether this (build) host runs x86-64-v3 code: the models are built for the machine that
+/// builds them, which is also where `cargo test` runs them.
+fn host_has_x86_64_v3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let same = env::var("HOST").ok() == env::var("TARGET").ok();
+        same && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("f16c")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("movbe")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Compiles the Verilated C++ in `dir/gen` into `dir/lib<name>.a` as one translation unit.
+fn compile_model(include: &Path, cxx: &ModelCxx, v: &Variant, b: Build, dir: &Path) {
+    let gen = dir.join("gen");
+    let mut unit = String::from("// Generated by cosim/build.rs: the whole model as one unit.\n");
+    for f in generated_sources(&gen, &b.prefix(v)) {
+        let name = f.file_name().unwrap().to_string_lossy();
+        writeln!(unit, "#include \"gen/{name}\"").unwrap();
+    }
+    let unit_path = dir.join(format!("{}__all.cpp", b.prefix(v)));
+    fs::write(&unit_path, unit).unwrap_or_else(|e| fail(&format!("{}: {e}", unit_path.display())));
+    let mut c = base_cpp(include, b == Build::Traced);
+    if let Some(compiler) = &cxx.compiler {
+        c.compiler(compiler);
+    }
+    c.opt_level(ModelCxx::opt_level(b));
+    for f in &cxx.flags(b)[1..] {
+        c.flag(f);
+    }
+    c.include(&gen)
+        .file(&unit_path)
+        .out_dir(dir)
+        .compile(&lib_name(v, b));
 }
 
 /// The cache entry `<cache>/<what>-<key>`, built by `make` into a temporary directory and
@@ -296,11 +547,14 @@ fn prune(cache: &Path, what: &str, keep: &Path) {
     }
 }
 
-fn verilate(verilator: &str, v: &Variant, sources: &[PathBuf], mdir: &Path) {
+fn verilate(verilator: &str, v: &Variant, b: Build, sources: &[PathBuf], mdir: &Path) {
     let mut cmd = Command::new(verilator);
     cmd.args(VERILATOR_FLAGS)
+        .args(b.verilator_flags())
+        .arg("--top-module")
+        .arg(b.top())
         .arg("--prefix")
-        .arg(v.prefix())
+        .arg(b.prefix(v))
         .arg("-Mdir")
         .arg(mdir);
     for d in &v.defines {
@@ -312,8 +566,9 @@ fn verilate(verilator: &str, v: &Variant, sources: &[PathBuf], mdir: &Path) {
         .unwrap_or_else(|e| fail(&format!("cannot run {verilator}: {e}")));
     if !out.status.success() {
         fail(&format!(
-            "verilator failed on variant `{}`:\n{}{}",
+            "verilator failed on variant `{}` ({} build):\n{}{}",
             v.name,
+            b.name(),
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         ));

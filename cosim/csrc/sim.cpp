@@ -28,14 +28,16 @@ inline void put(uint32_t*& p, const VlWide<N>& v) {
 template <std::size_t N>
 constexpr std::size_t words_of(const VlWide<N>&) { return N; }
 
-template <class M>
+// M is a fast build (top ptxfma_sim_top, rtl/sim/) or a traced one (top ptxfma_top); both
+// have ptxfma_top's ports.
+template <class M, bool Traced>
 class SimOf final : public Sim {
  public:
-  explicit SimOf(bool trace) : ctx_(new VerilatedContext) {
+  SimOf() : ctx_(new VerilatedContext) {
     // An RTL $fatal/$stop must come back to Rust as an error, not abort the process.
     ctx_->fatalOnError(false);
     // Tracing must be enabled before the model is constructed.
-    ctx_->traceEverOn(trace);
+    ctx_->traceEverOn(Traced);
     Verilated::threadContextp(ctx_.get());
     model_.reset(new M(ctx_.get(), "TOP"));
     reset();
@@ -57,7 +59,10 @@ class SimOf final : public Sim {
   void reset() override {
     Verilated::threadContextp(ctx_.get());
     M& m = *model_;
-    m.clk_i = 0;
+    // ptxfma_sim_top samples its inputs on the falling edge, so the fast build releases reset
+    // with the clock high: the first cycle's falling edge then samples its inputs. The traced
+    // build keeps the clock low, as its waveform always showed.
+    m.clk_i = !Traced;
     m.in_valid_i = 0;
     m.rst_ni = 0;
     half_cycle();
@@ -92,15 +97,17 @@ class SimOf final : public Sim {
   }
 
   void open_trace(rust::Str path) override {
-    // Only called on simulators created with trace = true (checked by Rtl::open_trace).
-    close_trace();
-    Verilated::threadContextp(ctx_.get());
-    vcd_.reset(new VerilatedVcdC);
-    model_->trace(vcd_.get(), 99);  // trace() must precede open()
-    vcd_->open(std::string(path).c_str());
-    if (!vcd_->isOpen()) {
-      vcd_.reset();
-      throw std::runtime_error("cannot open " + std::string(path));
+    // Only called on traced builds (checked by Rtl::open_trace); a fast build has no trace().
+    if constexpr (Traced) {
+      close_trace();
+      Verilated::threadContextp(ctx_.get());
+      vcd_.reset(new VerilatedVcdC);
+      model_->trace(vcd_.get(), 99);  // trace() must precede open()
+      vcd_->open(std::string(path).c_str());
+      if (!vcd_->isOpen()) {
+        vcd_.reset();
+        throw std::runtime_error("cannot open " + std::string(path));
+      }
     }
   }
 
@@ -112,8 +119,8 @@ class SimOf final : public Sim {
   }
 
  private:
-  // One clock cycle: drive the inputs with the clock low, then the rising edge; one trace dump
-  // after each.
+  // One clock cycle: drive the inputs with the clock low (the fast build samples them on this
+  // falling edge), then the rising edge; one trace dump after each.
   void cycle(const uint64_t* in) {
     M& m = *model_;
     m.in_valid_i = in[0] & 1;
@@ -150,8 +157,10 @@ class SimOf final : public Sim {
 }  // namespace
 
 std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace) {
-#define PTXFMA_NEW(NAME, MODEL) \
-  if (variant == rust::Str(NAME)) return std::unique_ptr<Sim>(new SimOf<MODEL>(trace));
+#define PTXFMA_NEW(NAME, FAST, TRACED)                           \
+  if (variant == rust::Str(NAME))                                \
+    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true>) \
+                 : std::unique_ptr<Sim>(new SimOf<FAST, false>);
   PTXFMA_FOR_EACH_VARIANT(PTXFMA_NEW)
 #undef PTXFMA_NEW
   throw std::invalid_argument("no RTL variant named " + std::string(variant));

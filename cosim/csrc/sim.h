@@ -10,8 +10,8 @@
 
 namespace ptxfma {
 
-// One Verilated model with its own VerilatedContext. Implemented per RTL variant by a
-// template in sim.cpp; cxx sees only this interface.
+// One Verilated model with its own VerilatedContext. Implemented per RTL variant and build
+// (fast or traced) by a template in sim.cpp; cxx sees only this interface.
 class Sim {
  public:
   virtual ~Sim() = default;
@@ -20,7 +20,8 @@ class Sim {
   // Trace time of the next half cycle; time advances by 5 per half cycle (one dump each), so a
   // cycle started at time t has its clock low at t and its rising edge at t + 5.
   virtual uint64_t time() const = 0;
-  // Asserts rst_ni for one cycle (clock held low): every flop clears.
+  // Asserts rst_ni for one cycle: every flop clears. The clock is held low (traced build) or
+  // high (fast build, which samples its inputs on the falling edge).
   virtual void reset() = 0;
   // Runs one clock cycle per 4 input words and writes one frame per cycle.
   virtual void run_batch(rust::Slice<const uint64_t> inputs, rust::Slice<uint32_t> frames) = 0;
@@ -30,6 +31,7 @@ class Sim {
   virtual void close_trace() = 0;
 };
 
+// The traced build of `variant` if `trace`, else its fast build.
 std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace);
 
 }  // namespace ptxfma

@@ -4,6 +4,11 @@
 //! `VerilatedContext`, resets it, steps it in batches and dumps a VCD. Everything that can be
 //! checked is checked here, in Rust.
 //!
+//! Every variant is built twice (`build.rs`): a fast build for regressions, whose top is the
+//! wrapper `ptxfma_sim_top` (`rtl/sim/`, inputs sampled on the falling clock edge, untraced),
+//! and a traced build of `ptxfma_top` itself, for waveforms. Both have the same ports, timing
+//! and frames; [`Rtl::new`] picks one.
+//!
 //! Per cycle the shim reads [`IN_WORDS`] 64-bit input words, see [`encode_input`], and writes one
 //! frame of 32-bit words, laid out as described in [`crate::frame`].
 
@@ -53,7 +58,7 @@ mod meta {
     use super::VariantMeta;
     include!(concat!(env!("OUT_DIR"), "/rtl_meta.rs"));
 }
-pub use meta::{VARIANTS, VERILATOR_VERSION};
+pub use meta::{BUILDS, VARIANTS, VERILATOR_VERSION};
 
 /// 64-bit input words per cycle.
 pub const IN_WORDS: usize = 4;
@@ -135,8 +140,8 @@ pub struct Rtl {
 }
 
 impl Rtl {
-    /// A fresh simulator of `variant`, reset. `trace` must be set to be able to open a VCD
-    /// later (Verilator needs tracing enabled before the model exists).
+    /// A fresh simulator of `variant`, reset: the traced build if `trace` (the only one that
+    /// can open a VCD; slow, for waveform windows), else the fast build.
     pub fn new(variant: &str, trace: bool) -> Result<Rtl, Error> {
         let meta = self::variant(variant)?;
         check_ports(meta)?;
@@ -223,4 +228,68 @@ impl Rtl {
 
 fn rtl_err(e: cxx::Exception) -> Error {
     Error::new(format!("RTL: {}", e.what()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::Bank;
+    use crate::stim::{Family, Stimulus};
+
+    /// Operations of `fam` with a bubble every fifth cycle and an idle drain, tagged by cycle.
+    fn stream(seed: u64, fam: Family, n: usize) -> Vec<PipeIn> {
+        let mut out = Vec::new();
+        for v in Stimulus::new(seed, &[fam]).take(n) {
+            if out.len() % 5 == 4 {
+                out.push(PipeIn::default());
+            }
+            out.push(PipeIn {
+                valid: true,
+                tag: 0,
+                ctrl: v.ctrl.encode(),
+                a: v.a,
+                b: v.b,
+                c: v.c,
+            });
+        }
+        out.extend([PipeIn::default(); 4]);
+        for (i, p) in out.iter_mut().enumerate() {
+            p.tag = i as u16;
+        }
+        out
+    }
+
+    /// The fast build (`ptxfma_sim_top`, inputs sampled on the falling edge, clock high in
+    /// reset) and the traced build (`ptxfma_top` itself) agree on every frame, from the first
+    /// cycle after a reset, whether the reset comes first or after a run.
+    #[test]
+    fn fast_and_traced_builds_give_the_same_frames() {
+        for name in variant_names() {
+            let mut fast = Rtl::new(name, false).unwrap();
+            let mut traced = Rtl::new(name, true).unwrap();
+            for (k, fam) in Family::ALL.into_iter().enumerate() {
+                let inputs = stream(k as u64 + 1, fam, 400);
+                let mut f = vec![0u32; inputs.len() * frame::WORDS];
+                let mut t = f.clone();
+                fast.reset().unwrap();
+                traced.reset().unwrap();
+                fast.run(&inputs, &mut f).unwrap();
+                traced.run(&inputs, &mut t).unwrap();
+                let first = f
+                    .chunks_exact(frame::WORDS)
+                    .zip(t.chunks_exact(frame::WORDS))
+                    .position(|(a, b)| a != b);
+                assert_eq!(first, None, "variant {name}, {}: cycle", fam.name());
+                // Operation 0 is in s1 after the first edge: the first cycle was not lost.
+                let s1 = &f[Bank::S1.range()];
+                assert_ne!(s1, vec![0u32; s1.len()].as_slice(), "{}", fam.name());
+            }
+        }
+    }
+
+    #[test]
+    fn the_build_is_described() {
+        assert!(BUILDS.contains("fast = ptxfma_sim_top"), "{BUILDS}");
+        assert!(BUILDS.contains("traced = ptxfma_top --trace"), "{BUILDS}");
+    }
 }
