@@ -440,7 +440,8 @@ pub fn is_legal(ctrl: &Ctrl) -> bool {
 // Spelling (for reports and replay lines)
 // ---------------------------------------------------------------------------------------------
 
-fn rnd_name(r: Rnd) -> &'static str {
+/// The PTX spelling of a rounding mode (`rn`), without the dot.
+pub fn rnd_name(r: Rnd) -> &'static str {
     match r {
         Rnd::Rn => "rn",
         Rnd::Rz => "rz",
@@ -449,7 +450,8 @@ fn rnd_name(r: Rnd) -> &'static str {
     }
 }
 
-fn sel_suffix(s: Sel) -> &'static str {
+/// The PTX spelling of a vmad operand selector (`.b0`; empty for the whole word).
+pub fn sel_suffix(s: Sel) -> &'static str {
     match s {
         Sel::B0 => ".b0",
         Sel::B1 => ".b1",

@@ -55,26 +55,8 @@ pub const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
 pub const SELS: [Sel; 7] = [Sel::B0, Sel::B1, Sel::B2, Sel::B3, Sel::H0, Sel::H1, Sel::W];
 pub const SCALES: [Scale; 3] = [Scale::None, Scale::Shr7, Scale::Shr15];
 
-pub fn rnd_name(r: Rnd) -> &'static str {
-    match r {
-        Rnd::Rn => "rn",
-        Rnd::Rz => "rz",
-        Rnd::Rm => "rm",
-        Rnd::Rp => "rp",
-    }
-}
-
-fn sel_name(s: Sel) -> &'static str {
-    match s {
-        Sel::B0 => ".b0",
-        Sel::B1 => ".b1",
-        Sel::B2 => ".b2",
-        Sel::B3 => ".b3",
-        Sel::H0 => ".h0",
-        Sel::H1 => ".h1",
-        Sel::W => "",
-    }
-}
+pub use ptxfma_model::stimulus::rnd_name;
+use ptxfma_model::stimulus::sel_suffix as sel_name;
 
 fn scale_name(s: Scale) -> &'static str {
     match s {
