@@ -119,10 +119,11 @@ class SimOf final : public Sim {
   }
 
  private:
-  // One clock cycle: drive the inputs with the clock low (the fast build samples them on this
-  // falling edge), then the rising edge; one trace dump after each.
+  // One clock cycle: drive the inputs and reset with the clock low (the fast build samples
+  // them on this falling edge), then the rising edge; one trace dump after each.
   void cycle(const uint64_t* in) {
     M& m = *model_;
+    m.rst_ni = !(in[0] & 2);
     m.in_valid_i = in[0] & 1;
     m.in_tag_i = static_cast<uint16_t>(in[0] >> 16);
     m.in_ctrl_i = static_cast<uint32_t>(in[0] >> 32) & 0xffffffu;

@@ -205,7 +205,7 @@ impl<'c> Checker<'c> {
             }
         }
         let mut valid = 0;
-        for p in b.inputs[..done].iter().filter(|p| p.valid) {
+        for p in b.inputs[..done].iter().filter(|p| p.issues()) {
             valid += 1;
             if p.ctrl != self.family_memo.0 {
                 self.family_memo = (p.ctrl, family_index(p.ctrl));
@@ -240,15 +240,17 @@ impl<'c> Checker<'c> {
         for &k in &banks {
             self.seen.insert(issue_of(k));
         }
-        let issue = issue_of(bank);
         let hist = &self.hist;
-        let input = issue.map(|c| {
+        let input_of = |c: u64| {
             if c >= b.start {
                 b.inputs[(c - b.start) as usize]
             } else {
                 hist[hist.len() - (b.start - c) as usize]
             }
-        });
+        };
+        // A reset since the operation's issue cycle (or in it) leaves the reset state there.
+        let issue = issue_of(bank).filter(|&c| (c..=cycle).all(|x| !input_of(x).reset));
+        let input = issue.map(input_of);
         if self.out.divergences.is_empty() {
             let keep = (i + 1).min(self.hist_cap);
             let from_hist = self.hist_cap.saturating_sub(i + 1).min(hist.len());

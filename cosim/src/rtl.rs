@@ -63,10 +63,14 @@ pub use meta::{BUILDS, VARIANTS, VERILATOR_VERSION};
 /// 64-bit input words per cycle.
 pub const IN_WORDS: usize = 4;
 
-/// The four input words of one cycle: `[valid | tag << 16 | ctrl << 32, a, b, c]`.
+/// The four input words of one cycle: `[valid | reset << 1 | tag << 16 | ctrl << 32, a, b, c]`;
+/// `reset` holds `rst_ni` low through the cycle.
 pub fn encode_input(p: &PipeIn) -> [u64; IN_WORDS] {
     [
-        p.valid as u64 | (p.tag as u64) << 16 | ((p.ctrl & 0xFF_FFFF) as u64) << 32,
+        p.valid as u64
+            | (p.reset as u64) << 1
+            | (p.tag as u64) << 16
+            | ((p.ctrl & 0xFF_FFFF) as u64) << 32,
         p.a,
         p.b,
         p.c,
@@ -250,6 +254,7 @@ mod tests {
                 a: v.a,
                 b: v.b,
                 c: v.c,
+                reset: false,
             });
         }
         out.extend([PipeIn::default(); 4]);

@@ -120,6 +120,7 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
                     a,
                     b,
                     c,
+                    reset: false,
                 }
             } else {
                 PipeIn::default()
@@ -254,6 +255,7 @@ fn exhaustive_f16_and_bf16_inputs() {
                                 a,
                                 b,
                                 c,
+                                reset: false,
                             }
                         } else {
                             PipeIn::default()

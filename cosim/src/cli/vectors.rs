@@ -115,6 +115,7 @@ impl Reader {
                 a: c.a,
                 b: c.b,
                 c: c.c,
+                reset: false,
             },
             expected: Some(c.expected),
         }))
@@ -161,6 +162,7 @@ impl Reader {
                 a: instr.a,
                 b: instr.b,
                 c: instr.c,
+                reset: false,
             },
             expected,
         }))
