@@ -1,7 +1,8 @@
 # ptxfma: top-level commands.
 #
 #   make cosim     install what is missing, build, co-simulate >= 1,000,000 operations
-#   make test      format check, clippy, RTL lint, every test, the injected-fault test
+#   make test      format check, clippy, RTL lint, every test, the lane engine on emulated
+#                  CPUs (AVX2 only, baseline), the injected-fault test
 #   make lint      verilator --lint-only -Wall over rtl/
 #   make bench     model speed (tick and run, against apfloat and the host FMA), co-simulation
 #                  speed, and clean / incremental build times
@@ -48,7 +49,7 @@ LINT_FLAGS := --lint-only -Wall --top-module ptxfma_top
 
 COSIM := $(CARGO) run --quiet --release -p ptxfma-cosim --bin fma-cosim --
 
-.PHONY: all deps cosim test lint fmt-check clippy cargo-test fault-test cosim-test bench \
+.PHONY: all deps cosim test lint fmt-check clippy cargo-test cpu-test fault-test cosim-test bench \
         regress clean
 
 all: test
@@ -102,7 +103,7 @@ cosim: deps
 # TEST_COSIM=1 adds the $(TEST_COSIM_COUNT)-operation co-simulation of the RTL against the
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
-test: deps fmt-check clippy lint cargo-test fault-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) \
+test: deps fmt-check clippy lint cargo-test cpu-test fault-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) \
       farm-test
 
 fmt-check:
@@ -121,6 +122,38 @@ lint: deps
 
 cargo-test:
 	$(CARGO) test --workspace --release
+
+# The lane engine on CPUs other than this one, under user-mode QEMU: an AMD EPYC Milan (AVX2, no
+# AVX-512; QEMU emulates no AVX-512 at all) and a baseline x86-64 (neither). Each runs the
+# lane tests and a part of the bulk test and must report exactly the backends that CPU has.
+# QEMU (Debian's qemu-user) is installed when missing, as root; otherwise a message says how.
+CPU_TEST_CPUS := EPYC-Milan-v1:Avx2,Portable qemu64:Portable
+cpu-test:
+	@if ! command -v qemu-x86_64 >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "error: qemu-x86_64 is required; as root: apt-get install -y qemu-user" >&2; \
+	       exit 1; fi; \
+	  echo "installing qemu-user with apt-get"; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null \
+	    || exit 1; \
+	fi
+	@set -o pipefail; \
+	exe() { $(CARGO) test --release $$1 --no-run 2>&1 | \
+	         sed -n 's/.*Executable .*(\(.*\))$$/\1/p'; }; \
+	lanes=$$(exe "-p ptxfma-model --test lanes") && bulk=$$(exe "-p ptxfma-tests --test bulk") && \
+	[ -x "$$lanes" ] && [ -x "$$bulk" ] || { echo "error: cannot build the lane tests" >&2; exit 1; }; \
+	for spec in $(CPU_TEST_CPUS); do \
+	  cpu=$${spec%%:*}; want="[$$(echo $${spec#*:} | sed 's/,/, /g')]"; \
+	  echo "== lane engine on an emulated $$cpu (expecting backends $$want)"; \
+	  out=$$(qemu-x86_64 -cpu $$cpu "$$lanes" --nocapture 2>&1 | grep -v "TCG doesn't support") \
+	    || { echo "$$out"; exit 1; }; \
+	  echo "$$out" | grep -E "backends|test result"; \
+	  echo "$$out" | grep -qxF "lane backends this CPU runs: $$want" \
+	    || { echo "error: $$cpu: expected backends $$want" >&2; exit 1; }; \
+	  PTXFMA_VECTORS=40000 qemu-x86_64 -cpu $$cpu "$$bulk" model_matches 2>&1 | \
+	    grep -v "TCG doesn't support" | grep -E "^test |FAILED|panicked" || exit 1; \
+	done
 
 # The injected fault (RTL built with +define+FAULT_STICKY_RZ) must be caught, with the right
 # stage named and the marker in the VCD; and found the same way by any number of jobs and
