@@ -2,7 +2,8 @@
 #
 #   make cosim     install what is missing, build, co-simulate >= 1,000,000 operations
 #   make test      format check, clippy, RTL lint, every test, the lane engine on emulated
-#                  CPUs (AVX2 only, baseline), the injected-fault test
+#                  CPUs (AVX2 only, baseline), the injected-fault tests, ports-only checking of
+#                  the second design (rtl/alt/)
 #   make lint      verilator --lint-only -Wall over rtl/
 #   make bench     model speed (tick and run, against apfloat and the host FMA), co-simulation
 #                  speed, and clean / incremental build times
@@ -46,11 +47,14 @@ BENCH_ARGS ?=
 RTL_PKGS := $(sort $(wildcard rtl/*_pkg.sv))
 RTL_SRCS := $(RTL_PKGS) $(sort $(filter-out $(RTL_PKGS),$(wildcard rtl/*.sv)))
 LINT_FLAGS := --lint-only -Wall --top-module ptxfma_top
+# The second, ports-only f32 FMA (docs/dut.md).
+ALT_SRCS := $(sort $(wildcard rtl/alt/*.sv))
+ALT_LINT_FLAGS := --lint-only -Wall --top-module ptxfma_alt_top
 
 COSIM := $(CARGO) run --quiet --release -p ptxfma-cosim --bin fma-cosim --
 
-.PHONY: all deps cosim test lint fmt-check clippy cargo-test cpu-test fault-test cosim-test bench \
-        regress clean
+.PHONY: all deps cosim test lint fmt-check clippy cargo-test cpu-test fault-test ports-test \
+        cosim-test bench regress clean
 
 all: test
 
@@ -103,22 +107,26 @@ cosim: deps
 # TEST_COSIM=1 adds the $(TEST_COSIM_COUNT)-operation co-simulation of the RTL against the
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
-test: deps fmt-check clippy lint cargo-test cpu-test fault-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) \
-      farm-test
+test: deps fmt-check clippy lint cargo-test cpu-test fault-test ports-test \
+      $(if $(filter 1,$(TEST_COSIM)),cosim-test) farm-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	$(CARGO) clippy --workspace --all-targets --features ptxfma-cosim/fault-sticky -- -D warnings
+	$(CARGO) clippy --workspace --all-targets \
+	  --features ptxfma-cosim/fault-sticky,ptxfma-cosim/alt-design -- -D warnings
 
-# The pipe, the pipe with the injected fault, and the co-simulator's wrapper (rtl/sim/).
+# The pipe, the pipe with the injected fault, the co-simulator's wrapper (rtl/sim/), and the
+# ports-only second design (rtl/alt/) with and without its fault.
 lint: deps
 	$(VERILATOR) $(LINT_FLAGS) $(RTL_SRCS)
 	$(VERILATOR) $(LINT_FLAGS) -DFAULT_STICKY_RZ $(RTL_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ptxfma_sim_top $(RTL_SRCS) \
 	  $(sort $(wildcard rtl/sim/*.sv))
+	$(VERILATOR) $(ALT_LINT_FLAGS) $(ALT_SRCS)
+	$(VERILATOR) $(ALT_LINT_FLAGS) -DFAULT_ALT_STICKY_RP $(ALT_SRCS)
 
 cargo-test:
 	$(CARGO) test --workspace --release
@@ -161,6 +169,11 @@ cpu-test:
 fault-test:
 	$(CARGO) test --workspace --release --features ptxfma-cosim/fault-sticky --test fault \
 	  --test regress
+
+# Ports-only checking of another microarchitecture (docs/dut.md): rtl/alt/ (cargo feature
+# alt-design) passes `--compare ports --filter f32`, and its injected fault is caught.
+ports-test:
+	$(CARGO) test --workspace --release --features ptxfma-cosim/alt-design --test ports
 
 cosim-test: deps
 	$(COSIM) run --count $(TEST_COSIM_COUNT) --seed 7 --waves-dir $(WAVES_DIR) --progress lines

@@ -82,6 +82,18 @@ const KEEP_PER_VARIANT: usize = 4;
 struct Variant {
     name: String,
     defines: Vec<String>,
+    /// Which design the variant builds.
+    design: Design,
+}
+
+/// The designs a variant can build.
+#[derive(Clone, Copy, PartialEq)]
+enum Design {
+    /// `rtl/*.sv`: the pipe with its stage registers on ports (`ptxfma_top`).
+    Pipe,
+    /// `rtl/alt/*.sv`: another f32 FMA with only the result ports (`ptxfma_alt_top`), checked
+    /// by `--compare ports` (docs/dut.md). Cargo feature `alt-design`.
+    Alt,
 }
 
 /// The two builds of a variant.
@@ -109,10 +121,13 @@ impl Build {
         format!("V{}_{}", self.name(), v.name)
     }
 
-    fn top(self) -> &'static str {
-        match self {
-            Build::Fast => "ptxfma_sim_top",
-            Build::Traced => "ptxfma_top",
+    /// The top module of `v` in this build. A ports-only design has no falling-edge wrapper:
+    /// both builds use its own top.
+    fn top(self, v: &Variant) -> &'static str {
+        match (v.design, self) {
+            (Design::Alt, _) => "ptxfma_alt_top",
+            (Design::Pipe, Build::Fast) => "ptxfma_sim_top",
+            (Design::Pipe, Build::Traced) => "ptxfma_top",
         }
     }
 
@@ -201,9 +216,14 @@ fn main() {
     let root = PathBuf::from(run(&verilator, &["--getenv", "VERILATOR_ROOT"]).trim());
     let include = root.join("include");
 
+    let variants = variants();
     let sources = rtl_sources(&rtl_dir);
     let sim_sources = rtl_sources(&rtl_dir.join("sim"));
-    let variants = variants();
+    let alt_sources = if variants.iter().any(|v| v.design == Design::Alt) {
+        rtl_sources(&rtl_dir.join("alt"))
+    } else {
+        Vec::new()
+    };
     let cache = cache_dir(&out_dir);
     fs::create_dir_all(&cache).unwrap_or_else(|e| fail(&format!("{}: {e}", cache.display())));
 
@@ -227,15 +247,18 @@ fn main() {
     let mut jobs = Vec::new();
     for v in &variants {
         for b in Build::ALL {
-            let srcs: Vec<PathBuf> = match b {
-                Build::Fast => sources.iter().chain(&sim_sources).cloned().collect(),
-                Build::Traced => sources.clone(),
+            let srcs: Vec<PathBuf> = match (v.design, b) {
+                (Design::Alt, _) => alt_sources.clone(),
+                (Design::Pipe, Build::Fast) => {
+                    sources.iter().chain(&sim_sources).cloned().collect()
+                }
+                (Design::Pipe, Build::Traced) => sources.clone(),
             };
             let mut key_parts: Vec<Vec<u8>> = vec![model_cxx.identity.clone().into_bytes()];
             key_parts.push(VERILATOR_FLAGS.join(" ").into_bytes());
             key_parts.push(b.verilator_flags().join(" ").into_bytes());
             key_parts.push(model_cxx.flags(b).join(" ").into_bytes());
-            key_parts.push(b.top().into());
+            key_parts.push(b.top(v).into());
             key_parts.push(b.prefix(v).into_bytes());
             key_parts.push(v.defines.join(" ").into_bytes());
             for s in &srcs {
@@ -288,7 +311,20 @@ fn main() {
         writeln!(h, "#include \"{}.h\"", b.prefix(v)).unwrap();
     }
     h.push_str("// X(name, fast model, traced model)\n#define PTXFMA_FOR_EACH_VARIANT(X)");
-    for v in &variants {
+    for v in variants.iter().filter(|v| v.design == Design::Pipe) {
+        write!(
+            h,
+            " X(\"{}\", {}, {})",
+            v.name,
+            Build::Fast.prefix(v),
+            Build::Traced.prefix(v)
+        )
+        .unwrap();
+    }
+    h.push('\n');
+    // Designs with only the result ports: the shim fills only the port words of a frame.
+    h.push_str("#define PTXFMA_FOR_EACH_PORTS_VARIANT(X)");
+    for v in variants.iter().filter(|v| v.design == Design::Alt) {
         write!(
             h,
             " X(\"{}\", {}, {})",
@@ -325,14 +361,19 @@ fn main() {
         let traced = port_widths(&header(v, Build::Traced));
         if ports != traced {
             fail(&format!(
-                "rtl/sim/ptxfma_sim_top.sv no longer has the ports of ptxfma_top:\n  {ports:?}\n  \
-                 {traced:?}"
+                "the fast and traced tops of `{}` differ in ports (rtl/sim/ptxfma_sim_top.sv vs \
+                 ptxfma_top):\n  {ports:?}\n  \
+                 {traced:?}",
+                v.name
             ));
         }
         writeln!(
             meta,
-            "    VariantMeta {{ name: {:?}, defines: &{:?}, ports: &{:?} }},",
-            v.name, v.defines, ports
+            "    VariantMeta {{ name: {:?}, defines: &{:?}, ports: &{:?}, registers: {} }},",
+            v.name,
+            v.defines,
+            ports,
+            v.design == Design::Pipe
         )
         .unwrap();
     }
@@ -552,7 +593,7 @@ fn verilate(verilator: &str, v: &Variant, b: Build, sources: &[PathBuf], mdir: &
     cmd.args(VERILATOR_FLAGS)
         .args(b.verilator_flags())
         .arg("--top-module")
-        .arg(b.top())
+        .arg(b.top(v))
         .arg("--prefix")
         .arg(b.prefix(v))
         .arg("-Mdir")
@@ -660,12 +701,23 @@ fn variants() -> Vec<Variant> {
     let mut out = vec![Variant {
         name: "default".into(),
         defines: split(&env::var("PTXFMA_RTL_DEFINES").unwrap_or_default()),
+        design: Design::Pipe,
     }];
     if env::var_os("CARGO_FEATURE_FAULT_STICKY").is_some() {
         out.push(Variant {
             name: "fault_sticky_rz".into(),
             defines: vec!["FAULT_STICKY_RZ".into()],
+            design: Design::Pipe,
         });
+    }
+    if env::var_os("CARGO_FEATURE_ALT_DESIGN").is_some() {
+        for (name, define) in [("alt", None), ("alt_fault", Some("FAULT_ALT_STICKY_RP"))] {
+            out.push(Variant {
+                name: name.into(),
+                defines: define.into_iter().map(String::from).collect(),
+                design: Design::Alt,
+            });
+        }
     }
     for spec in env::var("PTXFMA_RTL_VARIANTS")
         .unwrap_or_default()
@@ -689,6 +741,7 @@ fn variants() -> Vec<Variant> {
         out.push(Variant {
             name: name.into(),
             defines: split(defs),
+            design: Design::Pipe,
         });
     }
     out

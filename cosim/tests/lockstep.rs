@@ -249,6 +249,7 @@ fn ports_drifting_from_the_model_are_named() {
         name: "drifted",
         defines: &[],
         ports: Box::leak(ports.into_boxed_slice()),
+        registers: true,
     };
     let e = rtl::check_ports(&bad).unwrap_err().to_string();
     assert!(e.contains("s2_o is 632 bits"), "{e}");

@@ -160,6 +160,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         overlap: false,
         retired: false,
         coverage: false,
+        compare: crate::ports::Compare::Registers,
     };
     let out = lockstep::run(&mut rtl, golden.as_mut(), all.into_iter(), &cfg)?;
     if let Some(d) = out.divergences.first() {
