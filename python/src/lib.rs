@@ -306,6 +306,55 @@ fn check_words(words: impl ExactSizeIterator<Item = u64>, n: usize) -> PyResult<
     Ok(out)
 }
 
+/// _model_run_rate(ctrl, a, b, c, repeats=5)
+/// --
+///
+/// Benchmark helper for `make bench`: operations per second of the model's own `Pipeline::run`
+/// over these operations (a ``uint64`` array of control words and the operand arrays), timed in
+/// Rust on inputs built beforehand, best of `repeats`. It is the baseline that `eval_array` is
+/// measured against in the same process, so the ratio shows what the Python boundary costs.
+#[pyfunction]
+#[pyo3(signature = (ctrl, a, b, c, repeats = 5))]
+fn _model_run_rate(
+    py: Python<'_>,
+    ctrl: PyReadonlyArray1<'_, u64>,
+    a: PyReadonlyArray1<'_, u64>,
+    b: PyReadonlyArray1<'_, u64>,
+    c: PyReadonlyArray1<'_, u64>,
+    repeats: usize,
+) -> PyResult<f64> {
+    let n = a.len();
+    if ctrl.len() != n || b.len() != n || c.len() != n {
+        return Err(value_error("ctrl, a, b and c must have the same length"));
+    }
+    let w = check_words(ctrl.as_array().iter().copied(), n)?;
+    let (a, b, c) = (a.as_array(), b.as_array(), c.as_array());
+    let inputs: Vec<PipeIn> = (0..n)
+        .map(|i| PipeIn {
+            valid: true,
+            ctrl: w[i],
+            a: a[i],
+            b: b[i],
+            c: c[i],
+            ..PipeIn::default()
+        })
+        .collect();
+    Ok(py.detach(|| {
+        let mut outs = vec![Out::default(); BLOCK];
+        let mut best = f64::MAX;
+        for _ in 0..repeats.max(1) {
+            let t = std::time::Instant::now();
+            let mut p = pipeline::Pipeline::new();
+            for chunk in inputs.chunks(BLOCK) {
+                p.run(chunk, &mut outs[..chunk.len()]);
+                std::hint::black_box(&outs);
+            }
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        n as f64 / best
+    }))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pipeline
 // ---------------------------------------------------------------------------------------------
@@ -480,6 +529,7 @@ fn ptxfma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval, m)?)?;
     m.add_function(wrap_pyfunction!(eval_line, m)?)?;
     m.add_function(wrap_pyfunction!(eval_array, m)?)?;
+    m.add_function(wrap_pyfunction!(_model_run_rate, m)?)?;
     m.add_class::<Pipeline>()?;
     m.add("LATENCY", LATENCY)?;
     m.add("CTRL_BITS", CTRL_BITS)?;
