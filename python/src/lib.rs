@@ -82,9 +82,6 @@ fn decode_spelling(ptx: &str, target: Target) -> PyResult<Ctrl> {
     op::parse_line(&line, target).map(|i| i.ctrl).map_err(err)
 }
 
-/// decode(ptx, target="sm_100")
-/// --
-///
 /// The 24-bit control word (the RTL's `in_ctrl_i`) of a PTX spelling for `target`.
 ///
 /// `ptx` is the mnemonic, e.g. ``"fma.rn.ftz.f32"``, ``"mad.f32"`` (sm_1x), ``"add.rz.f32.bf16"``;
@@ -153,9 +150,6 @@ fn eval_one(ctrl: u32, a: u64, b: u64, c: u64) -> u64 {
     pipeline::stage4(&s3).d
 }
 
-/// eval(ptx_or_ctrl, a, b, c, target="sm_100")
-/// --
-///
 /// The result word `d` (the RTL's `out_d_o`) of one operation.
 ///
 /// `ptx_or_ctrl` is a PTX spelling (see `decode`) or a control word from `decode`; `a`, `b`, `c`
@@ -169,9 +163,6 @@ fn eval(ptx_or_ctrl: &Bound<'_, PyAny>, a: u64, b: u64, c: u64, target: &str) ->
     Ok(eval_one(ctrl.encode(), a, b, c))
 }
 
-/// eval_line(line, target="sm_100")
-/// --
-///
 /// Evaluates one `fma-model eval` line, read exactly as the command reads it, e.g.
 /// ``"fma.rz.ftz.f32 0x00000001 0x3f800000 0x80000000"`` or
 /// ``"vmad.s32.s32.s32.shr7 -0x5.h1 0x7.b0 0x3"``, and returns the number the command prints.
@@ -233,9 +224,6 @@ fn to_vec_or_slice<'a>(x: &'a PyReadonlyArray1<'_, u64>) -> std::borrow::Cow<'a,
     }
 }
 
-/// eval_array(ptx_or_ctrl, a, b, c, target="sm_100")
-/// --
-///
 /// `eval` over numpy ``uint64`` arrays of equal length, on the model's lane engine
 /// (`Pipeline::run`; no Python work per operation, the GIL released): returns a new ``uint64``
 /// array `d`.
@@ -306,9 +294,6 @@ fn check_words(words: impl ExactSizeIterator<Item = u64>, n: usize) -> PyResult<
     Ok(out)
 }
 
-/// _model_run_rate(ctrl, a, b, c, repeats=5)
-/// --
-///
 /// Benchmark helper for `make bench`: operations per second of the model's own `Pipeline::run`
 /// over these operations (a ``uint64`` array of control words and the operand arrays), timed in
 /// Rust on inputs built beforehand, best of `repeats`. It is the baseline that `eval_array` is
@@ -421,9 +406,6 @@ impl_reg_to_py! {
     Out { valid, tag, d }
 }
 
-/// Pipeline()
-/// --
-///
 /// The cycle-level model of `ptxfma_top`: four register banks (`s1`, `s2`, `s3`, `out`, the
 /// RTL's `s1_q`..`out_q`), loaded on every `tick`. An operation presented in one `tick` retires
 /// `LATENCY` - 1 ticks later, i.e. it is in the `out` returned by the `LATENCY`-th `tick` counting
@@ -442,9 +424,6 @@ impl Pipeline {
         }
     }
 
-    /// tick(valid, tag, ctrl, a, b, c, reset=False)
-    /// --
-    ///
     /// One rising clock edge with these input ports (`in_valid_i`, `in_tag_i`, `in_ctrl_i`,
     /// `in_a_i`..`in_c_i`; `reset` holds `rst_ni` low through the edge, clearing every bank).
     /// `ctrl` is any 24-bit word, as on the port, or a PTX spelling (decoded for sm_100). Returns
@@ -487,9 +466,6 @@ impl Pipeline {
         Ok((out.valid, out.tag, out.d))
     }
 
-    /// reset()
-    /// --
-    ///
     /// Clears every bank, as the RTL's reset.
     fn reset(&mut self) {
         self.inner.reset();
