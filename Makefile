@@ -310,7 +310,7 @@ py-test: py-env
 	$(CARGO) build --release -p ptxfma-model --bin fma-model
 	@target=$$($(CARGO) metadata --format-version 1 --no-deps | \
 	          sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
-	FMA_MODEL="$$target/release/fma-model" $(PY) -m pytest -q -p no:cacheprovider python/tests
+	PYTHONDONTWRITEBYTECODE=1 FMA_MODEL="$$target/release/fma-model" $(PY) -m pytest -q -p no:cacheprovider python/tests
 
 # The cocotb example against the RTL (must pass, and say how many results it checked) and
 # against the RTL built with +define+FAULT_STICKY_RZ (must fail with mismatches). Simulator
