@@ -212,12 +212,12 @@ dpi-bench: deps $(FFI_LIB)
 	@bin=$(DPI_DIR)/bench/ptxfma_dpi_bench; n=$(DPI_BENCH_CALLS); \
 	now() { date +%s.%N; }; \
 	best() { b=; for i in 1 2 3; do t0=$$(now); $$bin +n=$$1 >/dev/null || exit 1; t1=$$(now); \
-	  b=$$(awk -v a=$$t0 -v c=$$t1 -v b="$$b" 'BEGIN { d = c - a; print (b == "" || d < b) ? d : b }'); \
+	  b=$$(awk -v a=$$t0 -v c=$$t1 -v b="$$b" 'BEGIN { d = c - a; print ((b == "" || d < b) ? d : b) }'); \
 	  done; echo $$b; }; \
 	empty=$$(best 0) && full=$$(best $$n) || exit 1; \
 	awk -v n=$$n -v e=$$empty -v f=$$full 'BEGIN { r = n / (f - e) / 1e6; \
 	  printf "DPI-C single ptxfma_eval calls from SystemVerilog (Verilator, %d calls, best of 3)\n", n; \
-	  printf "  %.2f M calls/s  %s (target >= 5 M calls/s)\n", r, r >= 5 ? "MET" : "MISSED" }'
+	  printf "  %.2f M calls/s  %s (target >= 5 M calls/s)\n", r, (r >= 5 ? "MET" : "MISSED") }'
 
 # Longer: REGRESS_COUNT operations on every core, up to 100 divergences grouped by signature,
 # results in $(RESULTS_DIR)/regress.{json,xml}.

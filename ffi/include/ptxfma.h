@@ -113,8 +113,8 @@ int32_t ptxfma_decode(const char *spelling, const char *target, uint32_t *ctrl);
 int32_t ptxfma_eval(uint32_t ctrl, uint64_t a, uint64_t b, uint64_t c, uint64_t *d);
 
 // Evaluates `n` operations: `d[i]` = the result of `ctrl[i]`, `a[i]`, `b[i]`, `c[i]`. Runs on
-// the model's `Pipeline::run` (the lane engine for runs of one control word), so it is as fast
-// as the model's own batch path. Every control word is checked first; on a bad one nothing is
+// the model's batch path (`Pipeline::run` and its lane engine for runs of one control word), so
+// it is as fast as the model's own `run`. Every control word is checked first; on a bad one nothing is
 // written and the message names its index. With `n` = 0 the pointers may be null.
 //
 // # Safety

@@ -209,28 +209,36 @@ fn eval_and_batch_equal_the_model_on_every_family() {
         assert_eq!(one, want, "eval, vector {i}: {v:?}");
         assert_eq!(d[i], want, "batch, vector {i}: {v:?}");
     }
-    // Runs of one control word go through the lane engine: check those too.
-    let w = ctrl[0];
-    let same = vec![w; 5000];
-    // SAFETY: arrays of 5000 elements.
-    let st = unsafe {
-        ptxfma_eval_batch(
-            same.as_ptr(),
-            a.as_ptr(),
-            b.as_ptr(),
-            cc.as_ptr(),
-            d.as_mut_ptr(),
-            5000,
-        )
-    };
-    assert_eq!(st, 0);
-    for i in 0..5000 {
-        assert_eq!(
-            d[i],
-            pipeline::eval(&vs[0].ctrl, a[i], b[i], cc[i]),
-            "run, {i}"
-        );
+    // Blocks of one control word go to the lane engine directly: check them for the words of
+    // the first vectors, which cover every family (with 5000 operations, one full block and a
+    // part block with a tail of fewer than sixteen).
+    let mut families = std::collections::HashSet::new();
+    for v in &vs[..64] {
+        families.insert(ptxfma_model::stimulus::Family::of(&v.ctrl));
+        let w = v.ctrl.encode();
+        let same = vec![w; 5000];
+        // SAFETY: arrays of at least 5000 elements.
+        let st = unsafe {
+            ptxfma_eval_batch(
+                same.as_ptr(),
+                a.as_ptr(),
+                b.as_ptr(),
+                cc.as_ptr(),
+                d.as_mut_ptr(),
+                5000,
+            )
+        };
+        assert_eq!(st, 0);
+        for i in 0..5000 {
+            assert_eq!(
+                d[i],
+                pipeline::eval(&v.ctrl, a[i], b[i], cc[i]),
+                "{:?}, {i}",
+                v.ctrl
+            );
+        }
     }
+    assert_eq!(families.len(), 7, "{families:?}");
 }
 
 fn line(l: &str, target: Option<&str>) -> (i32, u64) {
