@@ -865,3 +865,25 @@ pub unsafe extern "C" fn ptxfma_pipe_stage_word(
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic inside an entry point's body comes back as PTXFMA_STATUS_PANIC with its text,
+    /// and the thread (the host simulator) carries on.
+    #[test]
+    fn a_panic_becomes_a_status_and_a_message() {
+        let st = guard("ptxfma_test", || panic!("boom {}", 42));
+        assert_eq!(st, PtxfmaStatus::Panic as i32);
+        // SAFETY: the library's own NUL-terminated string.
+        let msg = unsafe { CStr::from_ptr(ptxfma_last_error()) }
+            .to_str()
+            .unwrap();
+        assert!(
+            msg.contains("ptxfma_test: model panic") && msg.contains("boom 42"),
+            "{msg}"
+        );
+        assert_eq!(guard("ptxfma_test", || Ok(PtxfmaStatus::Ok)), 0);
+    }
+}
