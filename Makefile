@@ -158,9 +158,10 @@ bench: deps
 
 # ---------------------------------------------------------------------------------------------
 # DPI-C (dpi/README.md). libptxfma (crate ffi/) is built, its header checked against cbindgen's
-# output, and the self-checking SystemVerilog testbench dpi/tb/ built with Verilator twice: on
-# the RTL, where every retired result must match the DPI golden model, and with
-# +define+FAULT_STICKY_RZ, where the run must fail with mismatches. Builds go to
+# output and used from C (static library) and C++ (shared library), and the self-checking
+# SystemVerilog testbench dpi/tb/ built with Verilator twice: on the RTL, where every retired
+# result must match the DPI golden model, and with +define+FAULT_STICKY_RZ, where the run must
+# fail with mismatches. Builds go to
 # $(CARGO_TARGET_DIR or target)/dpi/, never into the source tree.
 FFI_TARGET := $(abspath $(or $(CARGO_TARGET_DIR),target))
 FFI_LIB := $(FFI_TARGET)/release/libptxfma.a
@@ -185,7 +186,14 @@ FORCE:
 dpi-test: deps $(FFI_LIB)
 	$(CARGO) test --release -p ptxfma-ffi --test header
 	@mkdir -p $(DPI_DIR)
+	cc -std=c99 -pedantic -Wall -Wextra -Werror -Iffi/include ffi/tests/c/ptxfma_smoke.c \
+	  $(FFI_LIB) -lm -o $(DPI_DIR)/smoke-c && $(DPI_DIR)/smoke-c
+	c++ -std=c++17 -Wall -Wextra -Werror -Iffi/include -x c++ ffi/tests/c/ptxfma_smoke.c -x none \
+	  -L$(dir $(FFI_LIB)) -lptxfma -Wl,-rpath,$(dir $(FFI_LIB)) -o $(DPI_DIR)/smoke-cxx && \
+	  $(DPI_DIR)/smoke-cxx
 	$(VERILATOR) --lint-only -Wall --timing --top-module ptxfma_dpi_tb $(RTL_SRCS) $(DPI_TB_SRCS)
+	@# Verilator's makefile does not relink when only the library changed: force the link.
+	@rm -f $(DPI_DIR)/rtl/ptxfma_dpi_tb $(DPI_DIR)/fault/ptxfma_dpi_tb
 	$(VERILATOR) $(DPI_TB_VFLAGS) -Mdir $(DPI_DIR)/rtl >$(DPI_DIR)/rtl-build.log 2>&1 || \
 	  { tail -30 $(DPI_DIR)/rtl-build.log; exit 1; }
 	$(VERILATOR) $(DPI_TB_VFLAGS) -DFAULT_STICKY_RZ -Mdir $(DPI_DIR)/fault \
@@ -210,17 +218,20 @@ dpi-test: deps $(FFI_LIB)
 # best of three.
 dpi-bench: deps $(FFI_LIB)
 	@mkdir -p $(DPI_DIR)
+	@rm -f $(DPI_DIR)/bench/ptxfma_dpi_bench
 	@$(VERILATOR) $(DPI_VFLAGS) -O3 --top-module ptxfma_dpi_bench -o ptxfma_dpi_bench \
 	  -Mdir $(DPI_DIR)/bench $(DPI_PKG) dpi/bench/ptxfma_dpi_bench.sv \
 	  >$(DPI_DIR)/bench-build.log 2>&1 || { tail -30 $(DPI_DIR)/bench-build.log; exit 1; }
 	@bin=$(DPI_DIR)/bench/ptxfma_dpi_bench; n=$(DPI_BENCH_CALLS); \
 	now() { date +%s.%N; }; \
 	best() { b=; for i in 1 2 3; do t0=$$(now); $$bin +n=$$1 >/dev/null || exit 1; t1=$$(now); \
-	  b=$$(awk -v a=$$t0 -v c=$$t1 -v b="$$b" 'BEGIN { d = c - a; print ((b == "" || d < b) ? d : b) }'); \
+	  b=$$(awk -v a=$$t0 -v c=$$t1 -v b="$$b" \
+	    'BEGIN { d = c - a; print ((b == "" || d < b) ? d : b) }'); \
 	  done; echo $$b; }; \
 	empty=$$(best 0) && full=$$(best $$n) || exit 1; \
 	awk -v n=$$n -v e=$$empty -v f=$$full 'BEGIN { r = n / (f - e) / 1e6; \
-	  printf "DPI-C single ptxfma_eval calls from SystemVerilog (Verilator, %d calls, best of 3)\n", n; \
+	  printf "DPI-C single ptxfma_eval calls from SystemVerilog (Verilator, %d calls, ", n; \
+	  printf "best of 3)\n"; \
 	  printf "  %.2f M calls/s  %s (target >= 5 M calls/s)\n", r, (r >= 5 ? "MET" : "MISSED") }'
 
 # Longer: REGRESS_COUNT operations on every core, up to 100 divergences grouped by signature,
