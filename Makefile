@@ -7,12 +7,15 @@
 #   make lint      verilator --lint-only -Wall over rtl/
 #   make bench     model speed (tick and run, against apfloat and the host FMA), co-simulation
 #                  speed, and clean / incremental build times
+#   make dpi-test  the DPI-C testbench (dpi/tb/) on the RTL (must pass) and on the injected fault
+#                  (must fail); part of `make test`
 #   make regress   a longer co-simulation (every core), results as JSON and JUnit
 #   make farm      the regression as a Slurm job array of FARM_SHARDS shards, merged
 #
 # Knobs (make VAR=value): COSIM_COUNT, COSIM_SEED, COSIM_FILTER, COSIM_WINDOW, COSIM_JOBS,
 # COSIM_ARGS, WAVES_DIR, RESULTS_DIR, REGRESS_COUNT, REGRESS_SEED, BENCH_COUNT,
-# MODEL_BENCH_OPS; the farm's knobs are listed at its target.
+# MODEL_BENCH_OPS, DPI_SEED, DPI_COUNT, DPI_BENCH_CALLS; the farm's knobs are listed at its
+# target.
 
 SHELL := /bin/bash
 CARGO ?= cargo
@@ -54,7 +57,7 @@ ALT_LINT_FLAGS := --lint-only -Wall --top-module ptxfma_alt_top
 COSIM := $(CARGO) run --quiet --release -p ptxfma-cosim --bin fma-cosim --
 
 .PHONY: all deps cosim test lint fmt-check clippy cargo-test cpu-test fault-test ports-test \
-        cosim-test bench regress clean
+        cosim-test bench regress clean dpi-test dpi-bench
 
 all: test
 
@@ -108,7 +111,7 @@ cosim: deps
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
 test: deps fmt-check clippy lint cargo-test cpu-test fault-test ports-test \
-      $(if $(filter 1,$(TEST_COSIM)),cosim-test) farm-test py-test cocotb-test
+      $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test farm-test py-test cocotb-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -188,6 +191,8 @@ cosim-test: deps
 # ordinary build puts the binary back.
 bench: deps
 	BENCH_OPS=$(MODEL_BENCH_OPS) $(CARGO) bench -q -p ptxfma-model --bench model
+	FFI_BENCH_OPS=$(MODEL_BENCH_OPS) $(CARGO) bench -q -p ptxfma-ffi --bench ffi
+	$(MAKE) --no-print-directory dpi-bench
 	$(CARGO) build --release -p ptxfma-cosim
 	$(COSIM) bench --count $(BENCH_COUNT) --jobs 2 $(BENCH_ARGS)
 	$(MAKE) --no-print-directory py-bench
@@ -204,6 +209,84 @@ bench: deps
 	echo "  clean build of the co-simulator   $$(secs $$t0 $$t1) s"; \
 	echo "  rebuild after an RTL edit         $$rebuild s  $$(awk -v r="$$rebuild" \
 	  'BEGIN { print (r <= 20 ? "MET" : "MISSED") }') (target <= 20 s)"
+
+# ---------------------------------------------------------------------------------------------
+# DPI-C (dpi/README.md). libptxfma (crate ffi/) is built, its header checked against cbindgen's
+# output and used from C (static library) and C++ (shared library), and the self-checking
+# SystemVerilog testbench dpi/tb/ built with Verilator twice: on the RTL, where every retired
+# result must match the DPI golden model, and with +define+FAULT_STICKY_RZ, where the run must
+# fail with mismatches. Builds go to
+# $(CARGO_TARGET_DIR or target)/dpi/, never into the source tree.
+FFI_TARGET := $(abspath $(or $(CARGO_TARGET_DIR),target))
+FFI_LIB := $(FFI_TARGET)/release/libptxfma.a
+DPI_DIR := $(FFI_TARGET)/dpi
+DPI_PKG := dpi/ptxfma_dpi_pkg.sv
+DPI_TB_SRCS := $(DPI_PKG) dpi/tb/ptxfma_scoreboard_pkg.sv dpi/tb/ptxfma_dpi_tb.sv
+DPI_SEED ?= 1
+DPI_COUNT ?= 20000
+DPI_BENCH_CALLS ?= 5000000
+# The static library, so the binaries need no LD_LIBRARY_PATH or rpath.
+DPI_VFLAGS := --binary -j 2 -Wno-fatal -Wno-lint -Wno-style $(FFI_LIB)
+# The testbench's generated C++ at -O0: it builds in half the time of Verilator's default -Os
+# (about 1 minute instead of 2+ here), and its few tens of thousands of cycles still run in
+# about a second.
+DPI_TB_VFLAGS := $(DPI_VFLAGS) --timing --top-module ptxfma_dpi_tb -o ptxfma_dpi_tb \
+  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0" $(RTL_SRCS) $(DPI_TB_SRCS)
+
+$(FFI_LIB): FORCE
+	$(CARGO) build --release -p ptxfma-ffi
+FORCE:
+
+dpi-test: deps $(FFI_LIB)
+	$(CARGO) test --release -p ptxfma-ffi --test header
+	@mkdir -p $(DPI_DIR)
+	cc -std=c99 -pedantic -Wall -Wextra -Werror -Iffi/include ffi/tests/c/ptxfma_smoke.c \
+	  $(FFI_LIB) -lm -o $(DPI_DIR)/smoke-c && $(DPI_DIR)/smoke-c
+	c++ -std=c++17 -Wall -Wextra -Werror -Iffi/include -x c++ ffi/tests/c/ptxfma_smoke.c -x none \
+	  -L$(dir $(FFI_LIB)) -lptxfma -Wl,-rpath,$(dir $(FFI_LIB)) -o $(DPI_DIR)/smoke-cxx && \
+	  $(DPI_DIR)/smoke-cxx
+	$(VERILATOR) --lint-only -Wall --timing --top-module ptxfma_dpi_tb $(RTL_SRCS) $(DPI_TB_SRCS)
+	@# Verilator's makefile does not relink when only the library changed: force the link.
+	@rm -f $(DPI_DIR)/rtl/ptxfma_dpi_tb $(DPI_DIR)/fault/ptxfma_dpi_tb
+	$(VERILATOR) $(DPI_TB_VFLAGS) -Mdir $(DPI_DIR)/rtl >$(DPI_DIR)/rtl-build.log 2>&1 || \
+	  { tail -30 $(DPI_DIR)/rtl-build.log; exit 1; }
+	$(VERILATOR) $(DPI_TB_VFLAGS) -DFAULT_STICKY_RZ -Mdir $(DPI_DIR)/fault \
+	  >$(DPI_DIR)/fault-build.log 2>&1 || { tail -30 $(DPI_DIR)/fault-build.log; exit 1; }
+	@set -o pipefail; args="+seed=$(DPI_SEED) +count=$(DPI_COUNT)"; \
+	echo "== DPI-C testbench on the RTL (must pass)"; \
+	$(DPI_DIR)/rtl/ptxfma_dpi_tb $$args | tee $(DPI_DIR)/rtl.log || exit 1; \
+	grep -q '^checked [1-9][0-9]* results, 0 mismatches$$' $(DPI_DIR)/rtl.log || \
+	  { echo "error: no clean result count in the RTL run" >&2; exit 1; }; \
+	echo "== DPI-C testbench on the RTL with FAULT_STICKY_RZ (must fail)"; \
+	if (ulimit -c 0; exec $(DPI_DIR)/fault/ptxfma_dpi_tb $$args) >$(DPI_DIR)/fault.log 2>&1; then \
+	  cat $(DPI_DIR)/fault.log; echo "error: the injected fault was not detected" >&2; exit 1; \
+	fi; \
+	grep -E '^(MISMATCH|LOCKSTEP)' $(DPI_DIR)/fault.log | head -6; \
+	grep -E '^(checked|lockstep)' $(DPI_DIR)/fault.log; \
+	grep -q '^checked [0-9]* results, [1-9][0-9]* mismatches$$' $(DPI_DIR)/fault.log || \
+	  { echo "error: the faulty RTL failed without result mismatches" >&2; exit 1; }; \
+	echo "dpi-test: the RTL passed and the injected fault was caught"
+
+# A Verilator-built SystemVerilog loop of single ptxfma_eval DPI-C calls (no RTL): calls per
+# second from the difference between a run of DPI_BENCH_CALLS calls and an empty one (start-up),
+# best of three.
+dpi-bench: deps $(FFI_LIB)
+	@mkdir -p $(DPI_DIR)
+	@rm -f $(DPI_DIR)/bench/ptxfma_dpi_bench
+	@$(VERILATOR) $(DPI_VFLAGS) -O3 --top-module ptxfma_dpi_bench -o ptxfma_dpi_bench \
+	  -Mdir $(DPI_DIR)/bench $(DPI_PKG) dpi/bench/ptxfma_dpi_bench.sv \
+	  >$(DPI_DIR)/bench-build.log 2>&1 || { tail -30 $(DPI_DIR)/bench-build.log; exit 1; }
+	@bin=$(DPI_DIR)/bench/ptxfma_dpi_bench; n=$(DPI_BENCH_CALLS); \
+	now() { date +%s.%N; }; \
+	best() { b=; for i in 1 2 3; do t0=$$(now); $$bin +n=$$1 >/dev/null || exit 1; t1=$$(now); \
+	  b=$$(awk -v a=$$t0 -v c=$$t1 -v b="$$b" \
+	    'BEGIN { d = c - a; print ((b == "" || d < b) ? d : b) }'); \
+	  done; echo $$b; }; \
+	empty=$$(best 0) && full=$$(best $$n) || exit 1; \
+	awk -v n=$$n -v e=$$empty -v f=$$full 'BEGIN { r = n / (f - e) / 1e6; \
+	  printf "DPI-C single ptxfma_eval calls from SystemVerilog (Verilator, %d calls, ", n; \
+	  printf "best of 3)\n"; \
+	  printf "  %.2f M calls/s  %s (target >= 5 M calls/s)\n", r, (r >= 5 ? "MET" : "MISSED") }'
 
 # Longer: REGRESS_COUNT operations on every core, up to 100 divergences grouped by signature,
 # results in $(RESULTS_DIR)/regress.{json,xml}.

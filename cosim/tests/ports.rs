@@ -256,3 +256,80 @@ fn register_checking_refuses_a_design_without_registers() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn shards_merge_to_the_unsharded_run_and_not_with_a_register_run() {
+    let dir = scratch("ports-shards");
+    let args = [
+        "run",
+        "--rtl",
+        "alt_fault",
+        "--compare",
+        "ports",
+        "--filter",
+        "f32",
+        "--count",
+        "12000",
+        "--chunk-size",
+        "3000",
+        "--max-divergences",
+        "1000",
+    ];
+    let waves = dir.to_str().unwrap();
+    let run = |extra: &[&str], json: &std::path::Path| {
+        let mut a: Vec<&str> = args.to_vec();
+        a.extend(extra);
+        a.extend(["--json", json.to_str().unwrap(), "--waves-dir", waves]);
+        let (code, out, err) = cosim(&a);
+        assert_eq!(code, 1, "{out}{err}");
+    };
+    let whole = dir.join("whole.json");
+    run(&[], &whole);
+    let shards: Vec<PathBuf> = (1..=2).map(|k| dir.join(format!("s{k}.json"))).collect();
+    run(&["--shard", "1/2"], &shards[0]);
+    run(&["--shard", "2/2"], &shards[1]);
+    let merged = dir.join("merged.json");
+    let (code, out, err) = cosim(&[
+        "merge",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        "--json",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let key = |p: &std::path::Path| {
+        let r = RunResult::read_json(p).unwrap();
+        let d: Vec<_> = r
+            .divergences
+            .iter()
+            .map(|d| (d.chunk, d.cycle, d.signature.clone()))
+            .collect();
+        (r.total_vectors(), d)
+    };
+    let (n, d) = key(&whole);
+    assert_eq!(n, 12_000);
+    assert!(!d.is_empty());
+    assert_eq!(key(&merged), (n, d));
+
+    // A register-checked run of the same stream is another run: the merge refuses it.
+    let regs = dir.join("regs.json");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--filter",
+        "f32",
+        "--count",
+        "12000",
+        "--chunk-size",
+        "3000",
+        "--shard",
+        "2/2",
+        "--json",
+        regs.to_str().unwrap(),
+        "--waves-dir",
+        waves,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = cosim(&["merge", shards[0].to_str().unwrap(), regs.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("compare"), "{err}");
+}

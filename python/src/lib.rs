@@ -500,6 +500,7 @@ impl Pipeline {
 /// `eval_line`, `eval_array` and the cycle-level `Pipeline`, bit-exact with `fma-model` and the
 /// RTL.
 #[pymodule]
+#[pyo3(name = "ptxfma")]
 fn ptxfma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(eval, m)?)?;
