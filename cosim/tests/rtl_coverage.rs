@@ -11,11 +11,12 @@ use std::process::Command;
 use common::{cosim, scratch};
 use ptxfma_cosim::rtlcov::{self, Summary};
 
-/// Line coverage of the design (rtl/*.sv, without rtl/sim/) after 20,000 operations: measured
-/// 0.0 (floor a few points below).
-const LINE_FLOOR: f64 = 0.0;
-/// Toggle coverage of the design after 20,000 operations: measured 0.0.
-const TOGGLE_FLOOR: f64 = 0.0;
+/// Line coverage of the design (rtl/*.sv, without rtl/sim/) after these 20,000 operations:
+/// measured 90.15% (119 of 132 points); the floor is a few points below.
+const LINE_FLOOR: f64 = 85.0;
+/// Toggle coverage of the design after these 20,000 operations: measured 92.69% (14,250 of
+/// 15,374 points).
+const TOGGLE_FLOOR: f64 = 88.0;
 
 #[test]
 fn a_short_run_covers_the_design_and_verilator_coverage_reads_it() {
@@ -34,7 +35,7 @@ fn a_short_run_covers_the_design_and_verilator_coverage_reads_it() {
         "--jobs",
         "2",
         "--progress",
-        "none",
+        "off",
         "--waves-dir",
         dir.to_str().unwrap(),
     ]);
@@ -85,7 +86,7 @@ fn rtl_coverage_needs_the_coverage_variant() {
         "--count",
         "10",
         "--progress",
-        "none",
+        "off",
     ]);
     assert_eq!(code, 2, "{out}\n{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
