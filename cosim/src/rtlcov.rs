@@ -166,7 +166,8 @@ impl Figure {
 
 impl std::fmt::Display for Figure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:6.2}% ({}/{})", self.percent(), self.hit, self.total)
+        let frac = format!("({}/{})", self.hit, self.total);
+        write!(f, "{:6.2}% {frac:>13}", self.percent())
     }
 }
 
@@ -219,12 +220,12 @@ impl Summary {
 
     /// The report printed by `make coverage`.
     pub fn table(&self) -> String {
-        let mut t = format!("{:<32} {:>24} {:>26}\n", "RTL file", "line", "toggle");
+        let mut t = format!("{:<30} {:>21} {:>21}\n", "RTL file", "line", "toggle");
         for (file, f) in &self.files {
             let name = file.rsplit_once("rtl/").map_or(file.as_str(), |(_, n)| n);
             writeln!(
                 t,
-                "{name:<32} {:>24} {:>26}",
+                "{name:<30} {:>21} {:>21}",
                 f.line.to_string(),
                 f.toggle.to_string()
             )
@@ -232,7 +233,7 @@ impl Summary {
         }
         writeln!(
             t,
-            "{:<32} {:>24} {:>26}",
+            "{:<30} {:>21} {:>21}",
             "design (rtl/*.sv)",
             self.design.line.to_string(),
             self.design.toggle.to_string()
@@ -240,7 +241,7 @@ impl Summary {
         .unwrap();
         write!(
             t,
-            "{:<32} {:>24} {:>26}",
+            "{:<30} {:>21} {:>21}",
             "sim wrapper (rtl/sim/, apart)",
             self.sim.line.to_string(),
             self.sim.toggle.to_string()

@@ -211,6 +211,7 @@ fn ports_drifting_from_the_model_are_named() {
     let bad = VariantMeta {
         name: "drifted",
         defines: &[],
+        flags: &[],
         ports: Box::leak(ports.into_boxed_slice()),
     };
     let e = rtl::check_ports(&bad).unwrap_err().to_string();
