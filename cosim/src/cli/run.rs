@@ -331,6 +331,12 @@ pub fn run(a: Args) -> Result<u8, Error> {
         );
         c.write_json(p)?;
     }
+    if let (Some(seed), false) = (a.random_init, result.passed) {
+        println!(
+            "note: the RTL started from random initial state (--random-init {seed}); replays and \
+             waveforms start from zeros, so rerun this command to reproduce"
+        );
+    }
     println!("{}", result.verdict());
     if let Some(p) = &a.json {
         result.write_json(p)?;
