@@ -103,6 +103,8 @@ struct Variant {
     defines: Vec<String>,
     /// Verilator options of this variant only, beyond those of its build.
     flags: &'static [&'static str],
+    /// Which design the variant builds.
+    design: Design,
 }
 
 impl Variant {
@@ -121,6 +123,16 @@ impl Variant {
             _ => ModelCxx::opt_level(b),
         }
     }
+}
+
+/// The designs a variant can build.
+#[derive(Clone, Copy, PartialEq)]
+enum Design {
+    /// `rtl/*.sv`: the pipe with its stage registers on ports (`ptxfma_top`).
+    Pipe,
+    /// `rtl/alt/*.sv`: another f32 FMA with only the result ports (`ptxfma_alt_top`), checked
+    /// by `--compare ports` (docs/dut.md). Cargo feature `alt-design`.
+    Alt,
 }
 
 /// The two builds of a variant.
@@ -148,10 +160,13 @@ impl Build {
         format!("V{}_{}", self.name(), v.name)
     }
 
-    fn top(self) -> &'static str {
-        match self {
-            Build::Fast => "ptxfma_sim_top",
-            Build::Traced => "ptxfma_top",
+    /// The top module of `v` in this build. A ports-only design has no falling-edge wrapper:
+    /// both builds use its own top.
+    fn top(self, v: &Variant) -> &'static str {
+        match (v.design, self) {
+            (Design::Alt, _) => "ptxfma_alt_top",
+            (Design::Pipe, Build::Fast) => "ptxfma_sim_top",
+            (Design::Pipe, Build::Traced) => "ptxfma_top",
         }
     }
 
@@ -245,10 +260,15 @@ fn main() {
     let root = PathBuf::from(run(&verilator, &["--getenv", "VERILATOR_ROOT"]).trim());
     let include = root.join("include");
 
+    let variants = variants();
     let sources = rtl_sources(&rtl_dir);
     let sim_sources = rtl_sources(&rtl_dir.join("sim"));
-    let variants = variants();
     let coverage = variants.iter().any(Variant::coverage);
+    let alt_sources = if variants.iter().any(|v| v.design == Design::Alt) {
+        rtl_sources(&rtl_dir.join("alt"))
+    } else {
+        Vec::new()
+    };
     let cache = cache_dir(&out_dir);
     fs::create_dir_all(&cache).unwrap_or_else(|e| fail(&format!("{}: {e}", cache.display())));
 
@@ -277,15 +297,18 @@ fn main() {
     let mut jobs = Vec::new();
     for v in &variants {
         for b in Build::ALL {
-            let srcs: Vec<PathBuf> = match b {
-                Build::Fast => sources.iter().chain(&sim_sources).cloned().collect(),
-                Build::Traced => sources.clone(),
+            let srcs: Vec<PathBuf> = match (v.design, b) {
+                (Design::Alt, _) => alt_sources.clone(),
+                (Design::Pipe, Build::Fast) => {
+                    sources.iter().chain(&sim_sources).cloned().collect()
+                }
+                (Design::Pipe, Build::Traced) => sources.clone(),
             };
             let mut key_parts: Vec<Vec<u8>> = vec![model_cxx.identity.clone().into_bytes()];
             key_parts.push(VERILATOR_FLAGS.join(" ").into_bytes());
             key_parts.push(b.verilator_flags().join(" ").into_bytes());
             key_parts.push(model_cxx.flags(b).join(" ").into_bytes());
-            key_parts.push(b.top().into());
+            key_parts.push(b.top(v).into());
             key_parts.push(b.prefix(v).into_bytes());
             key_parts.push(v.defines.join(" ").into_bytes());
             key_parts.push(format!("{} -O{}", v.flags.join(" "), v.opt_level(b)).into_bytes());
@@ -339,7 +362,20 @@ fn main() {
         writeln!(h, "#include \"{}.h\"", b.prefix(v)).unwrap();
     }
     h.push_str("// X(name, fast model, traced model)\n#define PTXFMA_FOR_EACH_VARIANT(X)");
-    for v in &variants {
+    for v in variants.iter().filter(|v| v.design == Design::Pipe) {
+        write!(
+            h,
+            " X(\"{}\", {}, {})",
+            v.name,
+            Build::Fast.prefix(v),
+            Build::Traced.prefix(v)
+        )
+        .unwrap();
+    }
+    h.push('\n');
+    // Designs with only the result ports: the shim fills only the port words of a frame.
+    h.push_str("#define PTXFMA_FOR_EACH_PORTS_VARIANT(X)");
+    for v in variants.iter().filter(|v| v.design == Design::Alt) {
         write!(
             h,
             " X(\"{}\", {}, {})",
@@ -376,14 +412,20 @@ fn main() {
         let traced = port_widths(&header(v, Build::Traced));
         if ports != traced {
             fail(&format!(
-                "rtl/sim/ptxfma_sim_top.sv no longer has the ports of ptxfma_top:\n  {ports:?}\n  \
-                 {traced:?}"
+                "the fast and traced tops of `{}` differ in ports (rtl/sim/ptxfma_sim_top.sv vs \
+                 ptxfma_top):\n  {ports:?}\n  \
+                 {traced:?}",
+                v.name
             ));
         }
         writeln!(
             meta,
-            "    VariantMeta {{ name: {:?}, defines: &{:?}, flags: &{:?}, ports: &{:?} }},",
-            v.name, v.defines, v.flags, ports
+            "    VariantMeta {{ name: {:?}, defines: &{:?}, flags: &{:?}, ports: &{:?}, registers: {} }},",
+            v.name,
+            v.defines,
+            v.flags,
+            ports,
+            v.design == Design::Pipe
         )
         .unwrap();
     }
@@ -603,7 +645,7 @@ fn verilate(verilator: &str, v: &Variant, b: Build, sources: &[PathBuf], mdir: &
     cmd.args(VERILATOR_FLAGS)
         .args(b.verilator_flags())
         .arg("--top-module")
-        .arg(b.top())
+        .arg(b.top(v))
         .arg("--prefix")
         .arg(b.prefix(v))
         .arg("-Mdir")
@@ -713,12 +755,14 @@ fn variants() -> Vec<Variant> {
         name: "default".into(),
         defines: split(&env::var("PTXFMA_RTL_DEFINES").unwrap_or_default()),
         flags: &[],
+        design: Design::Pipe,
     }];
     if env::var_os("CARGO_FEATURE_FAULT_STICKY").is_some() {
         out.push(Variant {
             name: "fault_sticky_rz".into(),
             defines: vec!["FAULT_STICKY_RZ".into()],
             flags: &[],
+            design: Design::Pipe,
         });
     }
     if env::var_os("CARGO_FEATURE_RTL_COVERAGE").is_some() {
@@ -726,6 +770,7 @@ fn variants() -> Vec<Variant> {
             name: "coverage".into(),
             defines: Vec::new(),
             flags: COVERAGE_FLAGS,
+            design: Design::Pipe,
         });
     }
     if env::var_os("CARGO_FEATURE_RANDOM_INIT").is_some() {
@@ -740,6 +785,17 @@ fn variants() -> Vec<Variant> {
                 name: name.into(),
                 defines,
                 flags: RANDOM_INIT_FLAGS,
+                design: Design::Pipe,
+            });
+        }
+    }
+    if env::var_os("CARGO_FEATURE_ALT_DESIGN").is_some() {
+        for (name, define) in [("alt", None), ("alt_fault", Some("FAULT_ALT_STICKY_RP"))] {
+            out.push(Variant {
+                name: name.into(),
+                defines: define.into_iter().map(String::from).collect(),
+                flags: &[],
+                design: Design::Alt,
             });
         }
     }
@@ -766,6 +822,7 @@ fn variants() -> Vec<Variant> {
             name: name.into(),
             defines: split(defs),
             flags: &[],
+            design: Design::Pipe,
         });
     }
     out

@@ -32,8 +32,9 @@ template <std::size_t N>
 constexpr std::size_t words_of(const VlWide<N>&) { return N; }
 
 // M is a fast build (top ptxfma_sim_top, rtl/sim/) or a traced one (top ptxfma_top); both
-// have ptxfma_top's ports.
-template <class M, bool Traced>
+// have ptxfma_top's ports. Without Regs, M has only the result ports (a design such as
+// rtl/alt/, checked with --compare ports) and a frame is the 4 port words.
+template <class M, bool Traced, bool Regs = true>
 class SimOf final : public Sim {
  public:
   explicit SimOf(int rand_seed) : ctx_(new VerilatedContext) {
@@ -60,7 +61,9 @@ class SimOf final : public Sim {
 
   size_t frame_words() const override {
     const M& m = *model_;
-    return 4 + words_of(m.s1_o) + words_of(m.s2_o) + words_of(m.s3_o) + words_of(m.out_o);
+    if constexpr (Regs)
+      return 4 + words_of(m.s1_o) + words_of(m.s2_o) + words_of(m.s3_o) + words_of(m.out_o);
+    return 4;
   }
 
   uint64_t time() const override { return time_; }
@@ -70,8 +73,9 @@ class SimOf final : public Sim {
     M& m = *model_;
     // ptxfma_sim_top samples its inputs on the falling edge, so the fast build releases reset
     // with the clock high: the first cycle's falling edge then samples its inputs. The traced
-    // build keeps the clock low, as its waveform always showed.
-    m.clk_i = !Traced;
+    // build keeps the clock low, as its waveform always showed, and so does a ports-only design
+    // (no wrapper).
+    m.clk_i = !Traced && Regs;
     m.in_valid_i = 0;
     m.rst_ni = 0;
     half_cycle();
@@ -91,10 +95,12 @@ class SimOf final : public Sim {
       put(p, m.out_valid_o, 1);
       put(p, m.out_tag_o, 1);
       put(p, m.out_d_o, 2);
-      put(p, m.s1_o);
-      put(p, m.s2_o);
-      put(p, m.s3_o);
-      put(p, m.out_o);
+      if constexpr (Regs) {
+        put(p, m.s1_o);
+        put(p, m.s2_o);
+        put(p, m.s3_o);
+        put(p, m.out_o);
+      }
     }
   }
 
@@ -136,10 +142,11 @@ class SimOf final : public Sim {
   }
 
  private:
-  // One clock cycle: drive the inputs with the clock low (the fast build samples them on this
-  // falling edge), then the rising edge; one trace dump after each.
+  // One clock cycle: drive the inputs and reset with the clock low (the fast build samples
+  // them on this falling edge), then the rising edge; one trace dump after each.
   void cycle(const uint64_t* in) {
     M& m = *model_;
+    m.rst_ni = !(in[0] & 2);
     m.in_valid_i = in[0] & 1;
     m.in_tag_i = static_cast<uint16_t>(in[0] >> 16);
     m.in_ctrl_i = static_cast<uint32_t>(in[0] >> 32) & 0xffffffu;
@@ -180,6 +187,12 @@ std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed) {
                  : std::unique_ptr<Sim>(new SimOf<FAST, false>(rand_seed));
   PTXFMA_FOR_EACH_VARIANT(PTXFMA_NEW)
 #undef PTXFMA_NEW
+#define PTXFMA_NEW_PORTS(NAME, FAST, TRACED)                                       \
+  if (variant == rust::Str(NAME))                                                  \
+    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true, false>(rand_seed)) \
+                 : std::unique_ptr<Sim>(new SimOf<FAST, false, false>(rand_seed));
+  PTXFMA_FOR_EACH_PORTS_VARIANT(PTXFMA_NEW_PORTS)
+#undef PTXFMA_NEW_PORTS
   throw std::invalid_argument("no RTL variant named " + std::string(variant));
 }
 

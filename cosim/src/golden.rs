@@ -63,7 +63,8 @@ impl Golden for ModelGolden {
             frame::write_model(&self.p, &out, f);
             if let Some(c) = &mut self.coverage {
                 c.sample(inp, &self.prev, &self.p);
-                self.prev = *inp;
+                // After a reset nothing was issued the cycle before.
+                self.prev = if inp.reset { PipeIn::default() } else { *inp };
             }
         }
         Ok(())

@@ -4,6 +4,7 @@
 //! - [`frame`]: what is compared each cycle, and how a difference is pinned to a field;
 //! - [`golden`]: the reference side (the model, or another RTL variant);
 //! - [`lockstep`]: the engine that runs both sides and compares them;
+//! - [`ports`]: ports-only checking (results matched by tag, any latency);
 //! - [`waves`]: the VCD of a divergence window (RTL hierarchy + model registers + marker);
 //! - [`fst`]: the same waveform as FST;
 //! - [`report`]: the divergence report;
@@ -23,6 +24,7 @@ pub mod frame;
 pub mod fst;
 pub mod golden;
 pub mod lockstep;
+pub mod ports;
 pub mod progress;
 pub mod regress;
 pub mod report;

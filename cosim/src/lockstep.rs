@@ -1,5 +1,6 @@
 //! The lockstep engine: the RTL and the golden reference get the same input every cycle, and
-//! every cycle's frames (output ports and all four register banks) are compared.
+//! every cycle's frames (output ports and all four register banks) are compared; or, with
+//! [`Compare::Ports`], only the retired results, matched by tag ([`crate::ports`]).
 //!
 //! Speed: crossing into C++ once per cycle would dominate, so the RTL runs in batches of
 //! cycles (the shim fills a frame per cycle). The reference runs either on a second thread, one
@@ -16,6 +17,7 @@ use ptxfma_model::pipeline::{PipeIn, LATENCY};
 use crate::coverage::Coverage;
 use crate::frame::{self, Bank, FieldDiff};
 use crate::golden::Golden;
+use crate::ports::{self, Compare, PortsDiff};
 use crate::rtl::{self, Rtl};
 use crate::stim::Family;
 use crate::Error;
@@ -38,6 +40,8 @@ pub struct Config {
     pub retired: bool,
     /// Sample functional coverage on the reference (`Outcome::coverage`).
     pub coverage: bool,
+    /// Whole frames every cycle, or only the retired results.
+    pub compare: Compare,
 }
 
 impl Default for Config {
@@ -49,6 +53,7 @@ impl Default for Config {
             overlap: true,
             retired: false,
             coverage: false,
+            compare: Compare::Registers,
         }
     }
 }
@@ -72,6 +77,10 @@ pub struct Divergence {
     /// Both frames of the cycle.
     pub expected: Vec<u32>,
     pub actual: Vec<u32>,
+    /// With [`Compare::Ports`]: what went wrong at the ports (`bank` is then
+    /// [`Bank::Ports`], `cycle` the cycle it was seen in, `issue` and `input` the operation's,
+    /// none for a tag that was never issued).
+    pub ports: Option<PortsDiff>,
 }
 
 /// The result of running one stream.
@@ -157,6 +166,11 @@ struct Checker<'c> {
     actual: Vec<u32>,
     /// The last control word counted and its family's index (decoding every word is not free).
     family_memo: (u32, usize),
+    /// With [`Compare::Ports`]: the operations in flight.
+    ports: Option<ports::Checker>,
+    found: Vec<ports::Found>,
+    /// A batch stopped the run.
+    stopped: bool,
 }
 
 impl<'c> Checker<'c> {
@@ -171,7 +185,117 @@ impl<'c> Checker<'c> {
             seen: HashSet::new(),
             actual: Vec::new(),
             family_memo: (u32::MAX, 0),
+            ports: match cfg.compare {
+                Compare::Registers => None,
+                Compare::Ports { bound } => Some(ports::Checker::new(bound)),
+            },
+            found: Vec::new(),
+            stopped: false,
         }
+    }
+
+    /// Checks cycle `i` of the batch at the ports; true when the run must stop.
+    fn check_ports(&mut self, b: &Batch, i: usize) -> bool {
+        let Some(pc) = &mut self.ports else {
+            return false;
+        };
+        let r = i * frame::WORDS..i * frame::WORDS + frame::PORT_WORDS;
+        let cycle = b.start + i as u64;
+        pc.cycle(
+            cycle,
+            &b.inputs[i],
+            &b.expected[r.clone()],
+            &self.actual[r],
+            &mut self.found,
+        );
+        if self.found.is_empty() {
+            return false;
+        }
+        let i = &b.inputs[i];
+        for f in std::mem::take(&mut self.found) {
+            self.push_ports(f, Some((b, i)));
+        }
+        self.out.divergences.len() >= self.cfg.max_divergences
+    }
+
+    /// Records a ports divergence; `at` is the batch and cycle it was found in, for the
+    /// waveform window (none at the end of the stream).
+    fn push_ports(&mut self, f: ports::Found, at: Option<(&Batch, &PipeIn)>) {
+        if self.out.divergences.len() >= self.cfg.max_divergences {
+            return;
+        }
+        if self.out.divergences.is_empty() {
+            match at {
+                Some((b, inp)) => {
+                    let i = (f.cycle - b.start) as usize;
+                    debug_assert_eq!(&b.inputs[i], inp);
+                    Self::set_window(&mut self.out, &self.hist, self.hist_cap, b, i, f.cycle);
+                }
+                None => {
+                    self.out.window = self.hist.iter().copied().collect();
+                    self.out.window_start = f.cycle - self.out.window.len() as u64;
+                }
+            }
+        }
+        let p = &f.diff;
+        let (width, e, a) = match p.fault {
+            ports::Fault::Value => (64, p.expected.unwrap_or(0), p.actual.unwrap_or(0)),
+            ports::Fault::Unissued => (16, 0, p.tag as u64),
+            ports::Fault::Unretired => (1, 1, 0),
+        };
+        let port = |valid: bool, d: Option<u64>| {
+            let d = d.unwrap_or(0);
+            vec![valid as u32, p.tag as u32, d as u32, (d >> 32) as u32]
+        };
+        self.out.divergences.push(Divergence {
+            cycle: f.cycle,
+            bank: Bank::Ports,
+            fields: vec![FieldDiff {
+                name: p.fault.port().to_string(),
+                width,
+                expected: [e, 0, 0],
+                actual: [a, 0, 0],
+            }],
+            banks: vec![Bank::Ports],
+            issue: f.issue,
+            input: f.input,
+            expected: port(p.expected.is_some(), p.expected),
+            actual: port(p.actual.is_some(), p.actual),
+            ports: Some(f.diff),
+        });
+    }
+
+    /// The end of the stream, `cycle` being the first cycle after it: with
+    /// [`Compare::Ports`], whatever is still in flight never retired.
+    fn finish(&mut self, cycle: u64) {
+        if self.stopped {
+            return;
+        }
+        let Some(pc) = &mut self.ports else {
+            return;
+        };
+        let mut found = Vec::new();
+        pc.finish(cycle, &mut found);
+        for f in found {
+            self.push_ports(f, None);
+        }
+    }
+
+    /// Keeps the inputs of the cycles up to cycle `i` of the batch (`cycle`) as the window of
+    /// the first divergence.
+    fn set_window(
+        out: &mut Outcome,
+        hist: &VecDeque<PipeIn>,
+        hist_cap: usize,
+        b: &Batch,
+        i: usize,
+        cycle: u64,
+    ) {
+        let keep = (i + 1).min(hist_cap);
+        let from_hist = hist_cap.saturating_sub(i + 1).min(hist.len());
+        out.window = hist.iter().skip(hist.len() - from_hist).copied().collect();
+        out.window.extend_from_slice(&b.inputs[i + 1 - keep..=i]);
+        out.window_start = cycle + 1 - out.window.len() as u64;
     }
 
     /// Runs and checks one batch; true when the run must stop (enough divergences, or asked).
@@ -184,7 +308,14 @@ impl<'c> Checker<'c> {
         self.actual.resize(n * frame::WORDS, 0);
         rtl.run_encoded(&b.enc, &mut self.actual)?;
         let mut stop_at = None;
-        if b.expected != self.actual {
+        if self.ports.is_some() {
+            for i in 0..n {
+                if self.check_ports(b, i) {
+                    stop_at = Some(i + 1);
+                    break;
+                }
+            }
+        } else if b.expected != self.actual {
             for i in 0..n {
                 if self.compare_cycle(b, i)
                     && self.out.divergences.len() >= self.cfg.max_divergences
@@ -205,7 +336,7 @@ impl<'c> Checker<'c> {
             }
         }
         let mut valid = 0;
-        for p in b.inputs[..done].iter().filter(|p| p.valid) {
+        for p in b.inputs[..done].iter().filter(|p| p.issues()) {
             valid += 1;
             if p.ctrl != self.family_memo.0 {
                 self.family_memo = (p.ctrl, family_index(p.ctrl));
@@ -220,7 +351,8 @@ impl<'c> Checker<'c> {
         self.hist.extend(&b.inputs[..done]);
         let excess = self.hist.len().saturating_sub(self.hist_cap);
         self.hist.drain(..excess);
-        Ok(stop_at.is_some())
+        self.stopped = stop_at.is_some();
+        Ok(self.stopped)
     }
 
     /// Compares cycle `i` of the batch; true when it adds a divergence.
@@ -240,23 +372,19 @@ impl<'c> Checker<'c> {
         for &k in &banks {
             self.seen.insert(issue_of(k));
         }
-        let issue = issue_of(bank);
         let hist = &self.hist;
-        let input = issue.map(|c| {
+        let input_of = |c: u64| {
             if c >= b.start {
                 b.inputs[(c - b.start) as usize]
             } else {
                 hist[hist.len() - (b.start - c) as usize]
             }
-        });
+        };
+        // A reset since the operation's issue cycle (or in it) leaves the reset state there.
+        let issue = issue_of(bank).filter(|&c| (c..=cycle).all(|x| !input_of(x).reset));
+        let input = issue.map(input_of);
         if self.out.divergences.is_empty() {
-            let keep = (i + 1).min(self.hist_cap);
-            let from_hist = self.hist_cap.saturating_sub(i + 1).min(hist.len());
-            self.out.window = hist.iter().skip(hist.len() - from_hist).copied().collect();
-            self.out
-                .window
-                .extend_from_slice(&b.inputs[i + 1 - keep..=i]);
-            self.out.window_start = cycle + 1 - self.out.window.len() as u64;
+            Self::set_window(&mut self.out, &self.hist, self.hist_cap, b, i, cycle);
         }
         self.out.divergences.push(Divergence {
             cycle,
@@ -267,6 +395,7 @@ impl<'c> Checker<'c> {
             input,
             expected: e.to_vec(),
             actual: a.to_vec(),
+            ports: None,
         });
         true
     }
@@ -296,6 +425,18 @@ pub fn run_with(
     cfg: &Config,
     hooks: Hooks<'_>,
 ) -> Result<Outcome, Error> {
+    // Ports-only checking gives every operation `bound` more cycles to retire.
+    let drain = match cfg.compare {
+        Compare::Registers if !rtl.has_registers() => {
+            return Err(Error::new(format!(
+                "RTL variant `{}` has only result ports: check it with --compare ports",
+                rtl.variant()
+            )))
+        }
+        Compare::Registers => 0,
+        Compare::Ports { bound } => bound as usize,
+    };
+    let stream = stream.chain(std::iter::repeat_n(PipeIn::default(), drain));
     rtl.reset()?;
     golden.reset()?;
     if cfg.coverage {
@@ -308,6 +449,9 @@ pub fn run_with(
         overlapped(rtl, golden, stream, &mut checker)?;
     } else {
         inline(rtl, golden, stream, &mut checker)?;
+    }
+    if !checker.out.interrupted {
+        checker.finish(checker.out.cycles);
     }
     let mut out = checker.out;
     out.seconds = t0.elapsed().as_secs_f64();

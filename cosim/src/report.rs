@@ -8,6 +8,7 @@ use ptxfma_model::pipeline::{PipeIn, LATENCY};
 use crate::frame::{self, Bank, FieldDiff};
 use crate::golden::Golden;
 use crate::lockstep::Divergence;
+use crate::ports::PortsDiff;
 use crate::rtl::Rtl;
 use crate::stim::{self, Vector};
 use crate::Error;
@@ -57,22 +58,28 @@ impl Origin {
             "{cosim} replay --ctrl {:#08x} --a {:#x} --b {:#x} --c {:#x}{}",
             input.ctrl, input.a, input.b, input.c, self.sides_args
         ));
-        if input.valid {
-            let ctrl = Ctrl::decode(input.ctrl);
-            let v = Vector {
-                ctrl,
-                a: input.a,
-                b: input.b,
-                c: input.c,
-            };
-            let target = stim::target(&ctrl).map_or(String::new(), |t| format!(".target {t}\\n"));
-            lines.push(format!(
-                "printf '{target}{}\\n' | {}",
-                stim::eval_line(&v),
-                self.model_cmd
-            ));
-        }
+        lines.extend(self.model_line(input));
         lines
+    }
+
+    /// The `fma-model eval` command that gives the model's result of a valid operation.
+    pub fn model_line(&self, input: &PipeIn) -> Option<String> {
+        if !input.valid {
+            return None;
+        }
+        let ctrl = Ctrl::decode(input.ctrl);
+        let v = Vector {
+            ctrl,
+            a: input.a,
+            b: input.b,
+            c: input.c,
+        };
+        let target = stim::target(&ctrl).map_or(String::new(), |t| format!(".target {t}\\n"));
+        Some(format!(
+            "printf '{target}{}\\n' | {}",
+            stim::eval_line(&v),
+            self.model_cmd
+        ))
     }
 }
 
@@ -144,6 +151,94 @@ fn compare_alone(exp: &[u32], act: &[u32]) -> Alone {
         actual_d: d(act),
         first,
     }
+}
+
+/// The report of a `--compare ports` divergence: the operation, the expected and retired
+/// results, and the cycles it was issued and retired in; `reproduce` as the caller has them.
+pub fn ports_divergence(
+    d: &Divergence,
+    p: &PortsDiff,
+    origin: &Origin,
+    reproduce: &[String],
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "DIVERGENCE (ports): RTL `{}` vs {} in {} {}{}",
+        origin.rtl,
+        origin.golden,
+        if origin.family == "all" || origin.family.contains(',') {
+            "families"
+        } else {
+            "family"
+        },
+        origin.family,
+        origin.seed.map_or(String::new(), |x| format!(", seed {x}"))
+    );
+    let _ = writeln!(
+        s,
+        "  what        {} ({})",
+        p.fault.describe(),
+        p.fault.port()
+    );
+    match (&d.input, d.issue) {
+        (Some(inp), Some(issue)) => {
+            let ctrl = Ctrl::decode(inp.ctrl);
+            let _ = writeln!(
+                s,
+                "  instruction {}   (tag {:#06x}, ctrl {:#08x})",
+                stim::ptx_spelling(&ctrl),
+                inp.tag,
+                inp.ctrl
+            );
+            for (k, name) in ["a", "b", "c"].iter().enumerate() {
+                let raw = [inp.a, inp.b, inp.c][k];
+                let _ = writeln!(
+                    s,
+                    "  {}     {name} = {}",
+                    if k == 0 { "operands" } else { "        " },
+                    operand(&ctrl, k, raw)
+                );
+            }
+            let show = |v: Option<u64>| v.map_or("none".to_string(), |v| result(&ctrl, v));
+            let _ = writeln!(
+                s,
+                "  result d    expected {}, retired {}",
+                show(p.expected),
+                show(p.actual)
+            );
+            let _ = match p.retired {
+                Some(r) => writeln!(
+                    s,
+                    "  cycles      issued {issue}, retired {r} (latency {}; bound {})",
+                    r - issue,
+                    p.bound
+                ),
+                None => writeln!(
+                    s,
+                    "  cycles      issued {issue}, not retired by cycle {} (bound {})",
+                    d.cycle, p.bound
+                ),
+            };
+        }
+        _ => {
+            let _ = writeln!(
+                s,
+                "  tag         {:#06x} retired in cycle {} with d = {:#018x}, and no operation \
+                 with that tag was in flight",
+                p.tag,
+                d.cycle,
+                p.actual.unwrap_or(0)
+            );
+        }
+    }
+    if !reproduce.is_empty() {
+        let _ = writeln!(s, "  reproduce");
+        for line in reproduce {
+            let _ = writeln!(s, "              {line}");
+        }
+    }
+    s
 }
 
 /// The full divergence report.

@@ -34,6 +34,17 @@ pub struct Params {
     pub max_divergences: usize,
     /// Cycles of each divergence waveform.
     pub window: usize,
+    /// `registers` (whole frames every cycle) or `ports` (retired results matched by tag,
+    /// docs/dut.md); `registers` in files written before the option existed.
+    #[serde(default = "registers")]
+    pub compare: String,
+    /// With `ports`: the cycles from issue within which a result must retire.
+    #[serde(default)]
+    pub latency_bound: Option<u64>,
+}
+
+fn registers() -> String {
+    "registers".into()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,6 +8,10 @@
 //!   operation's family is drawn uniformly, and in 1 draw of 8 that family keeps the issue
 //!   slot for a run of 4 to 32 back-to-back operations, so both rapid family changes (f64
 //!   right after vmad right after f32x2) and long same-family runs are exercised;
+//! - reset held for one cycle in 1 cycle of [`RESET_EVERY`] while operations remain, with
+//!   whatever is in flight: both sides must clear every register and carry on (its other
+//!   inputs are random and ignored; it presents no operation). Drawn from a generator of its
+//!   own, so the operations and the rest of the traffic are those of a stream without resets;
 //! - each family's vectors come from its own generator (`ptxfma_model::stimulus`), so a
 //!   family's vectors do not depend on what the others drew; one vector in
 //!   [`directed::RATE`] of each is replaced by a directed corner of that family
@@ -29,6 +33,8 @@ const BUBBLE_EVERY: u64 = 16;
 const BUBBLE_BURST_EVERY: u64 = 256;
 /// A family draw starts a back-to-back run in one of this many.
 const RUN_EVERY: u64 = 8;
+/// A reset cycle is inserted in one cycle of this many.
+pub const RESET_EVERY: u64 = 8192;
 
 /// The families of a stream, in the order that seeds their generators; `all` on a command line
 /// is [`Family::ALL`].
@@ -99,6 +105,7 @@ pub struct Stream {
     /// One generator per family, in the order of the stream's families.
     stims: Vec<Biased<Stimulus>>,
     traffic: Rng,
+    resets: Rng,
     run: Option<Run>,
     bubble_burst: u32,
     left: u64,
@@ -126,6 +133,7 @@ impl Stream {
         Stream {
             stims,
             traffic: Rng::new(seed ^ 0x0B0B_B1E5),
+            resets: Rng::new(seed ^ 0x2E5E_7000_0000_0001),
             run: None,
             bubble_burst: 0,
             left: vectors,
@@ -154,6 +162,7 @@ impl Stream {
             a: r.next_u64(),
             b: r.next_u64(),
             c: r.next_u64(),
+            reset: false,
         }
     }
 
@@ -196,6 +205,17 @@ impl Iterator for Stream {
                 tag,
                 ..PipeIn::default()
             }
+        } else if self.resets.below(RESET_EVERY) == 0 {
+            let r = &mut self.resets;
+            PipeIn {
+                valid: r.below(2) == 1,
+                tag,
+                ctrl: (r.next_u64() & 0xFF_FFFF) as u32,
+                a: r.next_u64(),
+                b: r.next_u64(),
+                c: r.next_u64(),
+                reset: true,
+            }
         } else if self.bubble_burst > 0 {
             self.bubble_burst -= 1;
             self.bubble(tag)
@@ -224,6 +244,7 @@ pub fn vector_input(v: &Vector, tag: u16) -> PipeIn {
         a: v.a,
         b: v.b,
         c: v.c,
+        reset: false,
     }
 }
 
@@ -239,8 +260,14 @@ mod tests {
     #[test]
     fn all_families_interleave_cycle_by_cycle() {
         let s: Vec<PipeIn> = Stream::new(3, &Families::all(), 70_000).collect();
-        let ops: Vec<&PipeIn> = s.iter().filter(|p| p.valid).collect();
+        let ops: Vec<&PipeIn> = s.iter().filter(|p| p.issues()).collect();
         assert_eq!(ops.len(), 70_000);
+        // Resets land about once in RESET_EVERY cycles, some of them with valid inputs that
+        // must be ignored.
+        let resets: Vec<&PipeIn> = s.iter().filter(|p| p.reset).collect();
+        let expected = s.len() as u64 / RESET_EVERY;
+        assert!((expected / 2..expected * 2).contains(&(resets.len() as u64)));
+        assert!(resets.iter().any(|p| p.valid));
         // Every family gets about its share.
         for f in Family::ALL {
             let n = ops.iter().filter(|p| family_of(p) == f).count();
@@ -249,7 +276,7 @@ mod tests {
         // Back-to-back pairs of every (previous, current) family occur.
         let mut pairs = std::collections::HashSet::new();
         for w in s.windows(2) {
-            if w[0].valid && w[1].valid {
+            if w[0].issues() && w[1].issues() {
                 pairs.insert((family_of(&w[0]), family_of(&w[1])));
             }
         }
@@ -262,7 +289,7 @@ mod tests {
         // Runs of one family longer than 20 operations occur, and so do bubble bursts.
         let longest = s
             .iter()
-            .filter(|p| p.valid)
+            .filter(|p| p.issues())
             .map(family_of)
             .collect::<Vec<_>>()
             .chunk_by(|a, b| a == b)
@@ -270,7 +297,7 @@ mod tests {
             .max()
             .unwrap();
         assert!(longest > 20, "{longest}");
-        let bubbles = s.chunk_by(|a, b| a.valid == b.valid && !a.valid);
+        let bubbles = s.chunk_by(|a, b| !a.valid && !b.valid);
         assert!(bubbles.map(<[PipeIn]>::len).max().unwrap() >= 4);
         // The drain closes it.
         assert!(s[s.len() - LATENCY..].iter().all(|p| !p.valid));
@@ -280,7 +307,7 @@ mod tests {
     fn a_single_family_stream_holds_only_that_family() {
         for f in Family::ALL {
             let s: Vec<PipeIn> = Stream::new(9, &Families::one(f), 500).collect();
-            assert!(s.iter().filter(|p| p.valid).all(|p| family_of(p) == f));
+            assert!(s.iter().filter(|p| p.issues()).all(|p| family_of(p) == f));
         }
     }
 
@@ -297,7 +324,7 @@ mod tests {
         // `vmad,f64` are those of its own generator in order.
         let f64s: Vec<(u64, u64, u64)> = a
             .iter()
-            .filter(|p| p.valid && family_of(p) == Family::F64)
+            .filter(|p| p.issues() && family_of(p) == Family::F64)
             .map(|p| (p.a, p.b, p.c))
             .collect();
         let mut s = 5 ^ 2u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);

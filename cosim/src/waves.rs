@@ -59,6 +59,20 @@ pub fn write_window(
     inputs: &[PipeIn],
     first_cycle: u64,
 ) -> Result<Waves, Error> {
+    write_window_marked(path, variant, golden, inputs, first_cycle, None)
+}
+
+/// [`write_window`], with `cosim.mismatch` high after the edges of the stream cycles `marks`
+/// instead of wherever the frames differ: for `--compare ports`, where the design's frames
+/// have no registers and its results may retire in other cycles than the model's.
+pub fn write_window_marked(
+    path: &Path,
+    variant: &str,
+    golden: &dyn Golden,
+    inputs: &[PipeIn],
+    first_cycle: u64,
+    marks: Option<&[u64]>,
+) -> Result<Waves, Error> {
     let io = |e: std::io::Error| Error::new(format!("cannot write {}: {e}", path.display()));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| {
@@ -92,6 +106,7 @@ pub fn write_window(
         golden,
         inputs,
         first_cycle,
+        marks,
     );
     let _ = fs::remove_file(&tmp);
     if r.is_err() {
@@ -101,6 +116,7 @@ pub fn write_window(
 }
 
 /// [`write_window`] once the temporary names are chosen.
+#[allow(clippy::too_many_arguments)]
 fn write_parts(
     path: &Path,
     tmp: &Path,
@@ -109,6 +125,7 @@ fn write_parts(
     golden: &dyn Golden,
     inputs: &[PipeIn],
     first_cycle: u64,
+    marks: Option<&[u64]>,
 ) -> Result<Waves, Error> {
     let io = |e: std::io::Error| Error::new(format!("cannot write {}: {e}", path.display()));
     let mut all = inputs.to_vec();
@@ -147,6 +164,7 @@ fn write_parts(
         first_cycle,
         reset_time,
         t0,
+        marks,
         &mut mismatches,
     )
     .map_err(io)?;
@@ -174,6 +192,8 @@ struct ModelPart {
     changes: BTreeMap<u64, String>,
 }
 
+// Private plumbing of one call: the arguments are the window's facts, not options.
+#[allow(clippy::too_many_arguments)]
 fn model_part(
     rtl_text: &str,
     exp: &[u32],
@@ -181,6 +201,7 @@ fn model_part(
     first_cycle: u64,
     reset_time: u64,
     t0: u64,
+    marks: Option<&[u64]>,
     mismatches: &mut Vec<u64>,
 ) -> std::io::Result<ModelPart> {
     let mut next = max_id(rtl_text).map_or(IdCode::FIRST, |m| m.next());
@@ -274,7 +295,7 @@ fn model_part(
         put(&mut w, cycle, &[c, 0, 0], 64)?;
         changes.insert(low, String::from_utf8(std::mem::take(w.writer())).unwrap());
         emit(&mut w, e, Some(last.unwrap_or(&zero)))?;
-        let differs = e != a;
+        let differs = marks.map_or(e != a, |m| m.contains(&c));
         if differs {
             mismatches.push(c);
         }

@@ -177,6 +177,7 @@ fn main() {
                     a,
                     b,
                     c,
+                    reset: false,
                 };
                 acc ^= p.tick(&inp).d;
             }
@@ -194,6 +195,7 @@ fn main() {
                 a,
                 b,
                 c,
+                reset: false,
             })
             .collect();
         let mut outs = vec![Out::default(); BLOCK];

@@ -1166,6 +1166,7 @@ mod tests {
                             a,
                             b,
                             c,
+                            reset: false,
                         };
                         let what = format!("{backend}: {ctrl:?} a={a:#x} b={b:#x} c={c:#x}");
                         let r1 = s1(&inp);

@@ -21,6 +21,16 @@ pub struct PipeIn {
     pub a: u64,
     pub b: u64,
     pub c: u64,
+    /// `rst_ni` asserted in this cycle: every bank clears and the other inputs are ignored,
+    /// as the RTL's asynchronous reset does when it is held low through a rising edge.
+    pub reset: bool,
+}
+
+impl PipeIn {
+    /// Whether an operation enters the pipe this cycle: valid, and not thrown away by reset.
+    pub fn issues(&self) -> bool {
+        self.valid && !self.reset
+    }
 }
 
 /// The four register banks. All flops load every cycle; reset clears them to zero.
@@ -123,6 +133,10 @@ impl Pipeline {
     /// One rising clock edge: every bank loads its next value. Returns the output bank after
     /// the edge (what retires this cycle when `valid` is set).
     pub fn tick(&mut self, inp: &PipeIn) -> Out {
+        if inp.reset {
+            self.reset();
+            return self.out.clone();
+        }
         let c3 = self.dec[2].get(self.s3.ctrl);
         self.out = by_kind!(c3, |c| stage4_with(&self.s3, &c));
         let c2 = self.dec[1].get(self.s2.ctrl);
@@ -166,6 +180,17 @@ impl Pipeline {
     /// If `out` is not as long as `inputs`, or this CPU cannot run `backend`.
     pub fn run_on(&mut self, backend: Backend, inputs: &[PipeIn], out: &mut [Out]) -> usize {
         assert_eq!(inputs.len(), out.len(), "one output slot per input");
+        // A reset breaks the rule below that output t is input t-3's result: run the inputs
+        // on either side of it apart.
+        if inputs.iter().any(|i| i.reset) {
+            let (mut laned, mut from) = (0, 0);
+            for (r, i) in inputs.iter().enumerate().filter(|(_, i)| i.reset) {
+                laned += self.run_on(backend, &inputs[from..r], &mut out[from..r]);
+                out[r] = self.tick(i);
+                from = r + 1;
+            }
+            return laned + self.run_on(backend, &inputs[from..], &mut out[from..]);
+        }
         let engine = batch::Engine::new(backend);
         let n = inputs.len();
         let lead = LATENCY - 1;
@@ -536,6 +561,7 @@ pub fn eval(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> u64 {
         a,
         b,
         c,
+        reset: false,
     };
     let mut out = p.tick(&inp);
     for _ in 1..LATENCY {
@@ -582,6 +608,7 @@ mod tests {
                         a: w.a,
                         b: w.b,
                         c: w.c,
+                        reset: false,
                     });
                 }
             }
@@ -596,6 +623,7 @@ mod tests {
                         a: v.a,
                         b: v.b,
                         c: v.c,
+                        reset: false,
                     });
                 }
                 p
@@ -639,6 +667,7 @@ mod tests {
                 a: 0x3F80_0000 + i,
                 b: 0x4000_0000,
                 c: i << 12,
+                reset: false,
             })
             .collect();
         let mut out = vec![Out::default(); inputs.len()];
@@ -673,6 +702,7 @@ mod tests {
                     a: x,
                     b: !x,
                     c: x << 3,
+                    reset: false,
                 }
             } else {
                 PipeIn {
@@ -682,6 +712,7 @@ mod tests {
                     a: v.a,
                     b: v.b,
                     c: v.c,
+                    reset: false,
                 }
             };
             let out = stage4(&s3);

@@ -4,12 +4,15 @@
 //! 1,000,000) edge-biased vectors stream through one `Pipeline`, one per cycle, and every
 //! retiring result is compared bit for bit with `reference::ptx::eval` (rustc_apfloat core, sm_1x
 //! and vmad from exact integer arithmetic). Half of each group goes in through `tick` with a
-//! different control word every cycle; the other half through `run` in runs of
-//! `pipeline::LANES` inputs per word, which the lane engine (`batch`) evaluates where the CPU
-//! has it, so both paths answer to the references. Run in release mode (`make test` does).
+//! different control word every cycle; the other half through `run_on` in runs of
+//! `pipeline::LANES` inputs per word, which the lane engine (`batch`) evaluates, each block of
+//! inputs on the next of the lane backends this CPU runs (the portable one everywhere, AVX2 and
+//! AVX-512 where the CPU has them), so every path answers to the references on every machine.
+//! Run in release mode (`make test` does).
 
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
-use ptxfma_model::pipeline::{lanes_available, LANES};
+use ptxfma_model::lanes::Backend;
+use ptxfma_model::pipeline::LANES;
 use ptxfma_model::reference::ptx;
 use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
@@ -63,18 +66,19 @@ fn groups() -> Vec<Group> {
 /// Inputs per `Pipeline::run` call.
 const BLOCK: u64 = 4096;
 
-/// Clocks one block of inputs into `pipe`, by `tick` per input or by one `run`, and returns
-/// what retired in each of those cycles and how many inputs the lane engine evaluated.
+/// Clocks one block of inputs into `pipe`, by `tick` per input or by one `run_on` with the
+/// lane engine on `backend`, and returns what retired in each of those cycles and how many
+/// inputs the lane engine evaluated.
 fn step<'a>(
     pipe: &mut Pipeline,
     block: &[PipeIn],
     outs: &'a mut [Out],
-    by_run: bool,
+    by_run: Option<Backend>,
 ) -> (&'a [Out], usize) {
     let outs = &mut outs[..block.len()];
     let mut laned = 0;
-    if by_run {
-        laned = pipe.run(block, outs);
+    if let Some(backend) = by_run {
+        laned = pipe.run_on(backend, block, outs);
     } else {
         for (o, x) in outs.iter_mut().zip(block) {
             *o = pipe.tick(x);
@@ -83,12 +87,17 @@ fn step<'a>(
     (outs, laned)
 }
 
-/// Whether the lane engine takes this group's control words (f32 and f64 kinds) on this CPU.
+/// The lane backend of the `k`th block run through `run_on`: each one this CPU runs in turn.
+fn backend(k: u64) -> Backend {
+    let all = Backend::lanes_here();
+    all[k as usize % all.len()]
+}
+
+/// Whether the lane engine takes this group's control words (f32 and f64 kinds).
 fn laned_group(ctrls: &[Ctrl]) -> bool {
-    lanes_available()
-        && ctrls
-            .iter()
-            .all(|c| matches!(c.kind, Kind::F32 | Kind::F64))
+    ctrls
+        .iter()
+        .all(|c| matches!(c.kind, Kind::F32 | Kind::F64))
 }
 
 /// Streams `n` vectors of a group through the pipeline; returns the mismatch lines.
@@ -120,12 +129,14 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
                     a,
                     b,
                     c,
+                    reset: false,
                 }
             } else {
                 PipeIn::default()
             });
         }
-        let (retired, l) = step(&mut pipe, &block, &mut outs, start >= ticked);
+        let by_run = (start >= ticked).then(|| backend(start / BLOCK));
+        let (retired, l) = step(&mut pipe, &block, &mut outs, by_run);
         laned += l;
         for (i, out) in (start..end).zip(retired) {
             if i + 1 < LATENCY as u64 {
@@ -254,13 +265,15 @@ fn exhaustive_f16_and_bf16_inputs() {
                                 a,
                                 b,
                                 c,
+                                reset: false,
                             }
                         } else {
                             PipeIn::default()
                         });
                     }
                     // Through `run` (the lane engine where the CPU has it).
-                    let (retired, l) = step(&mut pipe, &block, &mut outs, true);
+                    let by_run = Some(backend(start / BLOCK));
+                    let (retired, l) = step(&mut pipe, &block, &mut outs, by_run);
                     laned += l;
                     for (i, out) in (start..end).zip(retired) {
                         if i + 1 < LATENCY as u64 {

@@ -100,6 +100,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             a: a.a.unwrap_or(0),
             b: a.b.unwrap_or(0),
             c: a.c.unwrap_or(0),
+            reset: false,
         };
         (
             vec![inp],
@@ -159,6 +160,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         overlap: false,
         retired: false,
         coverage: false,
+        compare: crate::ports::Compare::Registers,
     };
     let out = lockstep::run(&mut rtl, golden.as_mut(), all.into_iter(), &cfg)?;
     if let Some(d) = out.divergences.first() {
@@ -189,7 +191,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         sides.rtl, sides.golden
     );
     let at_index = inputs.last().copied().unwrap_or_default();
-    if at_index.valid {
+    if at_index.issues() {
         let alone = report::replay_alone(&sides.rtl, golden.as_ref(), &at_index)?;
         let ctrl = Ctrl::decode(at_index.ctrl);
         println!(
@@ -198,7 +200,9 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             report::result(&ctrl, alone.expected_d)
         );
     } else if let Some(drain) = drain_from {
-        let what = if last >= drain {
+        let what = if at_index.reset {
+            "a reset cycle (rst_ni low; its other inputs are ignored)"
+        } else if last >= drain {
             "a drain cycle after the last operation"
         } else {
             "a bubble (valid = 0)"

@@ -10,6 +10,7 @@ use ptxfma_model::testfloat::{self, Func};
 
 use crate::coverage::Coverage;
 use crate::lockstep::{self, Config, Divergence};
+use crate::ports::{self, Compare};
 use crate::progress::{self, Mode};
 use crate::regress::{self, Placement, Progress, Sides};
 use crate::report::{self, Origin};
@@ -96,10 +97,20 @@ pub struct Args {
     /// Progress on stderr: a bar on a terminal, a line every ~10 s otherwise.
     #[arg(long, value_enum, default_value = "auto")]
     progress: Mode,
+    /// What is compared: `registers`, every cycle's output ports and stage registers against
+    /// the model's (the RTL must be this pipe); or `ports`, only the retired results, matched
+    /// to the issued operations by tag, for a design of any latency (docs/dut.md).
+    #[arg(long, value_enum, default_value = "registers")]
+    compare: CompareArg,
+    /// With --compare ports: an operation must retire within N cycles of its issue; the
+    /// stream is followed by N bubbles to drain the design.
+    #[arg(long, value_name = "N", default_value_t = ports::DEFAULT_BOUND,
+          value_parser = in_range(ptxfma_model::pipeline::LATENCY as u64, 1 << 20))]
+    latency_bound: u64,
     /// Run the vectors of FILE (plain or gzipped) instead of generated stimulus, and check each
     /// retired result against the file too: `fma-model eval` lines with an optional expected
     /// column, or TestFloat output with --testfloat.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "json", "junit"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "json", "junit", "compare"])]
     vectors: Option<PathBuf>,
     /// The --vectors file is testfloat_gen output for FUNCTION: f32_mulAdd, f64_mulAdd, or
     /// f32/f64 _add, _sub, _mul.
@@ -113,6 +124,13 @@ pub struct Args {
     /// matches any NaN, as PTX leaves it open, and TestFloat's NaNs are SoftFloat's).
     #[arg(long, requires = "vectors")]
     strict_nan: bool,
+}
+
+/// `--compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum CompareArg {
+    Registers,
+    Ports,
 }
 
 pub fn run(a: Args) -> Result<u8, Error> {
@@ -167,13 +185,31 @@ pub fn run(a: Args) -> Result<u8, Error> {
         golden: sides.golden.clone(),
         max_divergences: a.max_divergences as usize,
         window: a.window as usize,
+        compare: match a.compare {
+            CompareArg::Registers => "registers",
+            CompareArg::Ports => "ports",
+        }
+        .into(),
+        latency_bound: (a.compare == CompareArg::Ports).then_some(a.latency_bound),
     };
+    let compare = match a.compare {
+        CompareArg::Registers => Compare::Registers,
+        CompareArg::Ports => Compare::Ports {
+            bound: a.latency_bound,
+        },
+    };
+    if compare == Compare::Registers && !rtl::variant(&sides.rtl)?.registers {
+        return Err(Error::new(format!(
+            "RTL variant `{}` has only result ports: check it with --compare ports",
+            sides.rtl
+        )));
+    }
     // More workers than chunks would idle.
     let jobs = jobs.min(chunks.len().max(1));
     let overlap = a.golden_thread.overlap(jobs, regress::available_cores());
     println!(
         "fma-cosim run: seed {}, {} operations over {} famil{} in {} chunk(s){}, {jobs} job(s) \
-         (model in {}), RTL `{}`{} vs {} ({})",
+         (model in {}), RTL `{}`{} vs {}{} ({})",
         a.seed,
         a.count,
         a.filter.0.len(),
@@ -193,6 +229,10 @@ pub fn run(a: Args) -> Result<u8, Error> {
             " with random initial state (seed {s})"
         )),
         sides.golden,
+        match compare {
+            Compare::Registers => String::new(),
+            Compare::Ports { bound } => format!(", ports only (latency bound {bound})"),
+        },
         rtl::VERILATOR_VERSION
     );
     if chunks.is_empty() {
@@ -206,6 +246,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
         overlap,
         retired: false,
         coverage: a.coverage.is_some(),
+        compare,
     };
     let total: u64 = chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
@@ -278,8 +319,13 @@ pub fn run(a: Args) -> Result<u8, Error> {
                 let reference = golden::from_spec(&sides.golden)?;
                 replayer = Some(report::Replayer::new(&sides.rtl, reference.as_ref())?);
             }
-            let replay = if stopped { None } else { replayer.as_mut() };
-            let mut row = triage(c, d, &origin, replay)?;
+            // A ports divergence is not replayed alone: the design's latency is its own.
+            let replay = if stopped || d.ports.is_some() {
+                None
+            } else {
+                replayer.as_mut()
+            };
+            let mut row = triage(c, d, &origin, replay, &sides)?;
             if first {
                 signatures.push(sig);
                 print!("\n{}", row.report);
@@ -397,6 +443,7 @@ fn triage(
     d: &Divergence,
     origin: &Origin,
     replay: Option<&mut report::Replayer>,
+    sides: &Sides,
 ) -> Result<DivergenceRow, Error> {
     let alone = match (&d.input, replay) {
         (Some(inp), Some(r)) => r
@@ -405,9 +452,25 @@ fn triage(
             .ok(),
         _ => None,
     };
-    let reproduce = match (&d.input, d.issue) {
-        (Some(inp), Some(issue)) => origin.reproduce(inp, issue, d.cycle),
+    let reproduce = match (&d.ports, &d.input, d.issue) {
+        (Some(p), input, _) => {
+            let mut lines = vec![format!(
+                "{} run {} --chunk-size {} --compare ports --latency-bound {}{}",
+                origin.cosim_cmd,
+                c.stream_args(),
+                c.ops,
+                p.bound,
+                sides.args()
+            )];
+            lines.extend(input.and_then(|i| origin.model_line(&i)));
+            lines
+        }
+        (None, Some(inp), Some(issue)) => origin.reproduce(inp, issue, d.cycle),
         _ => Vec::new(),
+    };
+    let report = match &d.ports {
+        Some(p) => report::ports_divergence(d, p, origin, &reproduce),
+        None => report::divergence(d, origin, alone.as_ref()),
     };
     Ok(DivergenceRow {
         chunk: c.index,
@@ -418,7 +481,7 @@ fn triage(
         signature: signature(c, d),
         field: first_field(d).to_string(),
         instruction: instruction(d),
-        report: report::divergence(d, origin, alone.as_ref()),
+        report,
         reproduce,
         waveform: None,
     })
@@ -453,7 +516,16 @@ fn wave_for(
             return None;
         }
     };
-    let w = waves::write_window(&path, &sides.rtl, reference.as_ref(), &inputs, first);
+    // At the ports the model's results come at its own latency: mark the divergence's cycle.
+    let marks = d.ports.as_ref().map(|_| [d.cycle]);
+    let w = waves::write_window_marked(
+        &path,
+        &sides.rtl,
+        reference.as_ref(),
+        &inputs,
+        first,
+        marks.as_ref().map(|m| &m[..]),
+    );
     print_waves(&w, d.cycle);
     w.ok().map(|w| w.path.display().to_string())
 }

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{Ctrl, Rnd};
 use ptxfma_model::op::{self, Target};
 use ptxfma_model::pipeline::{PipeIn, LATENCY};
 use ptxfma_model::testfloat::{self, Func};
@@ -115,6 +115,7 @@ impl Reader {
                 a: c.a,
                 b: c.b,
                 c: c.c,
+                reset: false,
             },
             expected: Some(c.expected),
         }))
@@ -161,6 +162,7 @@ impl Reader {
                 a: instr.a,
                 b: instr.b,
                 c: instr.c,
+                reset: false,
             },
             expected,
         }))
@@ -169,27 +171,9 @@ impl Reader {
 
 /// Whether `got` is what the file expects for `ctrl`.
 fn matches(src: &Source, ctrl: &Ctrl, got: u64, expected: u64) -> bool {
-    if let Some((func, _)) = src.testfloat {
-        return func.matches(got, expected, src.strict_nan);
-    }
-    if got == expected || src.strict_nan {
-        return got == expected;
-    }
-    // PTX leaves an f32 NaN's bits open (f64 payloads are pinned): any f32 NaN matches any,
-    // lane by lane for f32x2.
-    let f32_nan = |v: u64| f32::from_bits(v as u32).is_nan();
-    match ctrl.kind {
-        Kind::F32 | Kind::Sm1x => {
-            got >> 32 == 0 && expected >> 32 == 0 && f32_nan(got) && f32_nan(expected)
-        }
-        Kind::F32x2 => (0..2).all(|k| {
-            let (g, e) = (
-                got >> (32 * k) & 0xFFFF_FFFF,
-                expected >> (32 * k) & 0xFFFF_FFFF,
-            );
-            g == e || (f32_nan(g) && f32_nan(e))
-        }),
-        Kind::F64 | Kind::Vmad => false,
+    match src.testfloat {
+        Some((func, _)) => func.matches(got, expected, src.strict_nan),
+        None => crate::ports::result_matches(ctrl, got, expected, src.strict_nan),
     }
 }
 

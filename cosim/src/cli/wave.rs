@@ -57,6 +57,7 @@ pub fn parse_lines(lines: &[String]) -> Result<Vec<PipeIn>, Error> {
             a: i.a,
             b: i.b,
             c: i.c,
+            reset: false,
         });
     }
     if out.is_empty() {

@@ -723,6 +723,7 @@ mod tests {
                 a: v.a,
                 b: v.b,
                 c: v.c,
+                reset: false,
             });
             let Some(Op::Float(op)) = m.op(p.s3.ctrl) else {
                 continue;

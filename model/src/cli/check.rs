@@ -173,6 +173,7 @@ impl Checker<'_> {
             a: case.a,
             b: case.b,
             c: case.c,
+            reset: false,
         };
         self.in_flight.push_back((tag, case));
         self.clock(&inp)

@@ -13,7 +13,7 @@
 use super::quote::{quote, quote_spans};
 use super::{read_line, MAX_LINE};
 use crate::ctrl::Ctrl;
-use crate::op::{parse_line, Target};
+use crate::op::{parse_line, Instr, Target};
 use crate::pipeline;
 use std::io::{self, BufRead, IsTerminal, Write};
 
@@ -162,6 +162,25 @@ fn run<W: Write>(
 /// One line: `Ok(None)` prints nothing (blank, comment, `.target`), `Ok(Some(_))` is a result,
 /// `Err(_)` the reason the line is bad.
 fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<String>, String> {
+    let Some(instr) = read(text, target)? else {
+        return Ok(None);
+    };
+    let d = eval(&instr.ctrl, instr.a, instr.b, instr.c);
+    // The result is printed as it comes out, unmasked: bits above the result width would be a
+    // model bug, and showing them (as extra digits) is better than hiding them.
+    Ok(Some(if instr.result_is_64bit() {
+        format!("{d:#018x}")
+    } else {
+        format!("{d:#010x}")
+    }))
+}
+
+/// Reads one line as `fma-model eval` does, without evaluating it: `Ok(None)` for a line that
+/// prints nothing (blank, `//` comment, or a `.target sm_NN` directive, which switches `target`
+/// for the lines after it), the instruction otherwise, or the reason the line is bad (input
+/// quoted through [`quote_spans`]). Public so that other front ends (the C ABI in `ffi/`) read
+/// lines exactly as the command does rather than through a second parser.
+pub fn read(text: &str, target: &mut Target) -> Result<Option<Instr>, String> {
     let code = match text.find("//") {
         Some(p) => &text[..p],
         None => text,
@@ -193,15 +212,9 @@ fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<Strin
         return Ok(None);
     }
     // The decoder's messages quote the input between backticks; cut and escape those spans.
-    let instr = parse_line(code, *target).map_err(|e| quote_spans(e.message()))?;
-    let d = eval(&instr.ctrl, instr.a, instr.b, instr.c);
-    // The result is printed as it comes out, unmasked: bits above the result width would be a
-    // model bug, and showing them (as extra digits) is better than hiding them.
-    Ok(Some(if instr.result_is_64bit() {
-        format!("{d:#018x}")
-    } else {
-        format!("{d:#010x}")
-    }))
+    parse_line(code, *target)
+        .map(Some)
+        .map_err(|e| quote_spans(e.message()))
 }
 
 #[cfg(test)]

@@ -1,0 +1,335 @@
+//! Ports-only checking (`--compare ports`) of a design with another microarchitecture: the
+//! second f32 FMA in `rtl/alt/` (variant `alt`, latency 6 register stages against the pipe's
+//! 4, no stage registers on ports) must pass against the model, and its injected fault
+//! (`alt_fault`, +define+FAULT_ALT_STICKY_RP: `.rp` ignores the sticky bits) must be caught,
+//! with a report, JSON, JUnit and a waveform.
+//!
+//! Needs the `alt-design` feature (`cargo test -p ptxfma-cosim --features alt-design --test
+//! ports`; `make test` runs it).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{cosim, num, scratch, Vcd};
+use ptxfma_cosim::results::RunResult;
+
+#[test]
+fn the_alt_design_passes_ports_only_checking() {
+    let dir = scratch("ports-alt");
+    let json = dir.join("r.json");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--rtl",
+        "alt",
+        "--compare",
+        "ports",
+        "--filter",
+        "f32",
+        "--count",
+        "200000",
+        "--seed",
+        "3",
+        "--jobs",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("ports only (latency bound 64)"), "{out}");
+    let r = RunResult::read_json(&json).unwrap();
+    assert!(r.passed);
+    assert_eq!(r.total_vectors(), 200_000);
+    assert_eq!(r.params.compare, "ports");
+    assert_eq!(r.params.latency_bound, Some(64));
+}
+
+#[test]
+fn the_pipe_passes_ports_only_checking_on_every_family() {
+    let dir = scratch("ports-default");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--compare",
+        "ports",
+        "--count",
+        "21000",
+        "--latency-bound",
+        "4",
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// The fault's report, read back from its text.
+struct Report {
+    what: String,
+    instruction: String,
+    expected: u64,
+    retired: u64,
+    issued: u64,
+    retired_cycle: u64,
+    waveform: PathBuf,
+    edge_time: u64,
+}
+
+fn parse(out: &str) -> Report {
+    let line = |label: &str| -> String {
+        let l = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no `{label}` line in:\n{out}"));
+        l.trim_start()[label.len()..].trim().to_string()
+    };
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    let result = line("result d");
+    let words: Vec<&str> = result.split_whitespace().collect();
+    let cycles = line("cycles");
+    let c: Vec<&str> = cycles.split([' ', ',', '(']).collect();
+    let edge = out
+        .split("cosim.mismatch rises at time ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no marker time in:\n{out}"));
+    Report {
+        what: line("what"),
+        instruction: line("instruction"),
+        expected: hex(words[1]),
+        retired: hex(words[4]),
+        issued: c[1].parse().unwrap(),
+        retired_cycle: c[4].parse().unwrap(),
+        waveform: PathBuf::from(line("waveform")),
+        edge_time: edge.parse().unwrap(),
+    }
+}
+
+#[test]
+fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
+    let dir = scratch("ports-fault");
+    let json = dir.join("r.json");
+    let junit = dir.join("r.xml");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--rtl",
+        "alt_fault",
+        "--compare",
+        "ports",
+        "--filter",
+        "f32",
+        "--count",
+        "20000",
+        "--seed",
+        "5",
+        "--max-divergences",
+        "20",
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
+    let r = parse(&out);
+    assert_eq!(r.what, "wrong result (out_d_o)");
+    assert!(r.instruction.contains(".rp"), "{}", r.instruction);
+    assert_ne!(r.expected, r.retired);
+    // Six register stages: retired five cycles after the issue cycle.
+    assert_eq!(r.retired_cycle, r.issued + 5, "{out}");
+    assert!(
+        out.contains("--compare ports") && out.contains("--rtl alt_fault"),
+        "{out}"
+    );
+
+    // Every divergence is an .rp operation's result, in the JSON and the JUnit XML.
+    let res = RunResult::read_json(&json).unwrap();
+    assert!(!res.passed);
+    assert_eq!(res.divergences.len(), 20);
+    for d in &res.divergences {
+        assert_eq!((d.stage.as_str(), d.field.as_str()), ("ports", "out_d_o"));
+        assert!(d.instruction.contains(".rp"), "{}", d.instruction);
+        assert!(
+            d.signature.starts_with("ports out_d_o | f32 | fma.rp"),
+            "{}",
+            d.signature
+        );
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("ports out_d_o | f32 | fma.rp"), "{xml}");
+
+    // The waveform holds the design's own hierarchy; at the marked edge its result port shows
+    // the wrong result.
+    assert!(r.waveform.starts_with(&dir), "{}", r.waveform.display());
+    let mut v = Vcd::open(&r.waveform);
+    assert!(v.has_scope(&["TOP", "ptxfma_alt_top"]));
+    let rises: Vec<u64> = v
+        .changes(&["cosim"], "mismatch")
+        .into_iter()
+        .filter(|(_, b)| b == "1")
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(rises, vec![r.edge_time]);
+    assert_eq!(
+        num(&v.value_at(&["TOP"], "out_d_o", r.edge_time)),
+        r.retired
+    );
+    assert_eq!(
+        num(&v.value_at(&["cosim"], "cycle", r.edge_time)),
+        r.retired_cycle
+    );
+}
+
+#[test]
+fn the_fault_is_found_the_same_by_any_number_of_jobs() {
+    let run = |jobs: &str| {
+        let dir = scratch(&format!("ports-jobs{jobs}"));
+        let json = dir.join("r.json");
+        let (code, out, err) = cosim(&[
+            "run",
+            "--rtl",
+            "alt_fault",
+            "--compare",
+            "ports",
+            "--filter",
+            "f32",
+            "--count",
+            "40000",
+            "--chunk-size",
+            "5000",
+            "--max-divergences",
+            "30",
+            "--jobs",
+            jobs,
+            "--json",
+            json.to_str().unwrap(),
+            "--waves-dir",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 1, "{out}{err}");
+        let r = RunResult::read_json(&json).unwrap();
+        r.divergences
+            .iter()
+            .map(|d| (d.chunk, d.cycle, d.signature.clone()))
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    assert_eq!(one.len(), 30);
+    assert_eq!(one, run("2"));
+}
+
+#[test]
+fn a_design_slower_than_the_bound_is_caught() {
+    // The alt design retires 5 cycles after issue; a bound of 4 makes every operation late.
+    let dir = scratch("ports-bound");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--rtl",
+        "alt",
+        "--compare",
+        "ports",
+        "--filter",
+        "f32",
+        "--count",
+        "1000",
+        "--latency-bound",
+        "4",
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("an operation did not retire within the latency bound (out_valid_o)"),
+        "{out}"
+    );
+    assert!(out.contains("not retired by cycle"), "{out}");
+}
+
+#[test]
+fn register_checking_refuses_a_design_without_registers() {
+    let (code, out, err) = cosim(&["run", "--rtl", "alt", "--count", "100"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("has only result ports: check it with --compare ports"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn shards_merge_to_the_unsharded_run_and_not_with_a_register_run() {
+    let dir = scratch("ports-shards");
+    let args = [
+        "run",
+        "--rtl",
+        "alt_fault",
+        "--compare",
+        "ports",
+        "--filter",
+        "f32",
+        "--count",
+        "12000",
+        "--chunk-size",
+        "3000",
+        "--max-divergences",
+        "1000",
+    ];
+    let waves = dir.to_str().unwrap();
+    let run = |extra: &[&str], json: &std::path::Path| {
+        let mut a: Vec<&str> = args.to_vec();
+        a.extend(extra);
+        a.extend(["--json", json.to_str().unwrap(), "--waves-dir", waves]);
+        let (code, out, err) = cosim(&a);
+        assert_eq!(code, 1, "{out}{err}");
+    };
+    let whole = dir.join("whole.json");
+    run(&[], &whole);
+    let shards: Vec<PathBuf> = (1..=2).map(|k| dir.join(format!("s{k}.json"))).collect();
+    run(&["--shard", "1/2"], &shards[0]);
+    run(&["--shard", "2/2"], &shards[1]);
+    let merged = dir.join("merged.json");
+    let (code, out, err) = cosim(&[
+        "merge",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        "--json",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let key = |p: &std::path::Path| {
+        let r = RunResult::read_json(p).unwrap();
+        let d: Vec<_> = r
+            .divergences
+            .iter()
+            .map(|d| (d.chunk, d.cycle, d.signature.clone()))
+            .collect();
+        (r.total_vectors(), d)
+    };
+    let (n, d) = key(&whole);
+    assert_eq!(n, 12_000);
+    assert!(!d.is_empty());
+    assert_eq!(key(&merged), (n, d));
+
+    // A register-checked run of the same stream is another run: the merge refuses it.
+    let regs = dir.join("regs.json");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--filter",
+        "f32",
+        "--count",
+        "12000",
+        "--chunk-size",
+        "3000",
+        "--shard",
+        "2/2",
+        "--json",
+        regs.to_str().unwrap(),
+        "--waves-dir",
+        waves,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = cosim(&["merge", shards[0].to_str().unwrap(), regs.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("compare"), "{err}");
+}

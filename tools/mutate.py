@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Single-token mutations of rtl/ptxfma_top.sv, each run through the co-simulator with
+`--compare registers` and with `--compare ports`: how much of what register checking catches
+does ports-only checking catch with the default stimulus?
+
+    tools/mutate.py [--mutants 40] [--seed 1] [--ops 20000] [--jobs 2] [--work DIR]
+
+How: a fixed, seeded choice of mutation sites (operator swaps, inverted conditions, constants
++-1, swapped operands and lanes, enum constants) is written into one copy of rtl/, each mutant
+behind its own `ifdef MUT_<k>, so that one build holds them all as RTL variants
+(PTXFMA_RTL_DIR, PTXFMA_RTL_VARIANTS, a private PTXFMA_RTL_CACHE_DIR; cosim/build.rs). A mutant
+that Verilator rejects is "stillborn", not killed. The models are built a few variants at a time
+(`cargo check`, which runs the build script) so that the build's parallel compiles fit in
+memory, then one `cargo build --release` links them all. Each mutant then runs the default
+stimulus (every family interleaved) with each comparison; exit 1 = killed, 0 = survived.
+
+Python 3 standard library only. Run from the repository root; honours CARGO_TARGET_DIR.
+"""
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TOP = "ptxfma_top.sv"
+
+# (name, regex, replacement function). Each match in a code line is one candidate site.
+OPERATORS = [
+    ("== -> !=", r"==", lambda m: "!="),
+    ("!= -> ==", r"!=", lambda m: "=="),
+    ("+ -> -", r"(?<=\s)\+(?=\s)", lambda m: "-"),
+    ("| -> &", r"(?<=\s)\|(?=\s)", lambda m: "&"),
+    ("<< n -> << n+1", r"<< (\d+)", lambda m: f"<< {int(m.group(1)) + 1}"),
+    ("invert ?: condition", r"(?<=[=(] )([\w.]+) \?", lambda m: f"!{m.group(1)} ?"),
+    ("1'b0 -> 1'b1", r"1'b0", lambda m: "1'b1"),
+    ("'0 -> '1", r"(?<![\w'])'0", lambda m: "'1"),
+    ("lane0 -> lane1", r"(?<![\w'])lane0\b", lambda m: "lane1"),
+    ("lane1 -> lane0", r"(?<![\w'])lane1\b", lambda m: "lane0"),
+    ("a0 -> b0", r"(?<![\w'])a0\b", lambda m: "b0"),
+    ("b0 -> c0", r"(?<![\w'])b0\b", lambda m: "c0"),
+    ("a1 -> b1", r"(?<![\w'])a1\b", lambda m: "b1"),
+    ("KIND_F64 -> KIND_F32", r"\bKIND_F64\b", lambda m: "KIND_F32"),
+    ("KIND_SM1X -> KIND_F32", r"\bKIND_SM1X\b", lambda m: "KIND_F32"),
+    ("KIND_F32X2 -> KIND_F32", r"\bKIND_F32X2\b", lambda m: "KIND_F32"),
+    ("KIND_VMAD -> KIND_F64", r"\bKIND_VMAD\b", lambda m: "KIND_F64"),
+    ("RND_RM -> RND_RP", r"\bRND_RM\b", lambda m: "RND_RP"),
+    ("RND_RZ -> RND_RN", r"\bRND_RZ\b", lambda m: "RND_RN"),
+    ("bit index -1", r"\[(\d+)\]", lambda m: f"[{max(int(m.group(1)) - 1, 0)}]"),
+    ("range msb +1", r"\[(\d+):(\d+)\]", lambda m: f"[{int(m.group(1)) + 1}:{m.group(2)}]"),
+    ("range lsb -1", r"\[(\d+):(\d+)\]",
+     lambda m: f"[{m.group(1)}:{max(int(m.group(2)) - 1, 0)}]"),
+    ("width const +1", r"\b(\d+)'b0\b", lambda m: f"{int(m.group(1)) + 1}'b0"),
+    ("width const -1", r"\b(\d+)'b0\b", lambda m: f"{max(int(m.group(1)) - 1, 1)}'b0"),
+    ("in_valid_i -> 1'b1", r"= in_valid_i;", lambda m: "= 1'b1;"),
+    ("s1_q.valid -> 1'b1", r"= s1_q\.valid;", lambda m: "= 1'b1;"),
+    ("mul_carry -> mul_sum", r"(?<=\+ )s1_q\.mul_carry", lambda m: "s1_q.mul_sum"),
+]
+
+
+def code_lines(text):
+    """(index, line) of the lines that are logic: inside the module body, not comments, not
+    declarations or port lists, outside the FAULT_STICKY_RZ block."""
+    lines = text.split("\n")
+    out = []
+    in_body = in_fault = False
+    for i, line in enumerate(lines):
+        s = line.split("//")[0].rstrip()
+        if s.startswith("module"):
+            continue
+        if s.strip() == ");" and not in_body:
+            in_body = True
+            continue
+        if not in_body or not s.strip():
+            continue
+        if s.startswith("`ifdef FAULT"):
+            in_fault = True
+        if in_fault:
+            if s.startswith("`endif"):
+                in_fault = False
+            continue
+        if re.match(r"\s*(logic|kind_e|rnd_e|s\d_t|out_t|s\d_lane_t|s1_vmad_t|lane_en_t|"
+                    r"operand_t|ctrl_t|ab_fmt_e)\b", s):
+            continue
+        out.append((i, s))
+    return lines, out
+
+
+def sites(text):
+    lines, code = code_lines(text)
+    found = []
+    for i, s in code:
+        for name, pat, repl in OPERATORS:
+            for m in re.finditer(pat, s):
+                new = s[: m.start()] + repl(m) + s[m.end():]
+                if new != s:
+                    found.append((i, name, s, new))
+    # One site per (line, mutated text).
+    seen, unique = set(), []
+    for f in found:
+        if (f[0], f[3]) not in seen:
+            seen.add((f[0], f[3]))
+            unique.append(f)
+    return lines, unique
+
+
+def write_mutated(rtl_src, rtl_dst, lines, chosen):
+    shutil.copytree(rtl_src, rtl_dst)
+    by_line = {}
+    for k, (i, _, _, new) in enumerate(chosen, 1):
+        by_line.setdefault(i, []).append((k, new))
+    out = []
+    for i, line in enumerate(lines):
+        if i not in by_line:
+            out.append(line)
+            continue
+        for j, (k, new) in enumerate(by_line[i]):
+            out.append(f"`{'ifdef' if j == 0 else 'elsif'} MUT_{k}")
+            out.append(new)
+        out.append("`else")
+        out.append(line)
+        out.append("`endif")
+    (rtl_dst / TOP).write_text("\n".join(out))
+
+
+def rtl_files(d):
+    files = sorted(d.glob("*.sv"), key=lambda p: (not p.name.endswith("_pkg.sv"), p.name))
+    return [str(f) for f in files]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mutants", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ops", type=int, default=20000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=5, help="variants built at a time")
+    ap.add_argument("--work", help="work directory (default: a temporary one, removed)")
+    a = ap.parse_args()
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "rtl" / TOP).read_text()
+    lines, all_sites = sites(text)
+    rng = random.Random(a.seed)
+    chosen = rng.sample(all_sites, min(a.mutants, len(all_sites)))
+    chosen.sort(key=lambda s: s[0])
+    print(f"{len(all_sites)} mutation sites in rtl/{TOP}; {len(chosen)} chosen (seed {a.seed})")
+
+    work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
+    work.mkdir(parents=True, exist_ok=True)
+    rtl = work / "rtl"
+    if rtl.exists():
+        shutil.rmtree(rtl)
+    write_mutated(root / "rtl", rtl, lines, chosen)
+    verilator = os.environ.get("VERILATOR", "verilator")
+
+    # Stillborn: Verilator rejects the mutant.
+    status = {}
+    for k in range(1, len(chosen) + 1):
+        r = subprocess.run([verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+                            "--top-module", "ptxfma_top", f"-DMUT_{k}", *rtl_files(rtl)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            status[k] = "stillborn"
+    viable = [k for k in range(1, len(chosen) + 1) if k not in status]
+
+    env = dict(os.environ, PTXFMA_RTL_DIR=str(rtl), PTXFMA_RTL_CACHE_DIR=str(work / "cache"))
+    cargo = ["cargo"]
+    for i in range(0, len(viable), a.batch):
+        part = viable[i:i + a.batch]
+        env["PTXFMA_RTL_VARIANTS"] = " ".join(f"mut{k}:MUT_{k}" for k in part)
+        print(f"building mutants {part[0]}..{part[-1]}", flush=True)
+        subprocess.run(cargo + ["check", "-q", "-p", "ptxfma-cosim"], env=env, cwd=root,
+                       check=True)
+    env["PTXFMA_RTL_VARIANTS"] = " ".join(f"mut{k}:MUT_{k}" for k in viable)
+    subprocess.run(cargo + ["build", "-q", "--release", "-p", "ptxfma-cosim"], env=env,
+                   cwd=root, check=True)
+    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    cosim = target / "release" / "fma-cosim"
+
+    def run(k, compare):
+        cmd = [str(cosim), "run", "--rtl", f"mut{k}", "--count", str(a.ops), "--seed", "1",
+               "--jobs", str(a.jobs), "--progress", "lines", "--compare", compare,
+               "--waves-dir", str(work / "waves"), "--window", "8"]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return "hang"
+        return {0: "survived", 1: "killed"}.get(r.returncode, f"error {r.returncode}")
+
+    rows = []
+    for k, (i, name, old, new) in enumerate(chosen, 1):
+        if k in status:
+            reg = ports = "stillborn"
+        else:
+            reg, ports = run(k, "registers"), run(k, "ports")
+        rows.append((k, i + 1, name, reg, ports, new.strip()))
+        print(f"  mut{k:<3} line {i + 1:<4} {name:<22} registers {reg:<9} ports {ports:<9} "
+              f"{new.strip()}", flush=True)
+
+    live = [r for r in rows if r[3] != "stillborn"]
+    reg_k = sum(r[3] == "killed" for r in live)
+    port_k = sum(r[4] == "killed" for r in live)
+    both = sum(r[3] == "killed" and r[4] == "killed" for r in live)
+    print(f"\n{len(rows)} mutants, {len(rows) - len(live)} stillborn, {len(live)} live; "
+          f"default stimulus, {a.ops} operations, seed 1")
+    print(f"  killed by --compare registers: {reg_k}/{len(live)}")
+    print(f"  killed by --compare ports:     {port_k}/{len(live)}"
+          f" ({both} of the register kills)")
+    surv = [r for r in live if r[3] != "killed" or r[4] != "killed"]
+    if surv:
+        print("\nnot killed by both (mutant, line, operator, registers, ports, mutated line):")
+        for r in surv:
+            print(f"  mut{r[0]:<3} line {r[1]:<4} {r[2]:<22} {r[3]:<9} {r[4]:<9} {r[5]}")
+    if not a.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
