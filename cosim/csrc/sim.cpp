@@ -133,7 +133,7 @@ class SimOf final : public Sim {
     }
   }
 
-  void write_coverage(rust::Str path) override {
+  void write_coverage([[maybe_unused]] rust::Str path) override {
 #if VM_COVERAGE
     ctx_->coveragep()->write(std::string(path).c_str());
 #else
