@@ -10,16 +10,18 @@
 #   make dpi-test  the DPI-C testbench (dpi/tb/) on the RTL (must pass) and on the injected fault
 #                  (must fail); part of `make test`
 #   make regress   a longer co-simulation (every core), results as JSON and JUnit
+#   make coverage  RTL line and toggle coverage of a co-simulation (a separate coverage build)
 #   make farm      the regression as a Slurm job array of FARM_SHARDS shards, merged
 #
 # Knobs (make VAR=value): COSIM_COUNT, COSIM_SEED, COSIM_FILTER, COSIM_WINDOW, COSIM_JOBS,
 # COSIM_ARGS, WAVES_DIR, RESULTS_DIR, REGRESS_COUNT, REGRESS_SEED, BENCH_COUNT,
-# MODEL_BENCH_OPS, DPI_SEED, DPI_COUNT, DPI_BENCH_CALLS; the farm's knobs are listed at its
-# target.
+# MODEL_BENCH_OPS, DPI_SEED, DPI_COUNT, DPI_BENCH_CALLS, COVERAGE_COUNT, COVERAGE_SEED,
+# COVERAGE_DIR; the farm's knobs are listed at its target.
 
 SHELL := /bin/bash
 CARGO ?= cargo
 VERILATOR ?= verilator
+VERILATOR_COVERAGE ?= verilator_coverage
 # build.rs reads it too.
 export VERILATOR
 VERILATOR_VERSION := 5.006
@@ -55,9 +57,17 @@ ALT_SRCS := $(sort $(wildcard rtl/alt/*.sv))
 ALT_LINT_FLAGS := --lint-only -Wall --top-module ptxfma_alt_top
 
 COSIM := $(CARGO) run --quiet --release -p ptxfma-cosim --bin fma-cosim --
+# Operations of `make coverage` (default: as many as `make cosim`), its seed, and where it
+# writes rtl.dat (merged counts), rtl.info (lcov) and annotated/ (sources with counts).
+COVERAGE_COUNT ?= $(COSIM_COUNT)
+COVERAGE_SEED ?= $(COSIM_SEED)
+COVERAGE_DIR ?= $(RESULTS_DIR)/rtl-coverage
+COSIM_COV := $(CARGO) run --quiet --release -p ptxfma-cosim --features rtl-coverage \
+  --bin fma-cosim --
 
 .PHONY: all deps cosim test lint fmt-check clippy cargo-test cpu-test fault-test ports-test \
-        cosim-test bench regress clean dpi-test dpi-bench
+        cosim-test bench regress clean dpi-test dpi-bench coverage random-init-test \
+        rtl-coverage-test
 
 all: test
 
@@ -110,22 +120,28 @@ cosim: deps
 # TEST_COSIM=1 adds the $(TEST_COSIM_COUNT)-operation co-simulation of the RTL against the
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
-test: deps fmt-check clippy lint cargo-test cpu-test fault-test ports-test \
-      $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test farm-test py-test cocotb-test
+test: deps fmt-check clippy lint cargo-test cpu-test fault-test ports-test random-init-test \
+      rtl-coverage-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test farm-test py-test \
+      cocotb-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
 
+# The RTL variants the tests need beside `default`, all in one build of the co-simulator, so
+# that fault-test, ports-test, random-init-test and rtl-coverage-test compile it once.
+TEST_FEATURES := --features ptxfma-cosim/fault-sticky,ptxfma-cosim/alt-design \
+  --features ptxfma-cosim/rtl-coverage,ptxfma-cosim/random-init
+
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	$(CARGO) clippy --workspace --all-targets \
-	  --features ptxfma-cosim/fault-sticky,ptxfma-cosim/alt-design -- -D warnings
+	$(CARGO) clippy --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 
-# The pipe, the pipe with the injected fault, the co-simulator's wrapper (rtl/sim/), and the
+# The pipe, the pipe with each injected fault, the co-simulator's wrapper (rtl/sim/), and the
 # ports-only second design (rtl/alt/) with and without its fault.
 lint: deps
 	$(VERILATOR) $(LINT_FLAGS) $(RTL_SRCS)
 	$(VERILATOR) $(LINT_FLAGS) -DFAULT_STICKY_RZ $(RTL_SRCS)
+	$(VERILATOR) $(LINT_FLAGS) -DFAULT_S1_TAG_NO_RESET $(RTL_SRCS)
 	$(VERILATOR) --lint-only -Wall --top-module ptxfma_sim_top $(RTL_SRCS) \
 	  $(sort $(wildcard rtl/sim/*.sv))
 	$(VERILATOR) $(ALT_LINT_FLAGS) $(ALT_SRCS)
@@ -170,13 +186,39 @@ cpu-test:
 # stage named and the marker in the VCD; and found the same way by any number of jobs and
 # shards, in the JSON, the merge and the JUnit XML.
 fault-test:
-	$(CARGO) test --workspace --release --features ptxfma-cosim/fault-sticky --test fault \
-	  --test regress
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test fault --test regress
+
+# Random initial state (RTL Verilated with --x-initial unique, `run --random-init SEED`): the
+# clean RTL agrees on several seeds; a flop left out of the reset (FAULT_S1_TAG_NO_RESET) passes
+# from zero and is caught from random initial values.
+random-init-test:
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test random_init
+
+# A short run of the coverage build: the merged .dat, verilator_coverage's lcov file, and line
+# and toggle figures of the design above measured floors.
+rtl-coverage-test:
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test rtl_coverage
+
+# RTL line and toggle coverage: the RTL Verilated with --coverage-line --coverage-toggle (the
+# cargo feature rtl-coverage; the normal build stays without it) runs COVERAGE_COUNT operations
+# of the default stimulus on every core; the workers' counts are merged into
+# $(COVERAGE_DIR)/rtl.dat, summarised per file (design and the rtl/sim/ wrapper apart), and
+# verilator_coverage writes the annotated sources (lines below 1 hit marked) and an lcov file.
+coverage: deps
+	$(CARGO) build --release -p ptxfma-cosim --features rtl-coverage
+	@mkdir -p $(COVERAGE_DIR)
+	$(COSIM_COV) run --rtl coverage --rtl-coverage $(COVERAGE_DIR)/rtl.dat \
+	  --count $(COVERAGE_COUNT) --seed $(COVERAGE_SEED) $(RUN_ARGS) \
+	  --json $(COVERAGE_DIR)/cosim.json
+	rm -rf $(COVERAGE_DIR)/annotated
+	$(VERILATOR_COVERAGE) --annotate $(COVERAGE_DIR)/annotated --annotate-min 1 \
+	  --write-info $(COVERAGE_DIR)/rtl.info $(COVERAGE_DIR)/rtl.dat
+	@echo "RTL coverage: $(COVERAGE_DIR)/rtl.dat, rtl.info (lcov), annotated/"
 
 # Ports-only checking of another microarchitecture (docs/dut.md): rtl/alt/ (cargo feature
 # alt-design) passes `--compare ports --filter f32`, and its injected fault is caught.
 ports-test:
-	$(CARGO) test --workspace --release --features ptxfma-cosim/alt-design --test ports
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test ports
 
 cosim-test: deps
 	$(COSIM) run --count $(TEST_COSIM_COUNT) --seed 7 --waves-dir $(WAVES_DIR) --progress lines

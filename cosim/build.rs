@@ -30,6 +30,16 @@
 //!   - `default`: the RTL as is, plus the defines in `PTXFMA_RTL_DEFINES` (normally unset);
 //!   - the cargo feature `fault-sticky` adds `fault_sticky_rz` = `FAULT_STICKY_RZ`;
 //!   - `PTXFMA_RTL_VARIANTS="name:DEF1,DEF2=3 other:DEF4"` adds any others.
+//!
+//!   A variant may also carry Verilator options of its own, for the builds that must not slow
+//!   down the others:
+//!   - the cargo feature `rtl-coverage` adds `coverage` (`--coverage-line --coverage-toggle`,
+//!     models compiled with `VM_COVERAGE=1`, the runtime with `verilated_cov.cpp`), for
+//!     `make coverage`;
+//!   - the cargo feature `random-init` adds `random_init` (`--x-initial unique --x-assign
+//!     unique`: initial values and X assignments drawn at run time, `fma-cosim run
+//!     --random-init SEED`) and `random_init_fault_reset`, the same with the injected fault
+//!     `FAULT_S1_TAG_NO_RESET` (a flop left out of the reset).
 //! - `PTXFMA_RTL_DIR` builds the RTL from another directory than `rtl/` (`make bench` times a
 //!   rebuild on an edited copy); `PTXFMA_RTL_CACHE_DIR` moves the cache.
 //!
@@ -60,8 +70,17 @@ const RUNTIME_SOURCES: &[&str] = &[
 const VERILATOR_FLAGS: &[&str] = &["--cc", "-O3", "-Wno-fatal"];
 
 /// The defines Verilator's makefile passes for a `--cc` model (see verilated.mk), without
-/// `VM_TRACE` and `VM_TRACE_VCD`, which depend on the build ([`trace_defines`]).
-const CXX_DEFINES: &[(&str, &str)] = &[("VM_COVERAGE", "0"), ("VM_SC", "0"), ("VM_TRACE_FST", "0")];
+/// `VM_TRACE` and `VM_TRACE_VCD`, which depend on the build ([`trace_defines`]), and
+/// `VM_COVERAGE`, which depends on the variant ([`Variant::coverage`]).
+const CXX_DEFINES: &[(&str, &str)] = &[("VM_SC", "0"), ("VM_TRACE_FST", "0")];
+
+/// Verilator options of the `coverage` variant (cargo feature `rtl-coverage`).
+const COVERAGE_FLAGS: &[&str] = &["--coverage-line", "--coverage-toggle"];
+
+/// Verilator options of the `random_init*` variants (cargo feature `random-init`): initial
+/// values and explicit X assignments become calls to the runtime's random generator, which
+/// returns zeros unless the context's `randReset(2)` is set.
+const RANDOM_INIT_FLAGS: &[&str] = &["--x-initial", "unique", "--x-assign", "unique"];
 
 /// verilated.mk's CFG_CXXFLAGS_NO_UNUSED: the generated code is known to trip these.
 const CXX_FLAGS: &[&str] = &[
@@ -82,8 +101,28 @@ const KEEP_PER_VARIANT: usize = 4;
 struct Variant {
     name: String,
     defines: Vec<String>,
+    /// Verilator options of this variant only, beyond those of its build.
+    flags: &'static [&'static str],
     /// Which design the variant builds.
     design: Design,
+}
+
+impl Variant {
+    /// Verilated with coverage points: its models need `VM_COVERAGE=1` and the runtime
+    /// `verilated_cov.cpp`.
+    fn coverage(&self) -> bool {
+        self.flags.iter().any(|f| f.starts_with("--coverage"))
+    }
+
+    /// The models' optimisation level: a coverage model's eval functions hold a counter per
+    /// point, and clang -O3 spent over 6 CPU minutes on the fast one without finishing, so
+    /// coverage models are compiled at -O1.
+    fn opt_level(&self, b: Build) -> u32 {
+        match b {
+            Build::Fast if self.coverage() => 1,
+            _ => ModelCxx::opt_level(b),
+        }
+    }
 }
 
 /// The designs a variant can build.
@@ -141,10 +180,15 @@ impl Build {
     }
 }
 
-/// `VM_TRACE` and `VM_TRACE_VCD` for a build with or without tracing.
-fn trace_defines(trace: bool) -> [(&'static str, &'static str); 2] {
+/// `VM_TRACE` and `VM_TRACE_VCD` for a build with or without tracing, `VM_COVERAGE` for one
+/// with or without coverage.
+fn trace_defines(trace: bool, coverage: bool) -> [(&'static str, &'static str); 3] {
     let v = if trace { "1" } else { "0" };
-    [("VM_TRACE", v), ("VM_TRACE_VCD", v)]
+    [
+        ("VM_TRACE", v),
+        ("VM_TRACE_VCD", v),
+        ("VM_COVERAGE", if coverage { "1" } else { "0" }),
+    ]
 }
 
 /// How the models are compiled: the compiler and the flags of each build.
@@ -219,6 +263,7 @@ fn main() {
     let variants = variants();
     let sources = rtl_sources(&rtl_dir);
     let sim_sources = rtl_sources(&rtl_dir.join("sim"));
+    let coverage = variants.iter().any(Variant::coverage);
     let alt_sources = if variants.iter().any(|v| v.design == Design::Alt) {
         rtl_sources(&rtl_dir.join("alt"))
     } else {
@@ -228,16 +273,21 @@ fn main() {
     fs::create_dir_all(&cache).unwrap_or_else(|e| fail(&format!("{}: {e}", cache.display())));
 
     // Identity of the default C++ toolchain (runtime and shim), folded into the cache keys.
-    let tool = base_cpp(&include, true).get_compiler();
+    let tool = base_cpp(&include, true, false).get_compiler();
     let mut toolchain = format!("{version}|{}|{:?}", tool.path().display(), tool.args());
     toolchain.push_str(&run(tool.path().to_str().unwrap(), &["--version"]));
     let model_cxx = model_cxx(&include, &toolchain);
 
     // Runtime: compiled once per Verilator + compiler.
-    let rt_key = hash(&[toolchain.as_bytes(), b"runtime"]);
+    let rt_cov: &[&str] = if coverage {
+        &["verilated_cov.cpp"]
+    } else {
+        &[]
+    };
+    let rt_key = hash(&[toolchain.as_bytes(), b"runtime", rt_cov.concat().as_bytes()]);
     let rt_dir = cached(&cache, "runtime", &rt_key, |dir| {
-        let mut b = base_cpp(&include, true);
-        for f in RUNTIME_SOURCES {
+        let mut b = base_cpp(&include, true, coverage);
+        for f in RUNTIME_SOURCES.iter().chain(rt_cov) {
             b.file(include.join(f));
         }
         b.out_dir(dir).compile("verilated_rt");
@@ -261,6 +311,7 @@ fn main() {
             key_parts.push(b.top(v).into());
             key_parts.push(b.prefix(v).into_bytes());
             key_parts.push(v.defines.join(" ").into_bytes());
+            key_parts.push(format!("{} -O{}", v.flags.join(" "), v.opt_level(b)).into_bytes());
             for s in &srcs {
                 let name = s.strip_prefix(&rtl_dir).unwrap_or(s);
                 key_parts.push(name.to_string_lossy().into_owned().into_bytes());
@@ -369,9 +420,10 @@ fn main() {
         }
         writeln!(
             meta,
-            "    VariantMeta {{ name: {:?}, defines: &{:?}, ports: &{:?}, registers: {} }},",
+            "    VariantMeta {{ name: {:?}, defines: &{:?}, flags: &{:?}, ports: &{:?}, registers: {} }},",
             v.name,
             v.defines,
+            v.flags,
             ports,
             v.design == Design::Pipe
         )
@@ -393,7 +445,7 @@ fn main() {
         .flag(include.to_str().unwrap())
         .flag("-isystem")
         .flag(include.join("vltstd").to_str().unwrap());
-    for (name, value) in CXX_DEFINES.iter().chain(&trace_defines(true)) {
+    for (name, value) in CXX_DEFINES.iter().chain(&trace_defines(true, coverage)) {
         bridge.define(name, *value);
     }
     for (_, _, dir) in &models {
@@ -419,7 +471,7 @@ fn lib_name(v: &Variant, b: Build) -> String {
 /// A `cc::Build` for Verilator C++ (generated or runtime): no debug info (it only slows the
 /// compile of very large generated functions), Verilator's defines and flags; -O2 unless the
 /// caller says otherwise.
-fn base_cpp(include: &Path, trace: bool) -> cc::Build {
+fn base_cpp(include: &Path, trace: bool, coverage: bool) -> cc::Build {
     let mut b = cc::Build::new();
     b.cpp(true)
         .std("gnu++17")
@@ -430,7 +482,7 @@ fn base_cpp(include: &Path, trace: bool) -> cc::Build {
         .cargo_metadata(false)
         .include(include)
         .include(include.join("vltstd"));
-    for (name, value) in CXX_DEFINES.iter().chain(&trace_defines(trace)) {
+    for (name, value) in CXX_DEFINES.iter().chain(&trace_defines(trace, coverage)) {
         b.define(name, *value);
     }
     for f in CXX_FLAGS {
@@ -476,7 +528,7 @@ fn model_cxx(include: &Path, toolchain: &str) -> ModelCxx {
     let mut fast_flags = Vec::new();
     if let Some(m) = march {
         let flag = format!("-march={m}");
-        let mut probe = base_cpp(include, false);
+        let mut probe = base_cpp(include, false, false);
         if let Some(c) = &compiler {
             probe.compiler(c);
         }
@@ -525,11 +577,11 @@ fn compile_model(include: &Path, cxx: &ModelCxx, v: &Variant, b: Build, dir: &Pa
     }
     let unit_path = dir.join(format!("{}__all.cpp", b.prefix(v)));
     fs::write(&unit_path, unit).unwrap_or_else(|e| fail(&format!("{}: {e}", unit_path.display())));
-    let mut c = base_cpp(include, b == Build::Traced);
+    let mut c = base_cpp(include, b == Build::Traced, v.coverage());
     if let Some(compiler) = &cxx.compiler {
         c.compiler(compiler);
     }
-    c.opt_level(ModelCxx::opt_level(b));
+    c.opt_level(v.opt_level(b));
     for f in &cxx.flags(b)[1..] {
         c.flag(f);
     }
@@ -597,7 +649,8 @@ fn verilate(verilator: &str, v: &Variant, b: Build, sources: &[PathBuf], mdir: &
         .arg("--prefix")
         .arg(b.prefix(v))
         .arg("-Mdir")
-        .arg(mdir);
+        .arg(mdir)
+        .args(v.flags);
     for d in &v.defines {
         cmd.arg(format!("-D{d}"));
     }
@@ -701,20 +754,47 @@ fn variants() -> Vec<Variant> {
     let mut out = vec![Variant {
         name: "default".into(),
         defines: split(&env::var("PTXFMA_RTL_DEFINES").unwrap_or_default()),
+        flags: &[],
         design: Design::Pipe,
     }];
     if env::var_os("CARGO_FEATURE_FAULT_STICKY").is_some() {
         out.push(Variant {
             name: "fault_sticky_rz".into(),
             defines: vec!["FAULT_STICKY_RZ".into()],
+            flags: &[],
             design: Design::Pipe,
         });
+    }
+    if env::var_os("CARGO_FEATURE_RTL_COVERAGE").is_some() {
+        out.push(Variant {
+            name: "coverage".into(),
+            defines: Vec::new(),
+            flags: COVERAGE_FLAGS,
+            design: Design::Pipe,
+        });
+    }
+    if env::var_os("CARGO_FEATURE_RANDOM_INIT").is_some() {
+        for (name, defines) in [
+            ("random_init", vec![]),
+            (
+                "random_init_fault_reset",
+                vec!["FAULT_S1_TAG_NO_RESET".into()],
+            ),
+        ] {
+            out.push(Variant {
+                name: name.into(),
+                defines,
+                flags: RANDOM_INIT_FLAGS,
+                design: Design::Pipe,
+            });
+        }
     }
     if env::var_os("CARGO_FEATURE_ALT_DESIGN").is_some() {
         for (name, define) in [("alt", None), ("alt_fault", Some("FAULT_ALT_STICKY_RP"))] {
             out.push(Variant {
                 name: name.into(),
                 defines: define.into_iter().map(String::from).collect(),
+                flags: &[],
                 design: Design::Alt,
             });
         }
@@ -741,6 +821,7 @@ fn variants() -> Vec<Variant> {
         out.push(Variant {
             name: name.into(),
             defines: split(defs),
+            flags: &[],
             design: Design::Pipe,
         });
     }

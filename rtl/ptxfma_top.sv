@@ -9,7 +9,9 @@
 //
 // Fault injection for the co-simulator's divergence test: with FAULT_STICKY_RZ defined, the
 // alignment sticky of both lanes is dropped (forced to 0 in s1_q) whenever the control word's
-// rounding field is .rz. See rtl/README.md.
+// rounding field is .rz. With FAULT_S1_TAG_NO_RESET defined, s1_q.tag is left out of the
+// reset: it keeps its initial value, which the next cycle moves into s2_q (the random-initial-
+// state test). See rtl/README.md.
 
 module ptxfma_top import ptxfma_pkg::*; (
   input  logic        clk_i,
@@ -368,6 +370,10 @@ module ptxfma_top import ptxfma_pkg::*; (
       s2_q  <= '0;
       s3_q  <= '0;
       out_q <= '0;
+`ifdef FAULT_S1_TAG_NO_RESET
+      // Injected fault: the tag flops of stage 1 miss the reset.
+      s1_q.tag <= s1_q.tag;
+`endif
     end else begin
       s1_q  <= s1_d;
       s2_q  <= s2_d;

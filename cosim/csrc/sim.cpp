@@ -9,6 +9,9 @@
 #include "ptxfma_variants.h"
 #include "verilated.h"
 #include "verilated_vcd_c.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 
 namespace ptxfma {
 namespace {
@@ -34,9 +37,15 @@ constexpr std::size_t words_of(const VlWide<N>&) { return N; }
 template <class M, bool Traced, bool Regs = true>
 class SimOf final : public Sim {
  public:
-  SimOf() : ctx_(new VerilatedContext) {
+  explicit SimOf(int rand_seed) : ctx_(new VerilatedContext) {
     // An RTL $fatal/$stop must come back to Rust as an error, not abort the process.
     ctx_->fatalOnError(false);
+    // +verilator+rand+reset+2 +verilator+seed+N: must be set before the model is constructed,
+    // which draws the initial values of a model Verilated with --x-initial unique.
+    if (rand_seed != 0) {
+      ctx_->randReset(2);
+      ctx_->randSeed(rand_seed);
+    }
     // Tracing must be enabled before the model is constructed.
     ctx_->traceEverOn(Traced);
     Verilated::threadContextp(ctx_.get());
@@ -124,6 +133,14 @@ class SimOf final : public Sim {
     }
   }
 
+  void write_coverage([[maybe_unused]] rust::Str path) override {
+#if VM_COVERAGE
+    ctx_->coveragep()->write(std::string(path).c_str());
+#else
+    throw std::logic_error("this binary has no RTL coverage build");
+#endif
+  }
+
  private:
   // One clock cycle: drive the inputs and reset with the clock low (the fast build samples
   // them on this falling edge), then the rising edge; one trace dump after each.
@@ -163,17 +180,17 @@ class SimOf final : public Sim {
 
 }  // namespace
 
-std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace) {
-#define PTXFMA_NEW(NAME, FAST, TRACED)                           \
-  if (variant == rust::Str(NAME))                                \
-    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true>) \
-                 : std::unique_ptr<Sim>(new SimOf<FAST, false>);
+std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed) {
+#define PTXFMA_NEW(NAME, FAST, TRACED)                                      \
+  if (variant == rust::Str(NAME))                                           \
+    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true>(rand_seed)) \
+                 : std::unique_ptr<Sim>(new SimOf<FAST, false>(rand_seed));
   PTXFMA_FOR_EACH_VARIANT(PTXFMA_NEW)
 #undef PTXFMA_NEW
-#define PTXFMA_NEW_PORTS(NAME, FAST, TRACED)                            \
-  if (variant == rust::Str(NAME))                                       \
-    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true, false>) \
-                 : std::unique_ptr<Sim>(new SimOf<FAST, false, false>);
+#define PTXFMA_NEW_PORTS(NAME, FAST, TRACED)                                       \
+  if (variant == rust::Str(NAME))                                                  \
+    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true, false>(rand_seed)) \
+                 : std::unique_ptr<Sim>(new SimOf<FAST, false, false>(rand_seed));
   PTXFMA_FOR_EACH_PORTS_VARIANT(PTXFMA_NEW_PORTS)
 #undef PTXFMA_NEW_PORTS
   throw std::invalid_argument("no RTL variant named " + std::string(variant));

@@ -29,9 +29,12 @@ class Sim {
   virtual void spin(rust::Slice<const uint64_t> inputs, uint64_t cycles) = 0;
   virtual void open_trace(rust::Str path) = 0;
   virtual void close_trace() = 0;
+  // Writes this model's coverage counts (VerilatedContext::coveragep()) to a .dat file.
+  virtual void write_coverage(rust::Str path) = 0;
 };
 
-// The traced build of `variant` if `trace`, else its fast build.
-std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace);
+// The traced build of `variant` if `trace`, else its fast build. rand_seed != 0: initial
+// values drawn with that seed (+verilator+rand+reset+2), for --x-initial unique models.
+std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed);
 
 }  // namespace ptxfma

@@ -12,6 +12,7 @@
 //! - [`chunk`]: a run as a list of chunks, and its shards;
 //! - [`regress`]: the chunks run by several workers, each with its own RTL and model;
 //! - [`results`]: JSON results, their merge, and JUnit XML;
+//! - [`rtlcov`]: RTL line and toggle coverage (`.dat` files: merge, figures);
 //! - [`progress`]: the progress display and Ctrl-C;
 //! - [`cli`]: the `fma-cosim` command line.
 
@@ -29,6 +30,7 @@ pub mod regress;
 pub mod report;
 pub mod results;
 pub mod rtl;
+pub mod rtlcov;
 pub mod stim;
 pub mod stream;
 pub mod waves;

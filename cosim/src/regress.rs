@@ -13,7 +13,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::chunk::Chunk;
+use crate::chunk::{chunk_seed, Chunk};
 use crate::golden;
 use crate::lockstep::{self, Config, Hooks, Outcome};
 use crate::rtl::{self, Rtl};
@@ -26,6 +26,13 @@ pub struct Sides {
     pub rtl: String,
     /// Reference: `model` or `rtl:<variant>`.
     pub golden: String,
+    /// `run --random-init SEED`: every chunk runs on a freshly built RTL whose initial state
+    /// (before the reset) is drawn from a seed derived from this one and the chunk index, so the
+    /// outcome is the same for any `--jobs`. None: a worker's RTL is built once, all zeros.
+    pub random_init: Option<u64>,
+    /// `run --rtl-coverage FILE`: each worker writes its RTL's coverage counts to
+    /// `FILE.worker-K` when it finishes (see [`crate::rtlcov`]).
+    pub rtl_coverage: Option<std::path::PathBuf>,
 }
 
 impl Sides {
@@ -36,6 +43,8 @@ impl Sides {
         Ok(Sides {
             rtl: rtl.to_string(),
             golden: golden.to_string(),
+            random_init: None,
+            rtl_coverage: None,
         })
     }
 
@@ -114,16 +123,19 @@ pub fn run(
         Mutex::new((0..chunks.len()).map(|_| None).collect());
     let failure: Mutex<Option<(usize, Error)>> = Mutex::new(None);
 
+    let cov_failure: Mutex<Option<Error>> = Mutex::new(None);
+
     std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| {
+        for worker in 0..jobs {
+            let (next, results, failure, cov_failure) = (&next, &results, &failure, &cov_failure);
+            s.spawn(move || {
                 let mut sides_built = None;
-                loop {
+                let mut work = || loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= chunks.len() || progress.stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    if cut_before(&lock(&results), i, cfg.max_divergences) {
+                    if cut_before(&lock(results), i, cfg.max_divergences) {
                         continue;
                     }
                     let r = run_chunk(&chunks[i], sides, cfg, progress, &mut sides_built);
@@ -133,16 +145,22 @@ pub fn run(
                                 .divergences
                                 .fetch_add(out.divergences.len() as u64, Ordering::Relaxed);
                             progress.chunks.fetch_add(1, Ordering::Relaxed);
-                            lock(&results)[i] = Some(out);
+                            lock(results)[i] = Some(out);
                         }
                         Err(e) => {
-                            let mut f = lock(&failure);
+                            let mut f = lock(failure);
                             if f.as_ref().is_none_or(|(j, _)| i < *j) {
                                 *f = Some((i, e));
                             }
                             progress.stop.store(true, Ordering::Relaxed);
                             return;
                         }
+                    }
+                };
+                work();
+                if let (Some(file), Some((rtl, _))) = (&sides.rtl_coverage, &mut sides_built) {
+                    if let Err(e) = rtl.write_coverage(&crate::rtlcov::worker_file(file, worker)) {
+                        *lock(cov_failure) = Some(e);
                     }
                 }
             });
@@ -154,6 +172,9 @@ pub fn run(
             "chunk {i} ({}): {e}",
             chunks[i].stream_args()
         )));
+    }
+    if let Some(e) = cov_failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
     }
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
     let mut ran = Ran {
@@ -201,6 +222,18 @@ fn run_chunk(
     progress: &Progress,
     built: &mut Option<(Rtl, Box<dyn golden::Golden>)>,
 ) -> Result<Outcome, Error> {
+    if let Some(seed) = sides.random_init {
+        // A fresh RTL per chunk, so that its initial state depends on the chunk alone.
+        let rtl = Rtl::with_random_init(
+            &sides.rtl,
+            false,
+            Some(chunk_seed(seed, chunk.index as u64)),
+        )?;
+        match built {
+            Some((r, _)) => *r = rtl,
+            None => *built = Some((rtl, golden::from_spec(&sides.golden)?)),
+        }
+    }
     if built.is_none() {
         *built = Some((
             Rtl::new(&sides.rtl, false)?,

@@ -27,7 +27,7 @@ mod ffi {
 
         type Sim;
 
-        fn new_sim(variant: &str, trace: bool) -> Result<UniquePtr<Sim>>;
+        fn new_sim(variant: &str, trace: bool, rand_seed: i32) -> Result<UniquePtr<Sim>>;
         fn frame_words(self: &Sim) -> usize;
         fn time(self: &Sim) -> u64;
         fn reset(self: Pin<&mut Sim>) -> Result<()>;
@@ -35,6 +35,7 @@ mod ffi {
         fn spin(self: Pin<&mut Sim>, inputs: &[u64], cycles: u64) -> Result<()>;
         fn open_trace(self: Pin<&mut Sim>, path: &str) -> Result<()>;
         fn close_trace(self: Pin<&mut Sim>);
+        fn write_coverage(self: Pin<&mut Sim>, path: &str) -> Result<()>;
     }
 }
 
@@ -50,6 +51,8 @@ pub struct VariantMeta {
     pub name: &'static str,
     /// The `-D` defines this variant was Verilated with.
     pub defines: &'static [&'static str],
+    /// Verilator options of this variant only (coverage, random initial state).
+    pub flags: &'static [&'static str],
     /// (port, width in bits), from the generated model header.
     pub ports: &'static [(&'static str, u32)],
     /// The design has the stage registers on ports (`s1_o` .. `out_o`, like `ptxfma_top`);
@@ -63,6 +66,35 @@ mod meta {
     include!(concat!(env!("OUT_DIR"), "/rtl_meta.rs"));
 }
 pub use meta::{BUILDS, VARIANTS, VERILATOR_VERSION};
+
+impl VariantMeta {
+    /// Verilated with line and toggle coverage (`--coverage-*`): [`Rtl::write_coverage`] works.
+    pub fn coverage(&self) -> bool {
+        self.flags.iter().any(|f| f.starts_with("--coverage"))
+    }
+
+    /// Verilated with `--x-initial unique`: its initial state can be drawn at random
+    /// ([`Rtl::with_random_init`]); other models have their initial values fixed at zero.
+    pub fn random_init(&self) -> bool {
+        self.flags.contains(&"--x-initial")
+    }
+}
+
+/// The Verilator seed (`+verilator+seed+N`) for random-initialisation seed `seed`: a positive
+/// 31-bit value, since Verilator's seed is an `int` and 0 means "from the time of day".
+pub fn verilator_seed(seed: u64) -> i32 {
+    // splitmix64 finaliser: neighbouring seeds give unrelated values.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z % 0x7FFF_FFFF) as i32 + 1
+}
+
+/// Serialises the construction of randomly initialised models: Verilator's generator is per
+/// thread but reseeded whenever any context's seed is set, so a seed set by another worker
+/// while this model draws its initial values would change them.
+static RANDOM_INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// 64-bit input words per cycle.
 pub const IN_WORDS: usize = 4;
@@ -159,9 +191,31 @@ impl Rtl {
     /// A fresh simulator of `variant`, reset: the traced build if `trace` (the only one that
     /// can open a VCD; slow, for waveform windows), else the fast build.
     pub fn new(variant: &str, trace: bool) -> Result<Rtl, Error> {
+        Rtl::with_random_init(variant, trace, None)
+    }
+
+    /// Like [`Rtl::new`], with the initial state (before the reset) drawn at random from
+    /// `seed` when it is `Some` (`+verilator+rand+reset+2 +verilator+seed+N`; the variant must
+    /// be Verilated with `--x-initial unique`), or zero.
+    pub fn with_random_init(variant: &str, trace: bool, seed: Option<u64>) -> Result<Rtl, Error> {
         let meta = self::variant(variant)?;
         check_ports(meta)?;
-        let sim = ffi::new_sim(meta.name, trace).map_err(|e| Error::new(e.what()))?;
+        let sim = match seed {
+            None => ffi::new_sim(meta.name, trace, 0),
+            Some(s) => {
+                if !meta.random_init() {
+                    return Err(Error::new(format!(
+                        "RTL variant `{}` was not Verilated with --x-initial unique, so its \
+                         initial state cannot be random (build with the cargo feature \
+                         `random-init` and use --rtl random_init)",
+                        meta.name
+                    )));
+                }
+                let _one = RANDOM_INIT.lock().unwrap_or_else(|p| p.into_inner());
+                ffi::new_sim(meta.name, trace, verilator_seed(s))
+            }
+        }
+        .map_err(|e| Error::new(e.what()))?;
         let words = if meta.registers {
             frame::WORDS
         } else {
@@ -265,6 +319,22 @@ impl Rtl {
 
     pub fn close_trace(&mut self) {
         self.pin().close_trace()
+    }
+
+    /// Writes the coverage counts of this model (since it was built) to `path`, in Verilator's
+    /// `.dat` format, for `verilator_coverage`. Only for a coverage variant.
+    pub fn write_coverage(&mut self, path: &std::path::Path) -> Result<(), Error> {
+        if !self::variant(self.variant)?.coverage() {
+            return Err(Error::new(format!(
+                "RTL variant `{}` has no coverage points (build with the cargo feature \
+                 `rtl-coverage` and use --rtl coverage)",
+                self.variant
+            )));
+        }
+        let p = path
+            .to_str()
+            .ok_or_else(|| Error::new(format!("{}: not valid UTF-8", path.display())))?;
+        self.pin().write_coverage(p).map_err(rtl_err)
     }
 }
 

@@ -248,6 +248,7 @@ fn ports_drifting_from_the_model_are_named() {
     let bad = VariantMeta {
         name: "drifted",
         defines: &[],
+        flags: &[],
         ports: Box::leak(ports.into_boxed_slice()),
         registers: true,
     };

@@ -295,12 +295,17 @@ fn variants() -> Result<u8, Error> {
     println!("{}", rtl::VERILATOR_VERSION);
     for v in rtl::VARIANTS {
         println!(
-            "{:<20} defines: {}",
+            "{:<24} defines: {}{}",
             v.name,
             if v.defines.is_empty() {
                 "(none)".to_string()
             } else {
                 v.defines.join(" ")
+            },
+            if v.flags.is_empty() {
+                String::new()
+            } else {
+                format!("; Verilator: {}", v.flags.join(" "))
             }
         );
     }

@@ -16,6 +16,7 @@ use crate::regress::{self, Placement, Progress, Sides};
 use crate::report::{self, Origin};
 use crate::results::{ChunkRow, DivergenceRow, Params, RunResult};
 use crate::rtl;
+use crate::rtlcov;
 use crate::stim;
 use crate::stim::Family;
 use crate::stream::Families;
@@ -77,6 +78,16 @@ pub struct Args {
     /// to FILE (`fma-cosim coverage FILE` reports them); the JSON result carries them too.
     #[arg(long, value_name = "FILE")]
     coverage: Option<PathBuf>,
+    /// Draw the RTL's initial state (every flop before the reset) at random, from a seed derived
+    /// from SEED and the chunk (`+verilator+rand+reset+2`): a result that changes shows a flop
+    /// the reset does not clear. Only with a variant Verilated with --x-initial unique
+    /// (`--rtl random_init`, cargo feature `random-init`).
+    #[arg(long, value_name = "SEED", value_parser = number, conflicts_with = "vectors")]
+    random_init: Option<u64>,
+    /// Write the RTL's line and toggle coverage (Verilator `.dat`, for `verilator_coverage`) to
+    /// FILE and print its summary. Only with `--rtl coverage` (cargo feature `rtl-coverage`).
+    #[arg(long, value_name = "FILE", conflicts_with = "vectors")]
+    rtl_coverage: Option<PathBuf>,
     /// Cycles per RTL batch.
     #[arg(long, default_value = "4096", value_parser = in_range(1, MAX_BATCH))]
     batch: u64,
@@ -126,7 +137,24 @@ pub fn run(a: Args) -> Result<u8, Error> {
     // Ctrl-C from here on stops the run cleanly.
     let progress: &'static Progress = Box::leak(Box::default());
     progress::on_interrupt(progress);
-    let sides = a.sides.sides()?;
+    let mut sides = a.sides.sides()?;
+    let meta = rtl::variant(&sides.rtl)?;
+    if a.random_init.is_some() && !meta.random_init() {
+        return Err(Error::new(format!(
+            "--random-init needs an RTL variant Verilated with --x-initial unique; `{}` is not \
+             (build with the cargo feature `random-init` and use --rtl random_init)",
+            sides.rtl
+        )));
+    }
+    if a.rtl_coverage.is_some() && !meta.coverage() {
+        return Err(Error::new(format!(
+            "--rtl-coverage needs an RTL variant Verilated with coverage; `{}` is not (build with \
+             the cargo feature `rtl-coverage` and use --rtl coverage)",
+            sides.rtl
+        )));
+    }
+    sides.random_init = a.random_init;
+    sides.rtl_coverage = a.rtl_coverage.clone();
     let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
     check_dir_writable(&a.waves_dir, "waves directory")?;
     if let Some(path) = a.vectors {
@@ -137,7 +165,10 @@ pub fn run(a: Args) -> Result<u8, Error> {
         };
         return vectors::run(&src, &sides, &a.waves_dir);
     }
-    for p in [&a.json, &a.junit, &a.coverage].into_iter().flatten() {
+    for p in [&a.json, &a.junit, &a.coverage, &a.rtl_coverage]
+        .into_iter()
+        .flatten()
+    {
         check_out_file(p, "output file")?;
     }
     let plan = chunk::plan(a.seed, a.count, &a.filter, a.chunk_size)?;
@@ -178,7 +209,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
     let overlap = a.golden_thread.overlap(jobs, regress::available_cores());
     println!(
         "fma-cosim run: seed {}, {} operations over {} famil{} in {} chunk(s){}, {jobs} job(s) \
-         (model in {}), RTL `{}` vs {}{} ({})",
+         (model in {}), RTL `{}`{} vs {}{} ({})",
         a.seed,
         a.count,
         a.filter.0.len(),
@@ -194,6 +225,9 @@ pub fn run(a: Args) -> Result<u8, Error> {
             "the worker's thread"
         },
         sides.rtl,
+        a.random_init.map_or(String::new(), |s| format!(
+            " with random initial state (seed {s})"
+        )),
         sides.golden,
         match compare {
             Compare::Registers => String::new(),
@@ -230,6 +264,15 @@ pub fn run(a: Args) -> Result<u8, Error> {
             .unwrap_or_else(|p| Err(Error::new(crate::lockstep::panic_text(&p))))
     })?;
     let seconds = t0.elapsed().as_secs_f64();
+    if let Some(file) = &a.rtl_coverage {
+        let points = rtlcov::merge_workers(file, jobs)?;
+        println!(
+            "RTL coverage ({}, {} points):\n{}",
+            file.display(),
+            points.len(),
+            rtlcov::Summary::new(&points).table()
+        );
+    }
 
     let (cosim_cmd, model_cmd) = commands();
     let mut rows = Vec::new();
@@ -333,6 +376,12 @@ pub fn run(a: Args) -> Result<u8, Error> {
             c.summary()
         );
         c.write_json(p)?;
+    }
+    if let (Some(seed), false) = (a.random_init, result.passed) {
+        println!(
+            "note: the RTL started from random initial state (--random-init {seed}); replays and \
+             waveforms start from zeros, so rerun this command to reproduce"
+        );
     }
     println!("{}", result.verdict());
     if let Some(p) = &a.json {
