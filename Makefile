@@ -162,8 +162,8 @@ cpu-test:
 	  else echo "error: qemu-x86_64 is required; as root: apt-get install -y qemu-user" >&2; \
 	       exit 1; fi; \
 	  echo "installing qemu-user with apt-get"; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null \
-	    || exit 1; \
+	  { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq qemu-user >/dev/null; } || exit 1; \
 	fi
 	@set -o pipefail; \
 	exe() { $(CARGO) test --release $$1 --no-run 2>&1 | \
