@@ -1,0 +1,59 @@
+//! Lane-parallel evaluation of the pipeline for a stream: sixteen consecutive operations that
+//! share one control word go through the four stages side by side, one 64-bit lane per
+//! operation, so that each step of a part (a Booth row, a compressor, a window shift) is a few
+//! vector instructions for all of them.
+//!
+//! This is how a compiled simulator levelises a design: stage k of the sixteen operations is
+//! computed together, and because every stage is a pure function of the register before it,
+//! the register values are the ones [`Pipeline::tick`](crate::Pipeline::tick) loads cycle by
+//! cycle. The banks here (`S1x`, `S2x`, `S3x` in `banks`) carry every field of the scalar banks
+//! under the same names, one lane per operation; `S1x::lane` and friends give them back as
+//! the scalar structs, and the tests require them to equal the scalar stage functions field
+//! for field. The code follows the parts of the scalar datapath line for line, written without
+//! data-dependent branches (a lane cannot branch on its own).
+//!
+//! The stages are written once, generic over the vector primitives of
+//! [`Lanes`](crate::lanes::Lanes), and instantiated per backend (`lanes::{avx512, avx2,
+//! portable}`) inside a function compiled for that backend's target features, so the
+//! primitives inline and LLVM schedules the whole pipeline for that instruction set;
+//! [`results`] runs the [`Backend`](crate::lanes::Backend) it is given. The stages are also
+//! compiled once per kind (the const parameter `KIND`), so the other kinds' logic folds
+//! away, as in the scalar pipeline.
+//!
+//! The kinds with a lane-parallel form are the float ones: binary32 and binary64 fma with every
+//! modifier (mixed precision and add/sub/mul included), sm_1x `mad.f32`, and f32x2, whose two
+//! binary32 halves go through the binary32 stages as two groups of sixteen. vmad runs through
+//! the scalar stages.
+//!
+//! The files follow the block diagram: `window` (the wide value), `unpack`, `booth_tree`
+//! (the multiplier), `banks` (the registers), `stages` (the four stages) and `engine`
+//! (per-backend kernels and dispatch).
+
+mod banks;
+mod booth_tree;
+mod engine;
+mod stages;
+mod unpack;
+mod window;
+
+use crate::ctrl::{Ctrl, Kind};
+
+pub use crate::lanes::N;
+pub use engine::{results, supported, Engine};
+
+/// The kinds the stages are compiled for, as their const parameter `KIND`.
+const F32: u8 = Kind::F32 as u8;
+const F64: u8 = Kind::F64 as u8;
+const SM1X: u8 = Kind::Sm1x as u8;
+
+/// `ctrl` with its kind fixed at compile time: each stage is compiled once per kind (the
+/// stages take `KIND` as a parameter, as the scalar pipeline compiles its stages per kind).
+#[inline(always)]
+fn with_kind<const KIND: u8>(ctrl: &Ctrl) -> Ctrl {
+    let kind = match KIND {
+        F64 => Kind::F64,
+        SM1X => Kind::Sm1x,
+        _ => Kind::F32,
+    };
+    Ctrl { kind, ..*ctrl }
+}

@@ -1,0 +1,327 @@
+//! The lane engine's four stages, each the scalar stage of `pipeline` for lane 0, per lane and
+//! without data-dependent branches, generic over the vector primitives of [`Lanes`] and
+//! compiled once per kind (`KIND`).
+
+use super::banks::{S1x, S2x, S3x};
+use super::booth_tree::{multiply_full, multiply_narrow};
+use super::unpack::{unpack, Operand};
+use super::window::Window;
+use super::with_kind;
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::format;
+use crate::lanes::{mask_of, Lanes};
+use crate::regs::U165;
+use crate::special::{F32_NAN, F64_NAN};
+
+/// Stage 1 for sixteen operations of one control word (`pipeline::stage1` per lane).
+#[inline(always)]
+pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) -> S1x<L> {
+    let ctrl = &with_kind::<KIND>(ctrl);
+    let f64 = ctrl.kind == Kind::F64;
+    let flush = ctrl.flush();
+    let (ua, ub, uc, raw) = if f64 {
+        (
+            unpack(a, format::F64, false),
+            unpack(b, format::F64, false),
+            unpack(c, format::F64, false),
+            [a, b, c],
+        )
+    } else {
+        let (w, h) = (L::splat(0xFFFF_FFFF), L::splat(0xFFFF));
+        let (ua, ub) = match ctrl.ab_fmt {
+            AbFmt::Native => (
+                unpack(a.and(w), format::F32, flush),
+                unpack(b.and(w), format::F32, flush),
+            ),
+            AbFmt::F16 => (
+                unpack(a.and(h), format::F16, false),
+                unpack(b.and(h), format::F16, false),
+            ),
+            AbFmt::Bf16 => (
+                unpack(a.and(h), format::BF16, false),
+                unpack(b.and(h), format::BF16, false),
+            ),
+        };
+        (
+            ua,
+            ub,
+            unpack(c.and(w), format::F32, flush),
+            [a.and(w), b.and(w), c.and(w)],
+        )
+    };
+    let z = L::zero();
+    let ub = if ctrl.b_one {
+        Operand {
+            sign: z,
+            exp: z,
+            sig: L::splat(1 << 52),
+            zero: z,
+            inf: z,
+            nan: z,
+        }
+    } else {
+        ub
+    };
+    let mut uc = if ctrl.c_zero {
+        Operand {
+            sign: L::splat(mask_of(ctrl.rnd != Rnd::Rm)),
+            exp: L::splat((1i64 - 127) as u64),
+            sig: z,
+            zero: L::splat(!0),
+            inf: z,
+            nan: z,
+        }
+    } else {
+        uc
+    };
+    uc.sign = uc.sign.xor(L::splat(mask_of(ctrl.neg_c)));
+    let (a, b, c) = (ua, ub, uc);
+
+    // Special-case unit.
+    let sign_p = a.sign.xor(b.sign);
+    let p_inf = a.inf.or(b.inf);
+    let any_nan = a.nan.or(b.nan).or(c.nan);
+    let invalid = a
+        .inf
+        .and(b.zero)
+        .or(a.zero.and(b.inf))
+        .or(p_inf.and(c.inf).and(sign_p.xor(c.sign)));
+    let (sign_bit, inf_bits) = if f64 {
+        (1 << 63, 0x7FF0_0000_0000_0000)
+    } else {
+        (1 << 31, 0x7F80_0000)
+    };
+    let inf_p = sign_p.and(L::splat(sign_bit)).or(L::splat(inf_bits));
+    let inf_c = c.sign.and(L::splat(sign_bit)).or(L::splat(inf_bits));
+    let nan_res = if f64 {
+        // S2: the first NaN operand, quieted; else the default NaN.
+        let first = a.nan.sel(raw[0], b.nan.sel(raw[1], raw[2]));
+        any_nan.sel(first.or(L::splat(1 << 51)), L::splat(F64_NAN))
+    } else {
+        L::splat(F32_NAN)
+    };
+    let is_nan = any_nan.or(invalid);
+    let spec_valid = is_nan.or(p_inf).or(c.inf);
+    let spec_res = is_nan.sel(nan_res, p_inf.sel(inf_p, c.inf.sel(inf_c, z)));
+
+    // Alignment shifter.
+    let prod_zero = a.zero.or(b.zero);
+    let ep = a.exp.add(b.exp);
+    let ec = c.exp;
+    let d = ec.sub(ep);
+    let far = prod_zero.or(L::splat(56).lts(d));
+    let near_sh = L::splat(56).sub(d).clamp(0, crate::align::MAX_SHIFT as i64);
+    let sh = c.zero.sel(
+        L::splat(crate::align::MAX_SHIFT as u64),
+        far.sel(z, near_sh),
+    );
+    let eref = c.zero.sel(ep, far.sel(ec.sub(L::splat(56)), ep)).i16();
+    // The addend's leading bit at window bit 163: bit 52 of the significand goes to 163.
+    let top = Window([z, c.sig.shl(47), c.sig.shr(17)]);
+    let (c_aligned, align_sticky) = top.shr_sticky_v(sh, 164);
+
+    // Booth array and carry-save tree.
+    let (s0, s1, c0, c1) = if f64 {
+        multiply_full(a.sig, b.sig)
+    } else {
+        multiply_narrow(a.sig.shr(29), b.sig.shr(29))
+    };
+    S1x {
+        mul_sum: [s0, s1],
+        mul_carry: [c0, c1],
+        sign_p,
+        sign_c: c.sign,
+        prod_zero,
+        c_zero: c.zero,
+        eref,
+        c_aligned,
+        align_sticky,
+        spec_valid,
+        spec_res,
+    }
+}
+
+/// Stage 2 (`pipeline::stage2` per lane): product add, significand add, LZA.
+#[inline(always)]
+pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L> {
+    let ctrl = &with_kind::<KIND>(ctrl);
+    let z = L::zero();
+    // Carry-propagate add of the pair, modulo 2^106.
+    let lo = s.mul_sum[0].add(s.mul_carry[0]);
+    let cy = lo.ltu(s.mul_sum[0]).bit01();
+    let hi = s.mul_sum[1]
+        .add(s.mul_carry[1])
+        .add(cy)
+        .and(L::splat((1 << 42) - 1));
+    // The product in the window, as `adder::operands` places it (U166 of p << 3).
+    let p = if ctrl.kind == Kind::F64 {
+        Window([lo, hi, z])
+    } else {
+        // (prod & (2^48 - 1)) << 58: bits 47:0 go to 105:58.
+        let p48 = lo.and(L::splat((1 << 48) - 1));
+        Window([p48.shl(58), p48.shr(6), z])
+    };
+    let sm1x = ctrl.kind == Kind::Sm1x;
+    let p = if sm1x {
+        // `sm1x::truncate_product` where c is not zero: the 24 bits from the leading one, at
+        // bit 105 or 104 (bits 41 or 40 of limb 1; nothing of limb 0 survives).
+        let keep = p.bitm(105).sel(
+            L::splat(((1 << 24) - 1) << (82 - 64)),
+            L::splat(((1 << 24) - 1) << (81 - 64)),
+        );
+        Window::sel(s.c_zero, p, Window([z, p.0[1].and(keep), z]))
+    } else {
+        p
+    };
+    let a = p.shl_c(3, 166);
+    let eff_sub = s.sign_p.xor(s.sign_c);
+    let b = s.c_aligned.xor_mask(eff_sub, 166);
+    let sticky = s.align_sticky;
+    // adder::add.
+    let cin = eff_sub.andn(sticky).bit01();
+    let sum = a.add(b, 166).add_bit(cin, 166);
+    let neg = eff_sub.and(sum.bitm(165));
+    let mag = Window::sel(neg, sum.not(166), sum)
+        .add_bit(neg.andn(sticky).bit01(), 166)
+        .trunc(165);
+    let zero = mag.is0().andn(sticky);
+    let rm = L::splat(mask_of(crate::round::effective_rnd(ctrl) == Rnd::Rm));
+    let sign = zero.sel(eff_sub.sel(rm, s.sign_p), neg.xor(s.sign_p));
+
+    // lza::predict.
+    let t = a.xor(b);
+    let g = a.and(b);
+    let zz = a.or(b).not(166);
+    let t_up = t.shr_c(1);
+    let g_dn = g.shl_c(1, 166);
+    let z_dn = zz.shl_c(1, 166).or(Window([L::splat(1), z, z]));
+    let f = t_up
+        .and(g.and(z_dn.not(166)).or(zz.and(g_dn.not(166))))
+        .or(t_up
+            .not(166)
+            .and(zz.and(z_dn.not(166)).or(g.and(g_dn.not(166)))));
+    let pos = L::splat(165).sub(f.leading_zeros(166));
+    let cnt = L::splat(164).sub(pos).clamp(0, 165);
+    let lza_cnt = f.is0().sel(L::splat(165), cnt);
+
+    S2x {
+        sign,
+        zero,
+        // sm_1x with c = 0 is mul.rn then add.rn: a product flushed to zero meets c's zero.
+        flush_sign: if sm1x {
+            s.c_zero.sel(s.sign_p.and(s.sign_c), sign)
+        } else {
+            sign
+        },
+        mag,
+        sticky,
+        lza_cnt,
+        eref: s.eref,
+        spec_valid: s.spec_valid,
+        spec_res: s.spec_res,
+    }
+}
+
+/// Stage 3 (`pipeline::stage3` per lane): normalisation.
+#[inline(always)]
+pub(crate) fn stage3<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S2x<L>) -> S3x<L> {
+    let ctrl = &with_kind::<KIND>(ctrl);
+    let emin = crate::round::result_fmt(ctrl).emin as i64 as u64;
+    let lim = s.eref.add(L::splat(57)).sub(L::splat(emin));
+    let under_range = lim.lts(L::zero());
+    // Below the format's range before any shift: shift right, collecting sticky.
+    let rs = L::zero().sub(lim).clamp(0, 166);
+    // Rare (a result far below the format's range): skipped when no lane needs it.
+    let (rnorm, rsticky) = if under_range.any() {
+        s.mag.shr_sticky_v(rs, 165)
+    } else {
+        (s.mag, L::zero())
+    };
+    // Otherwise: the LZA's shift, then one bit of correction either way.
+    let s0 = s.lza_cnt.mins(lim).maxs(L::zero());
+    let x = s.mag.shl_v(s0, 166);
+    let over = x.bitm(165);
+    let under = over.or(x.bitm(164)).not().and(s0.lts(lim));
+    let x = Window::sel(over, x.shr_c(1), Window::sel(under, x.shl_c(1, 166), x)).trunc(165);
+    let sh = s0.sub(over.bit01()).add(under.bit01());
+    let exp = s.eref.add(L::splat(57)).sub(sh);
+    S3x {
+        sign: s.sign,
+        zero: s.zero,
+        flush_sign: s.flush_sign,
+        norm: Window::sel(under_range, rnorm, x),
+        sticky: s.sticky.or(under_range.and(rsticky)),
+        exp: under_range.sel(L::splat(emin), exp).i16(),
+        spec_valid: s.spec_valid,
+        spec_res: s.spec_res,
+    }
+}
+
+/// Stage 4 (`round::round` per lane): the result word.
+#[inline(always)]
+pub(crate) fn stage4<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S3x<L>) -> L {
+    let ctrl = &with_kind::<KIND>(ctrl);
+    let f = crate::round::result_fmt(ctrl);
+    let rnd = crate::round::effective_rnd(ctrl);
+    let p = f.p;
+    let sign_at = f.width - 1;
+    // The kept significand (bits 164:165-p) and what lies below it.
+    let sig = if 165 - p >= 128 {
+        s.norm.0[2].shr(165 - p - 128)
+    } else {
+        let k = 165 - p - 64;
+        s.norm.0[1].shr(k).or(s.norm.0[2].shl(64 - k))
+    };
+    let rb = s.norm.bitm(164 - p);
+    let below = s
+        .norm
+        .and({
+            let [l0, l1, l2] = *U165::low_mask((164 - p) as usize).as_limbs();
+            Window([L::splat(l0), L::splat(l1), L::splat(l2)])
+        })
+        .is0()
+        .not();
+    let st = below.or(s.sticky);
+    let one = L::splat(1);
+    let inc = match rnd {
+        Rnd::Rn => rb.and(st.or(sig.and(one).cmpeq(one))),
+        Rnd::Rz => L::zero(),
+        Rnd::Rm => s.sign.and(rb.or(st)),
+        Rnd::Rp => s.sign.not().and(rb.or(st)),
+    }
+    .and(one);
+    let sum = sig.add(inc);
+    let carry = sum.shr(p).is0().not();
+    let sig_f = carry.sel(sum.shr(1), sum);
+    let e = carry.and(one).add(s.exp);
+    let normal = sig_f.bitm(p - 1);
+    let sign = s.sign.and(one).shl(sign_at);
+    let frac_mask = L::splat((1u64 << (p - 1)) - 1);
+    let inf = sign.or(L::splat(((1u64 << (f.width - f.p)) - 1) << (p - 1)));
+    let max = inf.sub(one);
+    let ovf_val = match rnd {
+        Rnd::Rn => inf,
+        Rnd::Rz => max,
+        Rnd::Rm => s.sign.sel(inf, max),
+        Rnd::Rp => s.sign.sel(max, inf),
+    };
+    let ovf = normal.and(L::splat(f.emax as i64 as u64).lts(e));
+    let biased = normal.and(e.sub(L::splat(f.emin as i64 as u64)).add(one));
+    let flushed = biased.is0().and(L::splat(mask_of(ctrl.flush())));
+    let fin = sign.or(biased.shl(p - 1)).or(sig_f.and(frac_mask));
+    let fin = flushed.sel(s.flush_sign.and(one).shl(sign_at), fin);
+    let enc = s
+        .spec_valid
+        .sel(s.spec_res, s.zero.sel(sign, ovf.sel(ovf_val, fin)));
+    if ctrl.sat && f.width == 32 {
+        // `round::saturate_f32`: NaN and anything <= 0 to +0, anything >= 1.0 to 1.0.
+        let nan = enc
+            .and(L::splat(0x7F80_0000))
+            .cmpeq(L::splat(0x7F80_0000))
+            .andn(enc.and(L::splat(0x7F_FFFF)).is0());
+        nan.or(enc.bitm(31))
+            .sel(L::zero(), enc.minu(L::splat(0x3F80_0000)))
+    } else {
+        enc
+    }
+}
