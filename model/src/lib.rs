@@ -30,6 +30,7 @@ pub mod vmad;
 pub mod vmad_select;
 
 pub mod batch;
+pub mod lane;
 pub mod lanes;
 pub mod pipeline;
 

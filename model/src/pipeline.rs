@@ -1,12 +1,12 @@
 //! The pipeline: four register banks and the pure functions between them.
 
 use crate::batch;
-use crate::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
+use crate::ctrl::{Ctrl, Kind, CTRL_BITS};
 use crate::lanes::Backend;
 use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
-use crate::unpack::{lane_operands, LaneOperands};
+use crate::unpack::lane_operands;
 use crate::vmad_select::part_select;
-use crate::{adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, vmad};
+use crate::{adder, booth, csa_tree, lane, round, vmad};
 
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;
@@ -270,11 +270,27 @@ fn lane_results(engine: &batch::Engine, ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u6
     engine.results(ctrl, &a, &b, &c)
 }
 
-/// Which register banks carry live data for a kind. Unused banks load zero, as clock-gated
-/// flops would, so both sides of a comparison agree on them.
-fn lanes(ctrl: &Ctrl) -> (bool, bool, bool) {
+/// Which register banks carry live data for a kind: the RTL's `ptxfma_pkg::lane_en_t`, field
+/// for field. Unused banks load zero, as clock-gated flops would, so both sides of a
+/// comparison agree on them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneEn {
+    /// Float lane 0 (every kind but vmad).
+    pub lane0: bool,
+    /// Float lane 1 (f32x2 only).
+    pub lane1: bool,
+    /// The vmad side path.
+    pub vm: bool,
+}
+
+/// The live banks of a kind (the RTL's `ptxfma_pkg::lane_enables`).
+pub fn lanes(ctrl: &Ctrl) -> LaneEn {
     let vm = ctrl.kind == Kind::Vmad;
-    (!vm, ctrl.kind == Kind::F32x2, vm)
+    LaneEn {
+        lane0: !vm,
+        lane1: ctrl.kind == Kind::F32x2,
+        vm,
+    }
 }
 
 /// Stage 1: unpack, special cases, Booth array and carry-save tree, addend alignment.
@@ -294,7 +310,7 @@ const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
 #[inline(always)]
 fn stage1_into(inp: &PipeIn, ctrl: &Ctrl, s: &mut S1) {
     let ctrl = *ctrl;
-    let (en0, en1, en_vm) = lanes(&ctrl);
+    let en = lanes(&ctrl);
     let S1 {
         valid,
         tag,
@@ -308,7 +324,7 @@ fn stage1_into(inp: &PipeIn, ctrl: &Ctrl, s: &mut S1) {
     *valid = inp.valid;
     *tag = inp.tag;
     *ctrl_q = inp.ctrl & CTRL_MASK;
-    let (mcand_lo, mcand_hi, mplier) = if en_vm {
+    let (mcand_lo, mcand_hi, mplier) = if en.vm {
         let ta = part_select(inp.a as u32, ctrl.asel, ctrl.a_signed);
         let tb = part_select(inp.b as u32, ctrl.bsel, ctrl.b_signed);
         *vm = vmad::prepare(&ctrl, inp.c as u32);
@@ -319,14 +335,14 @@ fn stage1_into(inp: &PipeIn, ctrl: &Ctrl, s: &mut S1) {
     } else {
         *vm = S1Vmad::default();
         let l0 = lane_operands(&ctrl, 0, inp.a, inp.b, inp.c);
-        *lane0 = lane_front(&ctrl, &l0);
+        *lane0 = lane::s1_lane(&ctrl, &l0);
         let narrow = |x: u64| x >> F32_ALIGN;
         if ctrl.kind == Kind::F64 {
             *lane1 = S1Lane::default();
             (l0.a.sig as u128, l0.a.sig as u128, l0.b.sig)
-        } else if en1 {
+        } else if en.lane1 {
             let l1 = lane_operands(&ctrl, 1, inp.a, inp.b, inp.c);
-            *lane1 = lane_front(&ctrl, &l1);
+            *lane1 = lane::s1_lane(&ctrl, &l1);
             (
                 narrow(l0.a.sig) as u128,
                 (narrow(l1.a.sig) as u128) << X2_SHIFT,
@@ -338,7 +354,7 @@ fn stage1_into(inp: &PipeIn, ctrl: &Ctrl, s: &mut S1) {
             (m, m, narrow(l0.b.sig))
         }
     };
-    debug_assert!(en0 || en_vm);
+    debug_assert!(en.lane0 || en.vm);
     (*mul_sum, *mul_carry) = multiply(mcand_lo, mcand_hi, mplier);
 }
 
@@ -366,25 +382,6 @@ const F32_ALIGN: u32 = 29;
 const X2_SHIFT: u32 = 28;
 const MPLIER_MASK: u64 = (1 << 54) - 1;
 
-#[inline(always)]
-fn lane_front(ctrl: &Ctrl, l: &LaneOperands) -> S1Lane {
-    let (a, b, c) = (&l.a, &l.b, &l.c);
-    let prod_zero = a.zero || b.zero;
-    let al = align::align(c.sig, a.exp + b.exp, c.exp, prod_zero, c.zero);
-    let spec = special::special(ctrl, l);
-    S1Lane {
-        sign_p: a.sign ^ b.sign,
-        sign_c: c.sign,
-        prod_zero,
-        c_zero: c.zero,
-        eref: al.eref as i16,
-        c_aligned: al.c_aligned,
-        align_sticky: al.sticky,
-        spec_valid: spec.is_some(),
-        spec_res: spec.unwrap_or(0),
-    }
-}
-
 /// Stage 2: product carry-propagate add, sm_1x truncation, significand add with LZA; vmad
 /// accumulate.
 pub fn stage2(s1: &S1) -> S2 {
@@ -397,7 +394,7 @@ pub fn stage2(s1: &S1) -> S2 {
 #[inline(always)]
 fn stage2_into(s1: &S1, ctrl: &Ctrl, s: &mut S2) {
     let ctrl = *ctrl;
-    let (en0, en1, en_vm) = lanes(&ctrl);
+    let en = lanes(&ctrl);
     let prod = adder::product(s1.mul_sum, s1.mul_carry);
     let S2 {
         valid,
@@ -410,24 +407,24 @@ fn stage2_into(s1: &S1, ctrl: &Ctrl, s: &mut S2) {
     *valid = s1.valid;
     *tag = s1.tag;
     *ctrl_q = s1.ctrl;
-    *vm_tmp = if en_vm {
+    *vm_tmp = if en.vm {
         vmad::accumulate(prod, &s1.vm)
     } else {
         0
     };
-    *lane0 = if en0 {
+    *lane0 = if en.lane0 {
         let p = if ctrl.kind == Kind::F64 {
             prod
         } else {
             (prod & LANE_PROD_MASK) << LANE_PROD_SHIFT
         };
-        lane_add(&ctrl, p, &s1.lane0)
+        lane::s2_lane(&ctrl, p, &s1.lane0)
     } else {
         S2Lane::default()
     };
-    *lane1 = if en1 {
+    *lane1 = if en.lane1 {
         let p = ((prod >> 56) & LANE_PROD_MASK) << LANE_PROD_SHIFT;
-        lane_add(&ctrl, p, &s1.lane1)
+        lane::s2_lane(&ctrl, p, &s1.lane1)
     } else {
         S2Lane::default()
     };
@@ -436,45 +433,6 @@ fn stage2_into(s1: &S1, ctrl: &Ctrl, s: &mut S2) {
 /// A binary32 product is 48 bits; it is MSB-aligned into the 106-bit product position.
 const LANE_PROD_MASK: u128 = (1 << 48) - 1;
 const LANE_PROD_SHIFT: u32 = 58;
-
-#[inline(always)]
-fn lane_add(ctrl: &Ctrl, p: u128, l: &S1Lane) -> S2Lane {
-    let p = if ctrl.kind == Kind::Sm1x && !l.c_zero {
-        sm1x::truncate_product(p)
-    } else {
-        p
-    };
-    let eff_sub = l.sign_p ^ l.sign_c;
-    let (a, b) = adder::operands(p, l.c_aligned, eff_sub);
-    let sum = adder::add(a, b, eff_sub, l.align_sticky);
-    let zero = sum.mag.is_zero() && !l.align_sticky;
-    let sign = if zero {
-        if eff_sub {
-            round::effective_rnd(ctrl) == Rnd::Rm
-        } else {
-            l.sign_p
-        }
-    } else {
-        sum.neg ^ l.sign_p
-    };
-    // sm_1x with c = 0 is mul.rn then add.rn: a product flushed to zero then meets c's zero.
-    let flush_sign = if ctrl.kind == Kind::Sm1x && l.c_zero {
-        l.sign_p && l.sign_c
-    } else {
-        sign
-    };
-    S2Lane {
-        sign,
-        zero,
-        flush_sign,
-        mag: sum.mag,
-        sticky: l.align_sticky,
-        lza_cnt: lza::predict(a, b),
-        eref: l.eref,
-        spec_valid: l.spec_valid,
-        spec_res: l.spec_res,
-    }
-}
 
 /// Stage 3: normalisation; vmad scaling.
 pub fn stage3(s2: &S2) -> S3 {
@@ -487,21 +445,7 @@ pub fn stage3(s2: &S2) -> S3 {
 #[inline(always)]
 fn stage3_into(s2: &S2, ctrl: &Ctrl, s: &mut S3) {
     let ctrl = *ctrl;
-    let (en0, en1, en_vm) = lanes(&ctrl);
-    let emin = round::result_fmt(&ctrl).emin;
-    let lane = |l: &S2Lane| {
-        let n = normalize::normalize(l.mag, l.lza_cnt, l.eref as i32, emin);
-        S3Lane {
-            sign: l.sign,
-            zero: l.zero,
-            flush_sign: l.flush_sign,
-            norm: n.norm,
-            sticky: l.sticky || n.sticky,
-            exp: n.exp as i16,
-            spec_valid: l.spec_valid,
-            spec_res: l.spec_res,
-        }
-    };
+    let en = lanes(&ctrl);
     let S3 {
         valid,
         tag,
@@ -513,18 +457,18 @@ fn stage3_into(s2: &S2, ctrl: &Ctrl, s: &mut S3) {
     *valid = s2.valid;
     *tag = s2.tag;
     *ctrl_q = s2.ctrl;
-    *vm_res = if en_vm {
+    *vm_res = if en.vm {
         vmad::scale(&ctrl, s2.vm_tmp)
     } else {
         0
     };
-    *lane0 = if en0 {
-        lane(&s2.lane0)
+    *lane0 = if en.lane0 {
+        lane::s3_lane(&ctrl, &s2.lane0)
     } else {
         S3Lane::default()
     };
-    *lane1 = if en1 {
-        lane(&s2.lane1)
+    *lane1 = if en.lane1 {
+        lane::s3_lane(&ctrl, &s2.lane1)
     } else {
         S3Lane::default()
     };
@@ -574,6 +518,7 @@ pub fn eval(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ctrl::Rnd;
     use crate::stimulus::{Family, FamilyFilter, Stimulus};
 
     /// `run_on` must give the outputs and final banks of ticking each input, for streams that
