@@ -730,7 +730,8 @@ fn port_widths(header: &Path) -> Vec<(String, u32)> {
 /// comments; the Makefile reads the same list). Every `.sv` file there must be listed.
 fn rtl_sources(dir: &Path) -> Vec<PathBuf> {
     let list = dir.join("files.txt");
-    let text = fs::read_to_string(&list).unwrap_or_else(|e| fail(&format!("{}: {e}", list.display())));
+    let text =
+        fs::read_to_string(&list).unwrap_or_else(|e| fail(&format!("{}: {e}", list.display())));
     let files: Vec<PathBuf> = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
@@ -748,7 +749,11 @@ fn rtl_sources(dir: &Path) -> Vec<PathBuf> {
         .map(|p| p.display().to_string())
         .collect();
     if !unlisted.is_empty() {
-        fail(&format!("not in {}: {}", list.display(), unlisted.join(", ")));
+        fail(&format!(
+            "not in {}: {}",
+            list.display(),
+            unlisted.join(", ")
+        ));
     }
     files
 }
