@@ -324,26 +324,6 @@ fn cli_replay_of_an_agreeing_operation() {
 }
 
 #[test]
-fn unwritable_waves_dir_is_a_clear_error() {
-    let dir = scratch("unwritable");
-    let file = dir.join("a-file");
-    std::fs::write(&file, b"").unwrap();
-    let waves = file.join("waves");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--count",
-        "10",
-        "--golden",
-        "rtl:default",
-        "--waves-dir",
-        waves.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("waves directory"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-}
-
-#[test]
 fn tracing_needs_a_tracing_simulator_and_a_writable_path() {
     let dir = scratch("trace-open");
     let mut plain = Rtl::new("default", false).unwrap();
