@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{cosim, scratch, Vcd};
+use common::{run_in, scratch, Vcd};
 use ptxfma_cosim::results::{DivergenceRow, RunResult};
 
 /// The one divergence of the run's JSON result (`--json`).
@@ -32,23 +32,23 @@ fn marker_time(out: &str) -> u64 {
 fn check_fault_caught(golden: &str) {
     let dir = scratch(&format!("fault-{}", golden.replace(':', "-")));
     let json = dir.join("result.json");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--rtl",
-        "fault_sticky_rz",
-        "--golden",
-        golden,
-        "--filter",
-        "f32,f64",
-        "--count",
-        "20000",
-        "--seed",
-        "11",
-        "--waves-dir",
-        dir.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-    ]);
+    let (code, out, err) = run_in(
+        &dir,
+        &[
+            "--rtl",
+            "fault_sticky_rz",
+            "--golden",
+            golden,
+            "--filter",
+            "f32,f64",
+            "--count",
+            "20000",
+            "--seed",
+            "11",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
     let result = RunResult::read_json(&json).unwrap_or_else(|e| panic!("{e}\n{err}"));
     let r = the_divergence(&result);

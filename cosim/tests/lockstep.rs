@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{cosim, num, scratch, Flip, Vcd};
+use common::{cosim, num, run_in, scratch, Flip, Vcd};
 use ptxfma_cosim::frame::Bank;
 use ptxfma_cosim::golden::{ModelGolden, RtlGolden};
 use ptxfma_cosim::lockstep::{self, Config, Stream};
@@ -260,15 +260,8 @@ fn ports_drifting_from_the_model_are_named() {
 #[test]
 fn cli_run_prints_a_table_per_family() {
     let dir = scratch("cli-run");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--count",
-        &(1000 * Family::ALL.len()).to_string(),
-        "--golden",
-        "rtl:default",
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let count = (1000 * Family::ALL.len()).to_string();
+    let (code, out, err) = run_in(&dir, &["--count", &count, "--golden", "rtl:default"]);
     assert_eq!(code, 0, "{out}{err}");
     // The default stream interleaves every family: each gets about its seventh.
     let mut sum = 0;
