@@ -205,7 +205,6 @@ module ptxfma_top import ptxfma_pkg::*; (
   lane_en_t          en_2;
   logic [MulW-1:0]   prod;
   logic [VmTmpW-1:0] vm_tmp_2;
-  s1_lane_t          lane_q1 [Lanes];
   s2_lane_t          lane_2 [Lanes];
 
   assign kind2  = kind_decode(s1_q.ctrl.kind);
@@ -220,10 +219,6 @@ module ptxfma_top import ptxfma_pkg::*; (
     .tmp_o (vm_tmp_2)
   );
 
-  // The lanes' registers, indexed like the lanes.
-  assign lane_q1[0] = s1_q.lane0;
-  assign lane_q1[1] = s1_q.lane1;
-
   for (genvar l = 0; l < Lanes; l++) begin : g_s2_lane
     // A binary32 product is F32ProdW (48) bits, lane l's F32x2HiLsb * l up (47:0, 103:56):
     // MSB-aligned to the 106-bit product position. Lane 0 of f64 takes the whole product.
@@ -235,7 +230,7 @@ module ptxfma_top import ptxfma_pkg::*; (
       .sm1x_i  (kind2 == KIND_SM1X),
       .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
       .p_i     (p),
-      .lane_i  (lane_q1[l]),
+      .lane_i  ((l == 0) ? s1_q.lane0 : s1_q.lane1),
       .lane_o  (lane_2[l])
     );
   end
@@ -256,7 +251,6 @@ module ptxfma_top import ptxfma_pkg::*; (
   kind_e       kind3;
   lane_en_t    en_3;
   logic [63:0] vm_res_3;
-  s2_lane_t    lane_q2 [Lanes];
   s3_lane_t    lane_3 [Lanes];
 
   assign kind3  = kind_decode(s2_q.ctrl.kind);
@@ -268,13 +262,10 @@ module ptxfma_top import ptxfma_pkg::*; (
     .res_o  (vm_res_3)
   );
 
-  assign lane_q2[0] = s2_q.lane0;
-  assign lane_q2[1] = s2_q.lane1;
-
   for (genvar l = 0; l < Lanes; l++) begin : g_s3_lane
     ptxfma_s3_lane u_s3_lane (
       .f64_i (kind3 == KIND_F64),
-      .lane_i(lane_q2[l]),
+      .lane_i((l == 0) ? s2_q.lane0 : s2_q.lane1),
       .lane_o(lane_3[l])
     );
   end
@@ -296,7 +287,6 @@ module ptxfma_top import ptxfma_pkg::*; (
   rnd_e        rnd4;
   logic        f64_4, flush4;
   logic [63:0] vm_d_4;
-  s3_lane_t    lane_q3 [Lanes];
   logic [63:0] res_4 [Lanes];
 
   assign kind4  = kind_decode(s3_q.ctrl.kind);
@@ -304,16 +294,13 @@ module ptxfma_top import ptxfma_pkg::*; (
   assign f64_4  = kind4 == KIND_F64;
   assign flush4 = ctrl_flush(kind4, s3_q.ctrl.ftz);
 
-  assign lane_q3[0] = s3_q.lane0;
-  assign lane_q3[1] = s3_q.lane1;
-
   for (genvar l = 0; l < Lanes; l++) begin : g_round
     ptxfma_round u_round (
       .f64_i  (f64_4),
       .rnd_i  (rnd4),
       .flush_i(flush4),
       .sat_i  (s3_q.ctrl.sat),
-      .lane_i (lane_q3[l]),
+      .lane_i ((l == 0) ? s3_q.lane0 : s3_q.lane1),
       .res_o  (res_4[l])
     );
   end
