@@ -48,12 +48,14 @@ MODEL_BENCH_OPS ?= 1000000
 # Extra `fma-cosim bench` arguments, e.g. `--golden rtl:default` to time the machinery alone.
 BENCH_ARGS ?=
 
-# Packages first: every other file imports them.
-RTL_PKGS := $(sort $(wildcard rtl/*_pkg.sv))
-RTL_SRCS := $(RTL_PKGS) $(sort $(filter-out $(RTL_PKGS),$(wildcard rtl/*.sv)))
+# The sources in compile order, as rtl/files.txt (and rtl/sim/, rtl/alt/) states it once for
+# this Makefile and cosim/build.rs: one file a line, `#` comments.
+rtl_files = $(addprefix $(1)/,$(shell sed -e 's/\#.*//' $(1)/files.txt))
+RTL_SRCS := $(call rtl_files,rtl)
+SIM_SRCS := $(call rtl_files,rtl/sim)
 LINT_FLAGS := --lint-only -Wall --top-module ptxfma_top
 # The second, ports-only f32 FMA (docs/dut.md).
-ALT_SRCS := $(sort $(wildcard rtl/alt/*.sv))
+ALT_SRCS := $(call rtl_files,rtl/alt)
 ALT_LINT_FLAGS := --lint-only -Wall --top-module ptxfma_alt_top
 
 COSIM := $(CARGO) run --quiet --release -p ptxfma-cosim --bin fma-cosim --
@@ -142,8 +144,7 @@ lint: deps
 	$(VERILATOR) $(LINT_FLAGS) $(RTL_SRCS)
 	$(VERILATOR) $(LINT_FLAGS) -DFAULT_STICKY_RZ $(RTL_SRCS)
 	$(VERILATOR) $(LINT_FLAGS) -DFAULT_S1_TAG_NO_RESET $(RTL_SRCS)
-	$(VERILATOR) --lint-only -Wall --top-module ptxfma_sim_top $(RTL_SRCS) \
-	  $(sort $(wildcard rtl/sim/*.sv))
+	$(VERILATOR) --lint-only -Wall --top-module ptxfma_sim_top $(RTL_SRCS) $(SIM_SRCS)
 	$(VERILATOR) $(ALT_LINT_FLAGS) $(ALT_SRCS)
 	$(VERILATOR) $(ALT_LINT_FLAGS) -DFAULT_ALT_STICKY_RP $(ALT_SRCS)
 

@@ -1,4 +1,4 @@
-//! Build script: Verilates `rtl/*.sv`, compiles the generated C++ and the Verilator runtime with
+//! Build script: Verilates the sources `rtl/files.txt` lists, compiles the generated C++ and the Verilator runtime with
 //! the `cc` crate, and bridges them to Rust with `cxx`.
 //!
 //! Why it is shaped like this:
@@ -128,9 +128,9 @@ impl Variant {
 /// The designs a variant can build.
 #[derive(Clone, Copy, PartialEq)]
 enum Design {
-    /// `rtl/*.sv`: the pipe with its stage registers on ports (`ptxfma_top`).
+    /// `rtl/files.txt`: the pipe with its stage registers on ports (`ptxfma_top`).
     Pipe,
-    /// `rtl/alt/*.sv`: another f32 FMA with only the result ports (`ptxfma_alt_top`), checked
+    /// `rtl/alt/files.txt`: another f32 FMA with only the result ports (`ptxfma_alt_top`), checked
     /// by `--compare ports` (docs/dut.md). Cargo feature `alt-design`.
     Alt,
 }
@@ -726,20 +726,34 @@ fn port_widths(header: &Path) -> Vec<(String, u32)> {
     ports
 }
 
-/// `rtl/*.sv`, packages first (anything that imports them must come later), then by name.
+/// The sources of `dir` in compile order, as its `files.txt` lists them (one name a line, `#`
+/// comments; the Makefile reads the same list). Every `.sv` file there must be listed.
 fn rtl_sources(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+    let list = dir.join("files.txt");
+    let text =
+        fs::read_to_string(&list).unwrap_or_else(|e| fail(&format!("{}: {e}", list.display())));
+    let files: Vec<PathBuf> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(|name| dir.join(name))
+        .collect();
+    if files.is_empty() {
+        fail(&format!("no sources listed in {}", list.display()));
+    }
+    let unlisted: Vec<String> = fs::read_dir(dir)
         .unwrap_or_else(|e| fail(&format!("{}: {e}", dir.display())))
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "sv"))
+        .filter(|p| p.extension().is_some_and(|x| x == "sv") && !files.contains(p))
+        .map(|p| p.display().to_string())
         .collect();
-    files.sort_by_key(|p| {
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        (!name.ends_with("_pkg.sv"), name)
-    });
-    if files.is_empty() {
-        fail(&format!("no .sv files in {}", dir.display()));
+    if !unlisted.is_empty() {
+        fail(&format!(
+            "not in {}: {}",
+            list.display(),
+            unlisted.join(", ")
+        ));
     }
     files
 }

@@ -148,6 +148,9 @@ package ptxfma_pkg;
     return a_signed || b_signed || neg_ab || neg_c;
   endfunction
 
+  // Float lanes: f32x2 uses both, every other float kind lane 0.
+  localparam int unsigned Lanes = 2;
+
   // Which banks carry live data for a kind (the model's `pipeline::lanes`): the others load
   // zero, as clock-gated flops would.
   typedef struct packed {
@@ -170,6 +173,26 @@ package ptxfma_pkg;
   endfunction
 
   ////////////////////////
+  // Formats            //
+  ////////////////////////
+
+  // The formats' fields, as cvfpu's fp_encoding_t table; every slice position below derives
+  // from these.
+  localparam int unsigned F64ManBits  = 52;
+  localparam int unsigned F32ManBits  = 23;
+  localparam int unsigned F16ManBits  = 10;
+  localparam int unsigned BF16ManBits = 7;
+
+  // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS.
+  localparam int unsigned F64Prec = F64ManBits + 1;
+  localparam int unsigned F32Prec = F32ManBits + 1;
+
+  // The internal significand (operand_t.sig) is binary64's, MSB-aligned: a binary32 one is
+  // its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
+  localparam int unsigned SigW      = F64Prec;
+  localparam int unsigned F32SigLsb = SigW - F32Prec;
+
+  ////////////////////////
   // Datapath constants //
   ////////////////////////
 
@@ -187,10 +210,23 @@ package ptxfma_pkg;
   localparam int unsigned MulLoW    = 64;
   localparam int unsigned MulHiW    = MulW - MulLoW;
 
+  // A binary32 product: F32ProdW bits, lane 0's at the bottom of the array's sum, f32x2 lane
+  // 1's F32x2HiLsb up (its multiplicand and multiplier both enter 2 * BoothHiDigit bits up):
+  // 47:0 and 103:56.
+  localparam int unsigned F32ProdW   = 2 * F32Prec;
+  localparam int unsigned F32x2Shift = 2 * BoothHiDigit;
+  localparam int unsigned F32x2HiLsb = 2 * F32x2Shift;
+
   // Adder window widths: aligned addend, magnitude / normalised significand, signed adder.
   localparam int unsigned AlignW = 164;
   localparam int unsigned MagW   = 165;
   localparam int unsigned AddW   = 166;
+
+  // The normalised significand (s3_lane_t.norm) leads at MagW-1: a binary64 result keeps
+  // norm[MagW-1:F64RoundBit+1] (164:112), its round bit at F64RoundBit (111) and everything
+  // below is sticky; likewise for binary32 (164:141, round bit 140).
+  localparam int unsigned F64RoundBit = MagW - 1 - F64Prec;
+  localparam int unsigned F32RoundBit = MagW - 1 - F32Prec;
 
   // vmad intermediate width.
   localparam int unsigned VmTmpW = 80;
@@ -210,9 +246,9 @@ package ptxfma_pkg;
 
   // unpack::Operand: 53-bit MSB-aligned significand (hidden bit at 52), exponent of bit 52.
   typedef struct packed {
-    logic        sign;
-    exp_t        exp;
-    logic [52:0] sig;
+    logic            sign;
+    exp_t            exp;
+    logic [SigW-1:0] sig;
     logic        zero;
     logic        inf;
     logic        nan;

@@ -33,18 +33,18 @@ module ptxfma_round import ptxfma_pkg::*; (
   always_comb begin
     // Round bit and sticky below the lane's precision p (53 or 24).
     if (f64_i) begin
-      sig       = {11'b0, lane_i.norm[164:112]};
-      rb        = lane_i.norm[111];
-      st        = (lane_i.norm[110:0] != '0) || lane_i.sticky;
+      sig       = 64'(lane_i.norm[MagW-1:F64RoundBit+1]);
+      rb        = lane_i.norm[F64RoundBit];
+      st        = (lane_i.norm[F64RoundBit-1:0] != '0) || lane_i.sticky;
       sign_w    = {lane_i.sign, 63'b0};
       inf_w     = 64'h7FF0_0000_0000_0000;
       frac_mask = 64'h000F_FFFF_FFFF_FFFF;
       emin      = -16'sd1022;
       emax      = 16'sd1023;
     end else begin
-      sig       = {40'b0, lane_i.norm[164:141]};
-      rb        = lane_i.norm[140];
-      st        = (lane_i.norm[139:0] != '0) || lane_i.sticky;
+      sig       = 64'(lane_i.norm[MagW-1:F32RoundBit+1]);
+      rb        = lane_i.norm[F32RoundBit];
+      st        = (lane_i.norm[F32RoundBit-1:0] != '0) || lane_i.sticky;
       sign_w    = {32'b0, lane_i.sign, 31'b0};
       inf_w     = 64'h0000_0000_7F80_0000;
       frac_mask = 64'h0000_0000_007F_FFFF;
@@ -62,10 +62,10 @@ module ptxfma_round import ptxfma_pkg::*; (
 
     // Rounding may carry out to p + 1 bits: renormalise by one.
     sum    = sig + 64'(inc);
-    carry  = f64_i ? sum[53] : sum[24];
+    carry  = f64_i ? sum[F64Prec] : sum[F32Prec];
     sig_f  = carry ? (sum >> 1) : sum;
     e      = exp_widen(lane_i.exp) + (carry ? 16'sd1 : 16'sd0);
-    normal = f64_i ? sig_f[52] : sig_f[23];
+    normal = f64_i ? sig_f[F64Prec-1] : sig_f[F32Prec-1];
     // Biased exponent, sign-extended like the model's `(e - emin + 1) as u64`.
     be     = e - emin + 16'sd1;
     biased = normal ? {{48{be[15]}}, be} : '0;
@@ -85,7 +85,7 @@ module ptxfma_round import ptxfma_pkg::*; (
     end else if ((biased == '0) && flush_i) begin
       enc = f64_i ? {lane_i.flush_sign, 63'b0} : {32'b0, lane_i.flush_sign, 31'b0};
     end else begin
-      enc = sign_w | (biased << (f64_i ? 52 : 23)) | (sig_f & frac_mask);
+      enc = sign_w | (biased << (f64_i ? F64ManBits : F32ManBits)) | (sig_f & frac_mask);
     end
 
     res_o = (sat_i && !f64_i) ? saturate_f32(enc) : enc;

@@ -10,8 +10,9 @@ module ptxfma_sm1x_trunc import ptxfma_pkg::*; (
   output logic [MulW-1:0] p_o
 );
 
-  localparam logic [MulW-1:0] Keep24 = MulW'(24'hFF_FFFF);
+  // F32Prec ones, moved up to the product's top (or one below it).
+  localparam logic [MulW-1:0] KeepTop = {{F32Prec{1'b1}}, {(MulW - F32Prec){1'b0}}};
 
-  assign p_o = p_i & (p_i[MulW-1] ? (Keep24 << 82) : (Keep24 << 81));
+  assign p_o = p_i & (p_i[MulW-1] ? KeepTop : (KeepTop >> 1));
 
 endmodule

@@ -55,66 +55,44 @@ module ptxfma_top import ptxfma_pkg::*; (
                                            ctrl1.neg_c);
   assign en_1          = lane_enables(kind1);
 
-  // Float operands of both lanes.
-  operand_t a0, b0, c0, a1, b1, c1;
+  // Float operands, exponent path, alignment and special cases, per lane. The raw words only
+  // matter for the binary64 NaN rule, which only lane 0 can see.
+  operand_t           a [Lanes], b [Lanes], c [Lanes];
+  s1_lane_t           lane_1 [Lanes];
+  // The binary32 significands (sig[SigW-1:F32SigLsb]) for the multiplier array.
+  logic [F32Prec-1:0] a32 [Lanes], b32 [Lanes];
 
-  ptxfma_unpack #(.Lane(0)) u_unpack0 (
-    .kind_i  (kind1),
-    .rnd_i   (ctrl1.rnd),
-    .flush_i (flush1),
-    .ab_fmt_i(ab_fmt1),
-    .b_one_i (ctrl1.b_one),
-    .c_zero_i(ctrl1.c_zero),
-    .neg_c_i (ctrl1.neg_c),
-    .a_i     (in_a_i),
-    .b_i     (in_b_i),
-    .c_i     (in_c_i),
-    .a_o     (a0),
-    .b_o     (b0),
-    .c_o     (c0)
-  );
+  for (genvar l = 0; l < Lanes; l++) begin : g_s1_lane
+    ptxfma_unpack #(.Lane(l)) u_unpack (
+      .kind_i  (kind1),
+      .rnd_i   (ctrl1.rnd),
+      .flush_i (flush1),
+      .ab_fmt_i(ab_fmt1),
+      .b_one_i (ctrl1.b_one),
+      .c_zero_i(ctrl1.c_zero),
+      .neg_c_i (ctrl1.neg_c),
+      .a_i     (in_a_i),
+      .b_i     (in_b_i),
+      .c_i     (in_c_i),
+      .a_o     (a[l]),
+      .b_o     (b[l]),
+      .c_o     (c[l])
+    );
 
-  ptxfma_unpack #(.Lane(1)) u_unpack1 (
-    .kind_i  (kind1),
-    .rnd_i   (ctrl1.rnd),
-    .flush_i (flush1),
-    .ab_fmt_i(ab_fmt1),
-    .b_one_i (ctrl1.b_one),
-    .c_zero_i(ctrl1.c_zero),
-    .neg_c_i (ctrl1.neg_c),
-    .a_i     (in_a_i),
-    .b_i     (in_b_i),
-    .c_i     (in_c_i),
-    .a_o     (a1),
-    .b_o     (b1),
-    .c_o     (c1)
-  );
+    ptxfma_s1_lane u_s1_lane (
+      .f64_i  (kind1 == KIND_F64),
+      .a_i    (a[l]),
+      .b_i    (b[l]),
+      .c_i    (c[l]),
+      .raw_a_i(in_a_i),
+      .raw_b_i(in_b_i),
+      .raw_c_i(in_c_i),
+      .lane_o (lane_1[l])
+    );
 
-  // Exponent path, alignment and special cases per lane. The raw words only matter for the
-  // binary64 NaN rule, which only lane 0 can see.
-  s1_lane_t lane0_1, lane1_1;
-
-  ptxfma_s1_lane u_s1_lane0 (
-    .f64_i  (kind1 == KIND_F64),
-    .a_i    (a0),
-    .b_i    (b0),
-    .c_i    (c0),
-    .raw_a_i(in_a_i),
-    .raw_b_i(in_b_i),
-    .raw_c_i(in_c_i),
-    .lane_o (lane0_1)
-  );
-
-  ptxfma_s1_lane u_s1_lane1 (
-    .f64_i  (kind1 == KIND_F64),
-    .a_i    (a1),
-    .b_i    (b1),
-    .c_i    (c1),
-    .raw_a_i(in_a_i),
-    .raw_b_i(in_b_i),
-    .raw_c_i(in_c_i),
-    .lane_o (lane1_1)
-  );
+    assign a32[l] = a[l].sig[SigW-1:F32SigLsb];
+    assign b32[l] = b[l].sig[SigW-1:F32SigLsb];
+  end
 
   // vmad operands and addend.
   logic [32:0] vm_ta, vm_tb;
@@ -143,9 +121,9 @@ module ptxfma_top import ptxfma_pkg::*; (
     .vm_o          (vm_1)
   );
 
-  // Multiplier operands. binary32 significands (bits 52:29 of the internal form) enter the
-  // array at 23:0; f32x2 lane 1 enters 28 bits up, in the multiplicand used by Booth digits
-  // 14 and above; vmad operands are sign-extended. Multiplicands are 55-bit two's complement
+  // Multiplier operands. binary32 significands enter the array at its bottom; f32x2 lane 1
+  // enters F32x2Shift (28) bits up, in the multiplicand used by Booth digits BoothHiDigit (14)
+  // and above; vmad operands are sign-extended. Multiplicands are 55-bit two's complement
   // (the array extends them to 106 bits); the doubled multiplicands the Booth selectors need
   // are the same wires one place up.
   logic [MCandW-1:0]  mcand_lo, mcand_hi, mcand2_lo, mcand2_hi;
@@ -159,23 +137,23 @@ module ptxfma_top import ptxfma_pkg::*; (
       mcand2_hi = mcand2_lo;
       mplier    = {{(MplierW - 33){vm_tb[32]}}, vm_tb};
     end else if (kind1 == KIND_F64) begin
-      mcand_lo  = {2'b0, a0.sig};
+      mcand_lo  = MCandW'(a[0].sig);
       mcand_hi  = mcand_lo;
-      mcand2_lo = {1'b0, a0.sig, 1'b0};
+      mcand2_lo = MCandW'(a[0].sig) << 1;
       mcand2_hi = mcand2_lo;
-      mplier    = {1'b0, b0.sig};
+      mplier    = MplierW'(b[0].sig);
     end else if (en_1.lane1) begin
-      mcand_lo  = {31'b0, a0.sig[52:29]};
-      mcand_hi  = {3'b0, a1.sig[52:29], 28'b0};
-      mcand2_lo = {30'b0, a0.sig[52:29], 1'b0};
-      mcand2_hi = {2'b0, a1.sig[52:29], 29'b0};
-      mplier    = {2'b0, b1.sig[52:29], 4'b0, b0.sig[52:29]};
+      mcand_lo  = MCandW'(a32[0]);
+      mcand_hi  = MCandW'(a32[1]) << F32x2Shift;
+      mcand2_lo = MCandW'(a32[0]) << 1;
+      mcand2_hi = MCandW'(a32[1]) << (F32x2Shift + 1);
+      mplier    = (MplierW'(b32[1]) << F32x2Shift) | MplierW'(b32[0]);
     end else begin
-      mcand_lo  = {31'b0, a0.sig[52:29]};
+      mcand_lo  = MCandW'(a32[0]);
       mcand_hi  = mcand_lo;
-      mcand2_lo = {30'b0, a0.sig[52:29], 1'b0};
+      mcand2_lo = MCandW'(a32[0]) << 1;
       mcand2_hi = mcand2_lo;
-      mplier    = {30'b0, b0.sig[52:29]};
+      mplier    = MplierW'(b32[0]);
     end
   end
 
@@ -207,8 +185,8 @@ module ptxfma_top import ptxfma_pkg::*; (
     s1_d.mul_sum   = mul_sum;
     s1_d.mul_carry = mul_carry;
     s1_d.vm        = en_1.vm ? vm_1 : '0;
-    s1_d.lane0     = en_1.lane0 ? lane0_1 : '0;
-    s1_d.lane1     = en_1.lane1 ? lane1_1 : '0;
+    s1_d.lane0     = en_1.lane0 ? lane_1[0] : '0;
+    s1_d.lane1     = en_1.lane1 ? lane_1[1] : '0;
 `ifdef FAULT_STICKY_RZ
     // Injected fault: the alignment sticky is lost under .rz.
     if (ctrl1.rnd == RND_RZ) begin
@@ -223,11 +201,11 @@ module ptxfma_top import ptxfma_pkg::*; (
   // zero anticipation; vmad accumulate.                                                     //
   /////////////////////////////////////////////////////////////////////////////////////////////
 
-  kind_e           kind2;
-  lane_en_t        en_2;
-  logic [MulW-1:0] prod, p0_2, p1_2;
+  kind_e             kind2;
+  lane_en_t          en_2;
+  logic [MulW-1:0]   prod;
   logic [VmTmpW-1:0] vm_tmp_2;
-  s2_lane_t        lane0_2, lane1_2;
+  s2_lane_t          lane_2 [Lanes];
 
   assign kind2  = kind_decode(s1_q.ctrl.kind);
   assign en_2   = lane_enables(kind2);
@@ -235,40 +213,35 @@ module ptxfma_top import ptxfma_pkg::*; (
   // The multiplier's carry-propagate adder (model adder::product), modulo 2^106.
   assign prod = s1_q.mul_sum + s1_q.mul_carry;
 
-  // A binary32 product is 48 bits: lane 0's at 47:0, lane 1's at 103:56; MSB-align each to
-  // the 106-bit product position.
-  assign p0_2 = (kind2 == KIND_F64) ? prod : {prod[47:0], 58'b0};
-  assign p1_2 = {prod[103:56], 58'b0};
-
   ptxfma_vmad_accumulate u_vmad_accumulate (
     .prod_i(prod[VmTmpW-1:0]),
     .vm_i  (s1_q.vm),
     .tmp_o (vm_tmp_2)
   );
 
-  ptxfma_s2_lane u_s2_lane0 (
-    .sm1x_i  (kind2 == KIND_SM1X),
-    .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
-    .p_i     (p0_2),
-    .lane_i  (s1_q.lane0),
-    .lane_o  (lane0_2)
-  );
+  for (genvar l = 0; l < Lanes; l++) begin : g_s2_lane
+    // A binary32 product is F32ProdW (48) bits, lane l's F32x2HiLsb * l up (47:0, 103:56):
+    // MSB-aligned to the 106-bit product position. Lane 0 of f64 takes the whole product.
+    logic [MulW-1:0] p;
+    assign p = (l == 0 && kind2 == KIND_F64)
+             ? prod : {prod[F32x2HiLsb * l +: F32ProdW], (MulW - F32ProdW)'(0)};
 
-  ptxfma_s2_lane u_s2_lane1 (
-    .sm1x_i  (kind2 == KIND_SM1X),
-    .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
-    .p_i     (p1_2),
-    .lane_i  (s1_q.lane1),
-    .lane_o  (lane1_2)
-  );
+    ptxfma_s2_lane u_s2_lane (
+      .sm1x_i  (kind2 == KIND_SM1X),
+      .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
+      .p_i     (p),
+      .lane_i  ((l == 0) ? s1_q.lane0 : s1_q.lane1),
+      .lane_o  (lane_2[l])
+    );
+  end
 
   always_comb begin
     s2_d.valid  = s1_q.valid;
     s2_d.tag    = s1_q.tag;
     s2_d.ctrl   = s1_q.ctrl;
     s2_d.vm_tmp = en_2.vm ? vm_tmp_2 : '0;
-    s2_d.lane0  = en_2.lane0 ? lane0_2 : '0;
-    s2_d.lane1  = en_2.lane1 ? lane1_2 : '0;
+    s2_d.lane0  = en_2.lane0 ? lane_2[0] : '0;
+    s2_d.lane1  = en_2.lane1 ? lane_2[1] : '0;
   end
 
   /////////////////////////////////////////////////////////////////////////////////////////////
@@ -278,7 +251,7 @@ module ptxfma_top import ptxfma_pkg::*; (
   kind_e       kind3;
   lane_en_t    en_3;
   logic [63:0] vm_res_3;
-  s3_lane_t    lane0_3, lane1_3;
+  s3_lane_t    lane_3 [Lanes];
 
   assign kind3  = kind_decode(s2_q.ctrl.kind);
   assign en_3   = lane_enables(kind3);
@@ -289,25 +262,21 @@ module ptxfma_top import ptxfma_pkg::*; (
     .res_o  (vm_res_3)
   );
 
-  ptxfma_s3_lane u_s3_lane0 (
-    .f64_i (kind3 == KIND_F64),
-    .lane_i(s2_q.lane0),
-    .lane_o(lane0_3)
-  );
-
-  ptxfma_s3_lane u_s3_lane1 (
-    .f64_i (kind3 == KIND_F64),
-    .lane_i(s2_q.lane1),
-    .lane_o(lane1_3)
-  );
+  for (genvar l = 0; l < Lanes; l++) begin : g_s3_lane
+    ptxfma_s3_lane u_s3_lane (
+      .f64_i (kind3 == KIND_F64),
+      .lane_i((l == 0) ? s2_q.lane0 : s2_q.lane1),
+      .lane_o(lane_3[l])
+    );
+  end
 
   always_comb begin
     s3_d.valid  = s2_q.valid;
     s3_d.tag    = s2_q.tag;
     s3_d.ctrl   = s2_q.ctrl;
     s3_d.vm_res = en_3.vm ? vm_res_3 : '0;
-    s3_d.lane0  = en_3.lane0 ? lane0_3 : '0;
-    s3_d.lane1  = en_3.lane1 ? lane1_3 : '0;
+    s3_d.lane0  = en_3.lane0 ? lane_3[0] : '0;
+    s3_d.lane1  = en_3.lane1 ? lane_3[1] : '0;
   end
 
   /////////////////////////////////////////////////////////////////////////////////////////////
@@ -317,30 +286,24 @@ module ptxfma_top import ptxfma_pkg::*; (
   kind_e       kind4;
   rnd_e        rnd4;
   logic        f64_4, flush4;
-  logic [63:0] res0_4, res1_4, vm_d_4;
+  logic [63:0] vm_d_4;
+  logic [63:0] res_4 [Lanes];
 
   assign kind4  = kind_decode(s3_q.ctrl.kind);
   assign rnd4   = effective_rnd(kind4, s3_q.ctrl.rnd);
   assign f64_4  = kind4 == KIND_F64;
   assign flush4 = ctrl_flush(kind4, s3_q.ctrl.ftz);
 
-  ptxfma_round u_round0 (
-    .f64_i  (f64_4),
-    .rnd_i  (rnd4),
-    .flush_i(flush4),
-    .sat_i  (s3_q.ctrl.sat),
-    .lane_i (s3_q.lane0),
-    .res_o  (res0_4)
-  );
-
-  ptxfma_round u_round1 (
-    .f64_i  (f64_4),
-    .rnd_i  (rnd4),
-    .flush_i(flush4),
-    .sat_i  (s3_q.ctrl.sat),
-    .lane_i (s3_q.lane1),
-    .res_o  (res1_4)
-  );
+  for (genvar l = 0; l < Lanes; l++) begin : g_round
+    ptxfma_round u_round (
+      .f64_i  (f64_4),
+      .rnd_i  (rnd4),
+      .flush_i(flush4),
+      .sat_i  (s3_q.ctrl.sat),
+      .lane_i ((l == 0) ? s3_q.lane0 : s3_q.lane1),
+      .res_o  (res_4[l])
+    );
+  end
 
   ptxfma_vmad_saturate u_vmad_saturate (
     .sat_i         (s3_q.ctrl.sat),
@@ -355,8 +318,8 @@ module ptxfma_top import ptxfma_pkg::*; (
     out_d.tag   = s3_q.tag;
     unique case (kind4)
       KIND_VMAD:  out_d.d = vm_d_4;
-      KIND_F32X2: out_d.d = (res1_4 << 32) | res0_4;
-      default:    out_d.d = res0_4;
+      KIND_F32X2: out_d.d = (res_4[1] << 32) | res_4[0];
+      default:    out_d.d = res_4[0];
     endcase
   end
 

@@ -54,21 +54,21 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
     logic [7:0] e;
     e = x[30:23];
     return mk_op(x[31], e == '0, e == '1,
-                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[22:0], 29'b0}, flush);
+                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[F32ManBits-1:0], (F64ManBits - F32ManBits)'(0)}, flush);
   endfunction
 
   function automatic operand_t unpack_f16(logic [15:0] x);
     logic [4:0] e;
     e = x[14:10];
     return mk_op(x[15], e == '0, e == '1,
-                 (e == '0) ? -16'sd14 : $signed({11'b0, e}) - 16'sd15, {x[9:0], 42'b0}, 1'b0);
+                 (e == '0) ? -16'sd14 : $signed({11'b0, e}) - 16'sd15, {x[F16ManBits-1:0], (F64ManBits - F16ManBits)'(0)}, 1'b0);
   endfunction
 
   function automatic operand_t unpack_bf16(logic [15:0] x);
     logic [7:0] e;
     e = x[14:7];
     return mk_op(x[15], e == '0, e == '1,
-                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[6:0], 45'b0}, 1'b0);
+                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[BF16ManBits-1:0], (F64ManBits - BF16ManBits)'(0)}, 1'b0);
   endfunction
 
   // a and b of the binary32 kinds: the lane's word, or an f16/bf16 value in bits 15:0 (the

@@ -128,8 +128,9 @@ def write_mutated(rtl_src, rtl_dst, lines, chosen):
 
 
 def rtl_files(d):
-    files = sorted(d.glob("*.sv"), key=lambda p: (not p.name.endswith("_pkg.sv"), p.name))
-    return [str(f) for f in files]
+    """The sources of `d` in compile order, as its files.txt lists them (`#` comments)."""
+    names = (line.split("#")[0].strip() for line in (d / "files.txt").read_text().splitlines())
+    return [str(d / n) for n in names if n]
 
 
 def main():

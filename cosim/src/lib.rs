@@ -35,22 +35,23 @@ pub mod stim;
 pub mod stream;
 pub mod waves;
 
-use std::fmt;
-
-/// An error with a message meant for the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error(pub String);
+/// An error meant for the user. The kinds a caller acts on have variants of their own; every
+/// other error is a message ([`Error::new`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Anything else: the message says it all.
+    #[error("{0}")]
+    Msg(String),
+    /// Register checking (`--compare registers`) of a design with only result ports.
+    #[error("RTL variant `{variant}` has only result ports: check it with --compare ports")]
+    PortsOnly { variant: String },
+    /// The reference's thread of an overlapped run panicked.
+    #[error("the reference ({reference}) panicked: {message}")]
+    ReferencePanicked { reference: String, message: String },
+}
 
 impl Error {
     pub fn new(msg: impl Into<String>) -> Error {
-        Error(msg.into())
+        Error::Msg(msg.into())
     }
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}

@@ -281,6 +281,15 @@ impl<'c> Checker<'c> {
         }
     }
 
+    /// The outcome once the stream has run: unless interrupted, the end of the stream is
+    /// checked too ([`Checker::finish`]).
+    fn into_outcome(mut self) -> Outcome {
+        if !self.out.interrupted {
+            self.finish(self.out.cycles);
+        }
+        self.out
+    }
+
     /// Keeps the inputs of the cycles up to cycle `i` of the batch (`cycle`) as the window of
     /// the first divergence.
     fn set_window(
@@ -425,24 +434,9 @@ pub fn run_with(
     cfg: &Config,
     hooks: Hooks<'_>,
 ) -> Result<Outcome, Error> {
-    // Ports-only checking gives every operation `bound` more cycles to retire.
-    let drain = match cfg.compare {
-        Compare::Registers if !rtl.has_registers() => {
-            return Err(Error::new(format!(
-                "RTL variant `{}` has only result ports: check it with --compare ports",
-                rtl.variant()
-            )))
-        }
-        Compare::Registers => 0,
-        Compare::Ports { bound } => bound as usize,
-    };
+    let drain = drain_cycles(rtl, cfg)?;
     let stream = stream.chain(std::iter::repeat_n(PipeIn::default(), drain));
-    rtl.reset()?;
-    golden.reset()?;
-    if cfg.coverage {
-        golden.enable_coverage();
-        golden.take_coverage();
-    }
+    reset(rtl, golden, cfg)?;
     let t0 = Instant::now();
     let mut checker = Checker::new(cfg, hooks);
     if cfg.overlap {
@@ -450,13 +444,33 @@ pub fn run_with(
     } else {
         inline(rtl, golden, stream, &mut checker)?;
     }
-    if !checker.out.interrupted {
-        checker.finish(checker.out.cycles);
-    }
-    let mut out = checker.out;
+    let mut out = checker.into_outcome();
     out.seconds = t0.elapsed().as_secs_f64();
     out.coverage = golden.take_coverage();
     Ok(out)
+}
+
+/// The idle cycles that follow the stream: ports-only checking gives every operation `bound`
+/// more cycles to retire; register checking needs a design with its registers on ports.
+fn drain_cycles(rtl: &Rtl, cfg: &Config) -> Result<usize, Error> {
+    match cfg.compare {
+        Compare::Registers if !rtl.has_registers() => Err(Error::PortsOnly {
+            variant: rtl.variant().to_string(),
+        }),
+        Compare::Registers => Ok(0),
+        Compare::Ports { bound } => Ok(bound as usize),
+    }
+}
+
+/// Both sides to their reset state, and the reference's coverage cleared when it is sampled.
+fn reset(rtl: &mut Rtl, golden: &mut dyn Golden, cfg: &Config) -> Result<(), Error> {
+    rtl.reset()?;
+    golden.reset()?;
+    if cfg.coverage {
+        golden.enable_coverage();
+        golden.take_coverage();
+    }
+    Ok(())
 }
 
 /// Both sides in the calling thread, one batch after the other.
@@ -490,49 +504,65 @@ fn overlapped(
     let (tx, rx) = mpsc::sync_channel::<Result<Batch, Error>>(2);
     let (back_tx, back_rx) = mpsc::channel::<Batch>();
     std::thread::scope(|s| -> Result<(), Error> {
-        let worker = s.spawn(move || {
-            let mut stream = stream;
-            let mut start = 0u64;
-            loop {
-                let mut b = back_rx
-                    .try_recv()
-                    .unwrap_or_else(|_| Batch::with_capacity(batch));
-                let r = b.fill(&mut stream, golden, start, batch);
-                let r = match r {
-                    Ok(false) => return,
-                    Ok(true) => {
-                        start += b.inputs.len() as u64;
-                        Ok(b)
-                    }
-                    Err(e) => Err(e),
-                };
-                let failed = r.is_err();
-                if tx.send(r).is_err() || failed {
-                    return;
-                }
-            }
-        });
-        let compare = (|| -> Result<(), Error> {
-            for msg in rx.iter() {
-                let b = msg?;
-                if checker.check(rtl, &b)? {
-                    return Ok(());
-                }
-                let _ = back_tx.send(b);
-            }
-            Ok(())
-        })();
+        let worker = s.spawn(move || fill_batches(stream, golden, batch, &tx, &back_rx));
+        let compared = check_batches(rtl, checker, &rx, &back_tx);
         // Unblock and stop the reference's thread whatever happened here.
         drop(rx);
         let joined = worker.join();
-        compare?;
-        joined.map_err(|p| {
-            Error::new(format!(
-                "the reference ({golden_name}) panicked: {}",
-                panic_text(&p)
-            ))
+        compared?;
+        joined.map_err(|p| Error::ReferencePanicked {
+            reference: golden_name,
+            message: panic_text(&p),
         })
     })
+}
+
+/// The reference's thread of [`overlapped`]: fills batches (reusing those `back` returns) and
+/// sends them on `tx`, until the stream ends, the reference fails (the error is sent) or the
+/// receiver is gone.
+fn fill_batches(
+    mut stream: impl Iterator<Item = PipeIn>,
+    golden: &mut dyn Golden,
+    batch: usize,
+    tx: &mpsc::SyncSender<Result<Batch, Error>>,
+    back: &mpsc::Receiver<Batch>,
+) {
+    let mut start = 0u64;
+    loop {
+        let mut b = back
+            .try_recv()
+            .unwrap_or_else(|_| Batch::with_capacity(batch));
+        let r = match b.fill(&mut stream, golden, start, batch) {
+            Ok(false) => return,
+            Ok(true) => {
+                start += b.inputs.len() as u64;
+                Ok(b)
+            }
+            Err(e) => Err(e),
+        };
+        let failed = r.is_err();
+        if tx.send(r).is_err() || failed {
+            return;
+        }
+    }
+}
+
+/// The comparing side of [`overlapped`]: checks each batch from `rx` and hands it `back` for
+/// reuse, until the stream ends or the run must stop.
+fn check_batches(
+    rtl: &mut Rtl,
+    checker: &mut Checker<'_>,
+    rx: &mpsc::Receiver<Result<Batch, Error>>,
+    back: &mpsc::Sender<Batch>,
+) -> Result<(), Error> {
+    for msg in rx.iter() {
+        let b = msg?;
+        if checker.check(rtl, &b)? {
+            return Ok(());
+        }
+        let _ = back.send(b);
+    }
+    Ok(())
 }
 
 /// The message of a panic payload.

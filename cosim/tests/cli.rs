@@ -160,11 +160,21 @@ fn replay_checks_its_stream_before_running() {
 }
 
 #[test]
-fn unwritable_waves_dir_is_refused_before_the_replay() {
-    let dir = scratch("cli-unwritable");
-    let file = dir.join("a-file");
-    std::fs::write(&file, b"").unwrap();
+fn unwritable_waves_dir_is_refused_before_the_run_or_replay() {
+    let file = common::plain_file("cli-unwritable");
     let waves = file.join("waves");
+    rejects(
+        &[
+            "run",
+            "--count",
+            "10",
+            "--golden",
+            "rtl:default",
+            "--waves-dir",
+            waves.to_str().unwrap(),
+        ],
+        "waves directory",
+    );
     rejects(
         &[
             "replay",

@@ -9,69 +9,50 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{cosim, scratch, Vcd};
+use common::{run_in, scratch, Vcd};
+use ptxfma_cosim::results::{DivergenceRow, RunResult};
 
-/// What the report says, read back from its text.
-struct Report {
-    cycle: u64,
-    stage: String,
-    field: String,
-    instruction: String,
-    waveform: PathBuf,
-    edge_time: u64,
+/// The one divergence of the run's JSON result (`--json`).
+fn the_divergence(r: &RunResult) -> &DivergenceRow {
+    assert!(!r.passed);
+    assert_eq!(r.divergences.len(), 1, "{:?}", r.divergences);
+    &r.divergences[0]
 }
 
-fn parse(out: &str) -> Report {
-    let line = |label: &str| -> String {
-        let l = out
-            .lines()
-            .find(|l| l.trim_start().starts_with(label))
-            .unwrap_or_else(|| panic!("no `{label}` line in:\n{out}"));
-        l.trim_start()[label.len()..].trim().to_string()
-    };
-    let cycle = line("cycle")
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let stage = line("stage").split_whitespace().next().unwrap().to_string();
-    let field = line("field").split_whitespace().next().unwrap().to_string();
-    let wave = line("waveform");
-    let edge = out
-        .split("cosim.mismatch rises at time ")
+/// The time the waveform's marker rises: only the printed report says it.
+fn marker_time(out: &str) -> u64 {
+    out.split("cosim.mismatch rises at time ")
         .nth(1)
         .and_then(|s| s.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no marker time in:\n{out}"));
-    Report {
-        cycle,
-        stage,
-        field,
-        instruction: line("instruction"),
-        waveform: PathBuf::from(wave),
-        edge_time: edge.parse().unwrap(),
-    }
+        .unwrap_or_else(|| panic!("no marker time in:\n{out}"))
+        .parse()
+        .unwrap()
 }
 
 fn check_fault_caught(golden: &str) {
     let dir = scratch(&format!("fault-{}", golden.replace(':', "-")));
-    let (code, out, err) = cosim(&[
-        "run",
-        "--rtl",
-        "fault_sticky_rz",
-        "--golden",
-        golden,
-        "--filter",
-        "f32,f64",
-        "--count",
-        "20000",
-        "--seed",
-        "11",
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let json = dir.join("result.json");
+    let (code, out, err) = run_in(
+        &dir,
+        &[
+            "--rtl",
+            "fault_sticky_rz",
+            "--golden",
+            golden,
+            "--filter",
+            "f32,f64",
+            "--count",
+            "20000",
+            "--seed",
+            "11",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
-    let r = parse(&out);
+    let result = RunResult::read_json(&json).unwrap_or_else(|e| panic!("{e}\n{err}"));
+    let r = the_divergence(&result);
+    let edge_time = marker_time(&out);
     // The fault drops a sticky bit, which lives in s1 (alignment) and s2 (the sum).
     assert!(
         r.stage == "s1" || r.stage == "s2",
@@ -84,25 +65,28 @@ fn check_fault_caught(golden: &str) {
         "not an .rz operation: {}",
         r.instruction
     );
-    assert!(out.contains("FAILED: 1 divergence"), "{out}");
     assert!(
-        out.contains("--rtl fault_sticky_rz"),
-        "replay command lacks the variant:\n{out}"
+        r.reproduce
+            .iter()
+            .any(|c| c.contains("--rtl fault_sticky_rz")),
+        "replay command lacks the variant: {:?}",
+        r.reproduce
     );
+    let waveform = PathBuf::from(r.waveform.as_deref().expect("a waveform"));
 
     // The waveform exists, and at the reported cycle's edge the marker rises and the two
     // sides' copies of the named field differ.
-    assert!(r.waveform.starts_with(&dir), "{}", r.waveform.display());
-    let mut v = Vcd::open(&r.waveform);
+    assert!(waveform.starts_with(&dir), "{}", waveform.display());
+    let mut v = Vcd::open(&waveform);
     let rises: Vec<u64> = v
         .changes(&["cosim"], "mismatch")
         .into_iter()
         .filter(|(_, b)| b == "1")
         .map(|(t, _)| t)
         .collect();
-    assert_eq!(rises.first(), Some(&r.edge_time), "{rises:?}");
+    assert_eq!(rises.first(), Some(&edge_time), "{rises:?}");
     assert_eq!(
-        u64::from_str_radix(&v.value_at(&["cosim"], "cycle", r.edge_time), 2).unwrap(),
+        u64::from_str_radix(&v.value_at(&["cosim"], "cycle", edge_time), 2).unwrap(),
         r.cycle
     );
     let mut path: Vec<String> = r.field.split('.').map(str::to_string).collect();
@@ -116,12 +100,12 @@ fn check_fault_caught(golden: &str) {
         .into_iter()
         .chain(path.iter().map(String::as_str))
         .collect();
-    let m = v.value_at(&model, &name, r.edge_time);
-    let a = v.value_at(&rtl, &name, r.edge_time);
+    let m = v.value_at(&model, &name, edge_time);
+    let a = v.value_at(&rtl, &name, edge_time);
     assert_ne!(
         m, a,
         "the waveform shows no difference in {} at {}",
-        r.field, r.edge_time
+        r.field, edge_time
     );
 }
 

@@ -255,6 +255,22 @@ fn register_checking_refuses_a_design_without_registers() {
         "{err}"
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // In the library it is an error of its own kind.
+    let mut rtl = ptxfma_cosim::rtl::Rtl::new("alt", false).unwrap();
+    let mut model = ptxfma_cosim::golden::ModelGolden::new();
+    let e = ptxfma_cosim::lockstep::run(
+        &mut rtl,
+        &mut model,
+        std::iter::empty(),
+        &ptxfma_cosim::lockstep::Config::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        ptxfma_cosim::Error::PortsOnly {
+            variant: "alt".into()
+        }
+    );
 }
 
 #[test]

@@ -6,22 +6,15 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{cosim, scratch};
+use common::{cosim, run_in, scratch};
 use serde_json::Value;
 
 /// Runs `fma-cosim run` with `args` plus `--json` into `dir`; returns (exit code, stdout, JSON).
 fn run_json(dir: &Path, name: &str, args: &[&str]) -> (i32, String, Value) {
     let json = dir.join(format!("{name}.json"));
     let waves = dir.join(format!("{name}-waves"));
-    let mut all = vec!["run", "--progress", "off"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&[
-        "--json",
-        json.to_str().unwrap(),
-        "--waves-dir",
-        waves.to_str().unwrap(),
-    ]);
-    let (code, out, err) = cosim(&all);
+    let all = [args, &["--json", json.to_str().unwrap()]].concat();
+    let (code, out, err) = run_in(&waves, &all);
     assert!(code == 0 || code == 1, "{all:?}: exit {code}\n{out}{err}");
     let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{json:?}: {e}\n{err}"));
     (code, out, serde_json::from_str(&text).unwrap())
@@ -303,25 +296,22 @@ fn merge_names_missing_duplicated_and_foreign_shards() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// A short run of the faulty RTL on binary32 operations: it finds divergences.
+const FAULTY_F32: [&str; 6] = [
+    "--rtl",
+    "fault_sticky_rz",
+    "--filter",
+    "f32",
+    "--count",
+    "3000",
+];
+
 #[test]
 fn run_writes_junit_directly() {
     let dir = scratch("run-junit");
     let junit = dir.join("j.xml");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--progress",
-        "off",
-        "--rtl",
-        "fault_sticky_rz",
-        "--filter",
-        "f32",
-        "--count",
-        "3000",
-        "--waves-dir",
-        dir.to_str().unwrap(),
-        "--junit",
-        junit.to_str().unwrap(),
-    ]);
+    let args = [&FAULTY_F32[..], &["--junit", junit.to_str().unwrap()]].concat();
+    let (code, out, err) = run_in(&dir, &args);
     assert_eq!(code, 1, "{out}{err}");
     let x = std::fs::read_to_string(&junit).unwrap();
     assert!(x.starts_with("<?xml"), "{x}");
@@ -332,23 +322,8 @@ fn run_writes_junit_directly() {
 #[test]
 fn reproduce_lines_run_as_printed() {
     let dir = scratch("reproduce");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--progress",
-        "off",
-        "--rtl",
-        "fault_sticky_rz",
-        "--filter",
-        "f32",
-        "--count",
-        "3000",
-        "--seed",
-        "6",
-        "--window",
-        "16",
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let args = [&FAULTY_F32[..], &["--seed", "6", "--window", "16"]].concat();
+    let (code, out, err) = run_in(&dir, &args);
     assert_eq!(code, 1, "{out}{err}");
     let lines: Vec<String> = out
         .lines()

@@ -146,7 +146,10 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
     match r {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", ptxfma_model::cli::quote::quote_spans(&e.0));
+            eprintln!(
+                "error: {}",
+                ptxfma_model::cli::quote::quote_spans(&e.to_string())
+            );
             2
         }
     }

@@ -119,6 +119,22 @@ impl Vcd {
     }
 }
 
+/// An empty plain file in a fresh scratch directory `name`: no directory can be made below it.
+pub fn plain_file(name: &str) -> PathBuf {
+    let file = scratch(name).join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    file
+}
+
+/// Runs `fma-cosim run --progress off ARGS --waves-dir DIR`; returns (exit code, stdout,
+/// stderr).
+pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["run", "--progress", "off"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--waves-dir", dir.to_str().unwrap()]);
+    cosim(&all)
+}
+
 /// A bit string read as a number (at most 64 bits).
 pub fn num(bits: &str) -> u64 {
     u64::from_str_radix(bits, 2).unwrap_or_else(|_| panic!("not a number: {bits}"))
