@@ -1,9 +1,12 @@
 //! The decoder's one error type: every rejection carries a message that names the PTX rule broken.
 
-use std::fmt;
-
 /// A rejected instruction, target or operand; the message names the rule that was broken.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// One kind, not an enum of kinds: no caller branches on why a decode failed (the C ABI and the
+/// Python module tell a bad target from a bad instruction by which call failed), they all show
+/// the message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct DecodeError(String);
 
 impl DecodeError {
@@ -16,14 +19,6 @@ impl DecodeError {
         &self.0
     }
 }
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 macro_rules! bail {
     ($($t:tt)*) => {
