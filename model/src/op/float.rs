@@ -1,0 +1,671 @@
+//! The float decoder: `fma`, `mad`, `add`, `sub`, `mul` in every precision the datapath runs.
+
+use super::error::{bail, DecodeError};
+use super::mnemonic::{classify, ty_name, Modifier, Opcode, Ty};
+use super::target::Target;
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+
+/// The type part of a float mnemonic, once validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FloatForm {
+    F32,
+    F64,
+    F32x2,
+    /// `.f32.f16` / `.f32.bf16`.
+    Mixed(AbFmt),
+}
+
+impl FloatForm {
+    fn name(self) -> &'static str {
+        match self {
+            FloatForm::F32 => ".f32",
+            FloatForm::F64 => ".f64",
+            FloatForm::F32x2 => ".f32x2",
+            FloatForm::Mixed(AbFmt::Bf16) => ".f32.bf16",
+            FloatForm::Mixed(_) => ".f32.f16",
+        }
+    }
+}
+
+pub(crate) fn require_sm(what: &str, min: u32, target: Target) -> Result<(), DecodeError> {
+    if target.sm() < min {
+        bail!("{what} requires sm_{min} or higher (target is {target})");
+    }
+    Ok(())
+}
+
+pub(crate) fn decode_float(op: Opcode, mods: &[&str], target: Target) -> Result<Ctrl, DecodeError> {
+    let opn = op.name();
+    let mut rnd: Option<(Rnd, &str)> = None;
+    let mut ftz = false;
+    let mut sat = false;
+    let mut types: Vec<Ty> = Vec::with_capacity(2);
+    for (i, &m) in mods.iter().enumerate() {
+        if mods[..i].contains(&m) {
+            bail!("duplicate modifier `.{m}`");
+        }
+        let Some(modifier) = classify(m) else {
+            bail!("unknown modifier `.{m}`");
+        };
+        let before_type = |what: &str| -> Result<(), DecodeError> {
+            if !types.is_empty() {
+                bail!("`.{what}` must come before the type");
+            }
+            Ok(())
+        };
+        match modifier {
+            Modifier::Rnd(r) => {
+                before_type(m)?;
+                if let Some((_, prev)) = rnd {
+                    bail!("conflicting rounding modifiers `.{prev}` and `.{m}`");
+                }
+                rnd = Some((r, m));
+            }
+            Modifier::Ftz => {
+                before_type(m)?;
+                ftz = true;
+            }
+            Modifier::Sat => {
+                // Before the type, or after both types of a mixed-precision form.
+                if types.len() == 1 {
+                    bail!(
+                        "`.sat` must come before the type (or after both types of mixed precision)"
+                    );
+                }
+                sat = true;
+            }
+            Modifier::Ty(t @ (Ty::U32 | Ty::S32)) => {
+                bail!("`{}` is an integer type; {opn} here takes .f32, .f64, .f32x2 or .f32.f16/.f32.bf16", ty_name(t))
+            }
+            Modifier::Ty(t) => {
+                if types.len() == 2 {
+                    bail!(
+                        "too many types: `{}` after `{}{}`",
+                        ty_name(t),
+                        ty_name(types[0]),
+                        ty_name(types[1])
+                    );
+                }
+                types.push(t);
+            }
+            Modifier::Po | Modifier::Scale(_) => bail!("`.{m}` is only allowed on vmad"),
+            Modifier::Sel(_) => {
+                bail!("`.{m}` is a vmad operand selector, not an {opn} modifier")
+            }
+        }
+    }
+    let form = match types[..] {
+        [] => bail!(
+            "missing type: {opn} needs {}",
+            match op {
+                Opcode::Fma => ".f32, .f64, .f32x2, .f32.f16 or .f32.bf16",
+                Opcode::Add | Opcode::Sub => ".f32, .f64, .f32.f16 or .f32.bf16",
+                _ => ".f32 or .f64",
+            }
+        ),
+        [Ty::F32] => FloatForm::F32,
+        [Ty::F64] => FloatForm::F64,
+        [Ty::F32x2] => FloatForm::F32x2,
+        [Ty::F32, Ty::F16] => FloatForm::Mixed(AbFmt::F16),
+        [Ty::F32, Ty::Bf16] => FloatForm::Mixed(AbFmt::Bf16),
+        [t @ (Ty::F16 | Ty::Bf16)] => bail!(
+            "`{opn}{}` is not executed by this datapath: {} appears only as the source type of mixed precision (`{opn}.f32{}`)",
+            ty_name(t), ty_name(t), ty_name(t)
+        ),
+        [t0, t1] => bail!(
+            "unsupported type combination `{}{}` (mixed precision is .f32.f16 or .f32.bf16)",
+            ty_name(t0), ty_name(t1)
+        ),
+        _ => unreachable!("at most two types are collected"),
+    };
+    let fname = form.name();
+
+    // Which forms each opcode has at all.
+    match (op, form) {
+        (Opcode::Mad, FloatForm::F32x2) => bail!("mad has no .f32x2 form (only fma.f32x2)"),
+        (Opcode::Add | Opcode::Sub | Opcode::Mul, FloatForm::F32x2) => {
+            bail!("{opn}.f32x2 is not supported on this datapath (only fma.f32x2)")
+        }
+        (Opcode::Mad | Opcode::Mul, FloatForm::Mixed(_)) => {
+            bail!(
+                "{opn} has no mixed-precision form (only add, sub and fma take .f32.f16/.f32.bf16)"
+            )
+        }
+        _ => {}
+    }
+
+    // Modifiers each form allows.
+    match form {
+        FloatForm::F64 if sat => bail!("`.sat` is not allowed on .f64"),
+        FloatForm::F64 if ftz => bail!("`.ftz` is not allowed on .f64"),
+        FloatForm::F32x2 if sat => bail!("`.sat` is not allowed on .f32x2"),
+        FloatForm::Mixed(_) if ftz => bail!("`.ftz` is not allowed on mixed-precision {opn}"),
+        _ => {}
+    }
+
+    // Targets.
+    match form {
+        FloatForm::F32 if op == Opcode::Fma => require_sm("fma.f32", 20, target)?,
+        FloatForm::F64 => require_sm(&format!("{opn}.f64"), 13, target)?,
+        FloatForm::F32x2 => require_sm("fma.f32x2", 100, target)?,
+        FloatForm::Mixed(_) => require_sm(&format!("{opn}{fname}"), 100, target)?,
+        FloatForm::F32 => {}
+    }
+
+    // Rounding modifier: required, optional with a default, or (sm_1x mad.f32) forbidden.
+    let mut kind = match form {
+        FloatForm::F64 => Kind::F64,
+        FloatForm::F32x2 => Kind::F32x2,
+        FloatForm::F32 | FloatForm::Mixed(_) => Kind::F32,
+    };
+    let rnd = match (op, form, rnd) {
+        (Opcode::Mad, FloatForm::F32, Some((_, r))) if target.is_sm1x() => {
+            bail!("rounding modifiers on mad.f32 require sm_20 or higher (`.{r}` given, target is {target})")
+        }
+        (Opcode::Mad, FloatForm::F32, None) if target.is_sm1x() => {
+            // `ftz` stays as written: `Kind::Sm1x` flushes either way (`Ctrl::flush`).
+            kind = Kind::Sm1x;
+            Rnd::Rn
+        }
+        (Opcode::Mad, FloatForm::F32, None) => {
+            bail!("mad.f32 on sm_20+ requires a rounding modifier (.rn, .rz, .rm or .rp; target is {target})")
+        }
+        // Legacy `mad.f64` maps to `mad.rn.f64` (PTX ISA notes).
+        (Opcode::Mad, FloatForm::F64, None) => Rnd::Rn,
+        (Opcode::Fma, _, None) => {
+            bail!("fma{fname} requires a rounding modifier (.rn, .rz, .rm or .rp)")
+        }
+        (
+            Opcode::Add | Opcode::Sub | Opcode::Mul,
+            FloatForm::F32,
+            Some((Rnd::Rm | Rnd::Rp, name)),
+        ) if target.is_sm1x() => {
+            bail!("`.{name}` on {opn}.f32 requires sm_20 or higher (target is {target}; sm_1x has .rn and .rz)")
+        }
+        (_, _, Some((r, _))) => r,
+        // add/sub/mul default to round-to-nearest-even.
+        (_, _, None) => Rnd::Rn,
+    };
+
+    if kind == Kind::F32 && target.is_sm1x() {
+        // sm_1x single precision always flushes subnormal inputs and results; an `F32` word
+        // does not know its target, so the flush has to be in the word.
+        ftz = true;
+    }
+
+    Ok(Ctrl {
+        kind,
+        rnd,
+        ftz,
+        sat,
+        ab_fmt: match form {
+            FloatForm::Mixed(f) => f,
+            _ => AbFmt::Native,
+        },
+        b_one: matches!(op, Opcode::Add | Opcode::Sub),
+        c_zero: op == Opcode::Mul,
+        neg_c: op == Opcode::Sub,
+        ..Ctrl::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+    use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+
+    // ---- fma / mad, f32 ----
+
+    #[test]
+    fn fma_f32_every_modifier_combination() {
+        for (rs, r) in RNDS {
+            for ftz in [false, true] {
+                for sat in [false, true] {
+                    let m = format!(
+                        "fma.{rs}{}{}.f32",
+                        if ftz { ".ftz" } else { "" },
+                        if sat { ".sat" } else { "" }
+                    );
+                    let want = Ctrl {
+                        ftz,
+                        sat,
+                        ..fw(Kind::F32, r, "")
+                    };
+                    for target in ["sm_20", "sm_90", "sm_100", "sm_120"] {
+                        assert_eq!(ok(&m, target), want, "{m} {target}");
+                    }
+                    // mad.rnd.f32 is the same operation on sm_20+.
+                    assert_eq!(ok(&m.replacen("fma", "mad", 1), "sm_20"), want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn modifiers_before_the_type_in_any_order() {
+        let want = fw(Kind::F32, Rnd::Rz, "ftz sat");
+        for m in [
+            "fma.rz.ftz.sat.f32",
+            "fma.sat.ftz.rz.f32",
+            "fma.ftz.rz.sat.f32",
+            "fma.sat.rz.ftz.f32",
+        ] {
+            assert_eq!(ok(m, "sm_100"), want, "{m}");
+        }
+    }
+
+    #[test]
+    fn fma_f32_needs_sm20_and_a_rounding_modifier() {
+        err(
+            "fma.rn.f32",
+            "sm_13",
+            &["fma.f32 requires sm_20 or higher", "target is sm_13"],
+        );
+        err("fma.rn.f32", "sm_10", &["fma.f32 requires sm_20"]);
+        err("fma.f32", "sm_90", &["requires a rounding modifier"]);
+        err(
+            "fma.ftz.sat.f32",
+            "sm_100",
+            &["requires a rounding modifier"],
+        );
+    }
+
+    #[test]
+    fn mad_f32_sm1x_is_the_truncating_form() {
+        let want = |ftz, sat| Ctrl {
+            ftz,
+            sat,
+            ..fw(Kind::Sm1x, Rnd::Rn, "")
+        };
+        for target in ["sm_10", "sm_11", "sm_12", "sm_13"] {
+            assert_eq!(ok("mad.f32", target), want(false, false));
+            assert_eq!(ok("mad.ftz.f32", target), want(true, false));
+            assert_eq!(ok("mad.sat.f32", target), want(false, true));
+            assert_eq!(ok("mad.ftz.sat.f32", target), want(true, true));
+            assert_eq!(ok("mad.sat.ftz.f32", target), want(true, true));
+            // Flushing is part of Sm1x whether or not `.ftz` was written.
+            assert!(ok("mad.f32", target).flush());
+            for (rs, _) in RNDS {
+                err(
+                    &format!("mad.{rs}.f32"),
+                    target,
+                    &[
+                        "rounding modifiers on mad.f32 require sm_20",
+                        &format!("target is {target}"),
+                    ],
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mad_f32_sm20_requires_rounding() {
+        for target in ["sm_20", "sm_21", "sm_90", "sm_100"] {
+            err(
+                "mad.f32",
+                target,
+                &["mad.f32 on sm_20+ requires a rounding modifier"],
+            );
+            err(
+                "mad.ftz.sat.f32",
+                target,
+                &["mad.f32 on sm_20+ requires a rounding modifier"],
+            );
+        }
+    }
+
+    // ---- f64 ----
+
+    #[test]
+    fn f64_forms() {
+        for (rs, r) in RNDS {
+            let want = fw(Kind::F64, r, "");
+            for target in ["sm_13", "sm_20", "sm_100"] {
+                assert_eq!(ok(&format!("fma.{rs}.f64"), target), want);
+                assert_eq!(ok(&format!("mad.{rs}.f64"), target), want);
+            }
+        }
+        // Legacy mad.f64 = mad.rn.f64.
+        assert_eq!(ok("mad.f64", "sm_13"), fw(Kind::F64, Rnd::Rn, ""));
+        assert_eq!(ok("mad.f64", "sm_100"), ok("mad.rn.f64", "sm_100"));
+    }
+
+    #[test]
+    fn f64_errors() {
+        err(
+            "fma.rn.f64",
+            "sm_12",
+            &["fma.f64 requires sm_13 or higher", "target is sm_12"],
+        );
+        err("mad.rn.f64", "sm_10", &["mad.f64 requires sm_13 or higher"]);
+        err("mad.f64", "sm_12", &["mad.f64 requires sm_13"]);
+        err("add.f64", "sm_12", &["add.f64 requires sm_13"]);
+        err("mul.rz.f64", "sm_11", &["mul.f64 requires sm_13"]);
+        err(
+            "fma.f64",
+            "sm_100",
+            &["fma.f64 requires a rounding modifier"],
+        );
+        for op in ["fma.rn", "mad.rn", "mad", "add", "sub.rz", "mul"] {
+            err(
+                &format!("{op}.sat.f64"),
+                "sm_100",
+                &["`.sat` is not allowed on .f64"],
+            );
+            err(
+                &format!("{op}.ftz.f64"),
+                "sm_100",
+                &["`.ftz` is not allowed on .f64"],
+            );
+        }
+    }
+
+    // ---- f32x2 ----
+
+    #[test]
+    fn f32x2_forms() {
+        for (rs, r) in RNDS {
+            for target in ["sm_100", "sm_100a", "sm_101", "sm_120"] {
+                assert_eq!(
+                    ok(&format!("fma.{rs}.f32x2"), target),
+                    fw(Kind::F32x2, r, "")
+                );
+                assert_eq!(
+                    ok(&format!("fma.{rs}.ftz.f32x2"), target),
+                    fw(Kind::F32x2, r, "ftz")
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn f32x2_errors() {
+        err(
+            "fma.rn.f32x2",
+            "sm_90",
+            &["fma.f32x2 requires sm_100 or higher (target is sm_90)"],
+        );
+        err(
+            "fma.rn.f32x2",
+            "sm_90a",
+            &["fma.f32x2 requires sm_100 or higher (target is sm_90a)"],
+        );
+        err(
+            "fma.rn.sat.f32x2",
+            "sm_100",
+            &["`.sat` is not allowed on .f32x2"],
+        );
+        err(
+            "fma.f32x2",
+            "sm_100",
+            &["fma.f32x2 requires a rounding modifier"],
+        );
+        err("mad.rn.f32x2", "sm_100", &["mad has no .f32x2 form"]);
+        err("add.f32x2", "sm_100", &["add.f32x2 is not supported"]);
+        err("mul.rn.f32x2", "sm_100", &["mul.f32x2 is not supported"]);
+    }
+
+    // ---- mixed precision ----
+
+    #[test]
+    fn mixed_precision_forms() {
+        for (ts, ab) in [("f16", AbFmt::F16), ("bf16", AbFmt::Bf16)] {
+            for sat in [false, true] {
+                let s = if sat { ".sat" } else { "" };
+                // add/sub default to .rn.
+                assert_eq!(
+                    ok(&format!("add{s}.f32.{ts}"), "sm_100"),
+                    Ctrl {
+                        sat,
+                        ab_fmt: ab,
+                        ..fw(Kind::F32, Rnd::Rn, "b_one")
+                    }
+                );
+                assert_eq!(
+                    ok(&format!("sub{s}.f32.{ts}"), "sm_100"),
+                    Ctrl {
+                        sat,
+                        ab_fmt: ab,
+                        ..fw(Kind::F32, Rnd::Rn, "b_one neg_c")
+                    }
+                );
+                for (rs, r) in RNDS {
+                    assert_eq!(
+                        ok(&format!("add.{rs}{s}.f32.{ts}"), "sm_120"),
+                        Ctrl {
+                            sat,
+                            ab_fmt: ab,
+                            ..fw(Kind::F32, r, "b_one")
+                        }
+                    );
+                    assert_eq!(
+                        ok(&format!("sub.{rs}{s}.f32.{ts}"), "sm_100"),
+                        Ctrl {
+                            sat,
+                            ab_fmt: ab,
+                            ..fw(Kind::F32, r, "b_one neg_c")
+                        }
+                    );
+                    assert_eq!(
+                        ok(&format!("fma.{rs}{s}.f32.{ts}"), "sm_100"),
+                        Ctrl {
+                            sat,
+                            ab_fmt: ab,
+                            ..fw(Kind::F32, r, "")
+                        }
+                    );
+                }
+            }
+        }
+        // .sat after both types, as in the PTX example.
+        assert_eq!(
+            ok("add.rz.f32.bf16.sat", "sm_100"),
+            ok("add.rz.sat.f32.bf16", "sm_100")
+        );
+        assert_eq!(
+            ok("sub.rz.f32.f16.sat", "sm_100"),
+            ok("sub.rz.sat.f32.f16", "sm_100")
+        );
+        assert_eq!(
+            ok("fma.rz.f32.f16.sat", "sm_100"),
+            ok("fma.rz.sat.f32.f16", "sm_100")
+        );
+    }
+
+    #[test]
+    fn mixed_precision_errors() {
+        err(
+            "add.f32.f16",
+            "sm_90",
+            &["add.f32.f16 requires sm_100 or higher (target is sm_90)"],
+        );
+        err(
+            "sub.rn.f32.bf16",
+            "sm_89",
+            &["sub.f32.bf16 requires sm_100"],
+        );
+        err("fma.rn.f32.f16", "sm_90a", &["fma.f32.f16 requires sm_100"]);
+        err(
+            "add.ftz.f32.f16",
+            "sm_100",
+            &["`.ftz` is not allowed on mixed-precision add"],
+        );
+        err(
+            "sub.rn.ftz.f32.bf16",
+            "sm_100",
+            &["`.ftz` is not allowed on mixed-precision sub"],
+        );
+        err(
+            "fma.rn.ftz.f32.f16",
+            "sm_100",
+            &["`.ftz` is not allowed on mixed-precision fma"],
+        );
+        err(
+            "fma.f32.f16",
+            "sm_100",
+            &["fma.f32.f16 requires a rounding modifier"],
+        );
+        err(
+            "mul.f32.f16",
+            "sm_100",
+            &["mul has no mixed-precision form"],
+        );
+        err(
+            "mad.rn.f32.bf16",
+            "sm_100",
+            &["mad has no mixed-precision form"],
+        );
+        // The PTX example `fma.rz.sat.f32.f16.sat` repeats .sat: rejected.
+        err(
+            "fma.rz.sat.f32.f16.sat",
+            "sm_100",
+            &["duplicate modifier `.sat`"],
+        );
+        err(
+            "add.f32.sat.f16",
+            "sm_100",
+            &["`.sat` must come before the type"],
+        );
+        err(
+            "add.f16",
+            "sm_100",
+            &["only as the source type of mixed precision"],
+        );
+        err("fma.rn.bf16", "sm_100", &["not executed by this datapath"]);
+        err(
+            "add.f16.f32",
+            "sm_100",
+            &["unsupported type combination `.f16.f32`"],
+        );
+        err("add.f64.f16", "sm_100", &["unsupported type combination"]);
+        err("add.f32.f16.bf16", "sm_100", &["too many types"]);
+        err(
+            "add.f32.f16.rn",
+            "sm_100",
+            &["`.rn` must come before the type"],
+        );
+    }
+
+    // ---- add / sub / mul ----
+
+    #[test]
+    fn add_sub_mul_forms() {
+        for target in ["sm_20", "sm_100"] {
+            assert_eq!(ok("add.f32", target), fw(Kind::F32, Rnd::Rn, "b_one"));
+            assert_eq!(ok("sub.f32", target), fw(Kind::F32, Rnd::Rn, "b_one neg_c"));
+            assert_eq!(ok("mul.f32", target), fw(Kind::F32, Rnd::Rn, "c_zero"));
+            for (rs, r) in RNDS {
+                assert_eq!(
+                    ok(&format!("add.{rs}.ftz.sat.f32"), target),
+                    fw(Kind::F32, r, "ftz sat b_one")
+                );
+                assert_eq!(
+                    ok(&format!("sub.{rs}.sat.f32"), target),
+                    fw(Kind::F32, r, "sat b_one neg_c")
+                );
+                assert_eq!(
+                    ok(&format!("mul.{rs}.ftz.f32"), target),
+                    fw(Kind::F32, r, "ftz c_zero")
+                );
+                assert_eq!(
+                    ok(&format!("add.{rs}.f64"), target),
+                    fw(Kind::F64, r, "b_one")
+                );
+                assert_eq!(
+                    ok(&format!("sub.{rs}.f64"), target),
+                    fw(Kind::F64, r, "b_one neg_c")
+                );
+                assert_eq!(
+                    ok(&format!("mul.{rs}.f64"), target),
+                    fw(Kind::F64, r, "c_zero")
+                );
+            }
+            assert_eq!(ok("mul.f64", target), fw(Kind::F64, Rnd::Rn, "c_zero"));
+        }
+    }
+
+    #[test]
+    fn add_sub_mul_sm1x_flush_and_round_to_rn_or_rz() {
+        for target in ["sm_10", "sm_13"] {
+            // ftz is implied on sm_1x, written or not.
+            assert_eq!(ok("add.f32", target), fw(Kind::F32, Rnd::Rn, "ftz b_one"));
+            assert_eq!(ok("add.ftz.f32", target), ok("add.f32", target));
+            assert_eq!(
+                ok("sub.rz.sat.f32", target),
+                fw(Kind::F32, Rnd::Rz, "ftz sat b_one neg_c")
+            );
+            assert_eq!(
+                ok("mul.rn.f32", target),
+                fw(Kind::F32, Rnd::Rn, "ftz c_zero")
+            );
+            for op in ["add", "sub", "mul"] {
+                for rs in ["rm", "rp"] {
+                    err(
+                        &format!("{op}.{rs}.f32"),
+                        target,
+                        &[&format!("`.{rs}` on {op}.f32 requires sm_20 or higher")],
+                    );
+                }
+            }
+        }
+        // f64 on sm_13 has all four rounding modes and no forced flush.
+        assert_eq!(ok("mul.rp.f64", "sm_13"), fw(Kind::F64, Rnd::Rp, "c_zero"));
+    }
+
+    // ---- syntax errors common to the float forms ----
+
+    #[test]
+    fn float_syntax_errors() {
+        err("fma.rx.f32", "sm_100", &["unknown modifier `.rx`"]);
+        err(
+            "fma.rn.ftz.ftz.f32",
+            "sm_100",
+            &["duplicate modifier `.ftz`"],
+        );
+        err("fma.rn.rn.f32", "sm_100", &["duplicate modifier `.rn`"]);
+        err(
+            "fma.rn.rz.f32",
+            "sm_100",
+            &["conflicting rounding modifiers `.rn` and `.rz`"],
+        );
+        err(
+            "fma.rn.sat.sat.f32",
+            "sm_100",
+            &["duplicate modifier `.sat`"],
+        );
+        err("fma.rn.f32.f32", "sm_100", &["duplicate modifier `.f32`"]);
+        err("fma.rn", "sm_100", &["missing type"]);
+        err("add", "sm_100", &["missing type"]);
+        err(
+            "fma.rn.f32.ftz",
+            "sm_100",
+            &["`.ftz` must come before the type"],
+        );
+        err("fma.f32.rn", "sm_100", &["`.rn` must come before the type"]);
+        err(
+            "fma.rn.f32.sat",
+            "sm_100",
+            &["`.sat` must come before the type"],
+        );
+        err("fma.rn.u32", "sm_100", &["integer type"]);
+        err(
+            "fma.rn.po.f32",
+            "sm_100",
+            &["`.po` is only allowed on vmad"],
+        );
+        err(
+            "mad.rn.shr7.f32",
+            "sm_100",
+            &["`.shr7` is only allowed on vmad"],
+        );
+        err("fma.rn.h0.f32", "sm_100", &["vmad operand selector"]);
+        err("fma..rn.f32", "sm_100", &["empty modifier"]);
+        err("fma.rn.f32.", "sm_100", &["empty modifier"]);
+        err("fmax.rn.f32", "sm_100", &["unknown instruction `fmax`"]);
+        err("FMA.rn.f32", "sm_100", &["unknown instruction `FMA`"]);
+        err("div.rn.f32", "sm_100", &["unknown instruction `div`"]);
+        err("", "sm_100", &["empty instruction"]);
+        err(".rn.f32", "sm_100", &["empty instruction"]);
+        err("fma.rn.f16x2", "sm_100", &["unknown modifier `.f16x2`"]);
+    }
+}

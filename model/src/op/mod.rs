@@ -1,0 +1,82 @@
+//! The PTX instruction decoder: turns a PTX spelling such as `fma.rn.ftz.f32` or
+//! `vmad.s32.u32.s32.sat.shr7` into the one control word ([`Ctrl`]) that the model and the RTL
+//! both execute, and rejects everything the PTX pages do not allow for the selected target with a
+//! message that names the rule broken.
+//!
+//! What is accepted (issue 2, section 1; the PTX pages are in `shared/ptx/`):
+//!
+//! | spelling | target | control word |
+//! | --- | --- | --- |
+//! | `fma.rnd{.ftz}{.sat}.f32` | sm_20+ | `F32` |
+//! | `fma.rnd{.ftz}.f32x2` | sm_100+ | `F32x2` |
+//! | `fma.rnd.f64`, `mad.rnd.f64`, legacy `mad.f64` (= `mad.rn.f64`) | sm_13+ | `F64` |
+//! | `mad.rnd{.ftz}{.sat}.f32` | sm_20+ | `F32` |
+//! | `mad{.ftz}{.sat}.f32` (no `.rnd`) | sm_10..sm_13 only | `Sm1x` (flushes with or without `.ftz`) |
+//! | `{add,sub}{.rnd}{.sat}.f32.{f16,bf16}`, `fma.rnd{.sat}.f32.{f16,bf16}` | sm_100+ | `F32` + `ab_fmt` |
+//! | `{add,sub,mul}{.rnd}{.ftz}{.sat}.f32` (default `.rn`) | all | `F32` (`ftz` forced on sm_1x) |
+//! | `{add,sub,mul}{.rnd}.f64` (default `.rn`) | sm_13+ | `F64` |
+//! | `vmad.dtype.atype.btype{.po}{.sat}{.scale}` | sm_20+ | `Vmad` |
+//!
+//! Decisions the PTX pages leave open, taken here:
+//! - Modifier order: PTX writes `.rnd`, `.ftz`, `.sat`, then the type. Any order of those three
+//!   before the type is accepted (ptxas is order-tolerant in practice and nothing is ambiguous),
+//!   but every modifier must come before the type, except that mixed precision may also put
+//!   `.sat` after both types, as the PTX example `add.rz.f32.bf16.sat` does. Repeating a modifier
+//!   is an error, even where the PTX example `fma.rz.sat.f32.f16.sat` shows it: that example
+//!   contradicts its own syntax line, which has one optional `{.sat}`.
+//! - `add`/`sub`/`mul` `.f32` on sm_1x: the PTX `add`/`sub`/`mul` pages allow only `.rn` and `.rz`
+//!   there (`.rm`/`.rp` on `.f32` need sm_20); the floating-point summary says sm_1x single
+//!   precision flushes subnormals, so the control word gets `ftz` whether or not it was written.
+//! - sm_1x `mad.f32` and `mad.ftz.f32` are the same operation, but `ftz` in the word records
+//!   whether `.ftz` was written: `Kind::Sm1x` flushes regardless (`Ctrl::flush`), and keeping
+//!   the spelling lets a word print back ([`print::ptx_spelling`]) as the text it came from.
+//!   Its final rounding is to nearest even, so `rnd` is `Rn`.
+//! - vmad: see [`decode_vmad`].
+//!
+//! [`parse_line`] reads the `fma-model eval` line format: the mnemonic followed by hex operands in
+//! place of registers and no destination.
+//!
+//! Where each part lives:
+//! - `error`: [`DecodeError`], the one error type, and the `bail!` shorthand;
+//! - `target`: [`Target`], `sm_NN` parsing and printing;
+//! - `mnemonic`: the opcode and modifier tokens, shared by both decoders;
+//! - `float`: `fma`/`mad`/`add`/`sub`/`mul` in every float precision;
+//! - `vmad`: the integer `vmad` and its operand decorations ([`VmadSrc`]);
+//! - `line`: [`parse_line`], the `eval` line with its hex operands ([`Instr`]);
+//! - `legal`: [`is_legal`], which control words have a PTX spelling (checked against the decoder
+//!   on every word in its tests);
+//! - `print`: the inverse of the decoder, a control word and its operands back to PTX text.
+
+mod error;
+mod float;
+pub mod legal;
+mod line;
+mod mnemonic;
+pub mod print;
+mod target;
+#[cfg(test)]
+mod test_util;
+mod vmad;
+
+pub use error::DecodeError;
+pub use legal::is_legal;
+pub use line::{parse_line, Instr};
+pub use target::{Target, TargetVariant};
+pub use vmad::{decode_vmad, VmadSrc};
+
+use crate::ctrl::Ctrl;
+use float::decode_float;
+use mnemonic::{split_mnemonic, Opcode};
+use vmad::decode_vmad_mods;
+
+/// Decodes an opcode with its modifiers, e.g. `fma.rn.ftz.sat.f32`, for `target`. A vmad
+/// mnemonic decodes as if its operands had no negation and no selector; use [`decode_vmad`]
+/// (or [`parse_line`]) to supply them.
+pub fn decode(mnemonic: &str, target: Target) -> Result<Ctrl, DecodeError> {
+    let (op, mods) = split_mnemonic(mnemonic)?;
+    if op == Opcode::Vmad {
+        decode_vmad_mods(&mods, target, VmadSrc::default())
+    } else {
+        decode_float(op, &mods, target)
+    }
+}

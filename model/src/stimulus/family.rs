@@ -1,0 +1,322 @@
+//! Instruction families, each with its enumerated legal control words, and the `--families`
+//! filter over them.
+
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use crate::op::legal::FloatOp;
+
+/// Instruction families: the unit in which the tests count vectors and the co-simulator reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// `fma.rnd{.ftz}{.sat}.f32`
+    F32,
+    /// `fma.rnd.f64`
+    F64,
+    /// `fma.rnd{.ftz}.f32x2`
+    F32x2,
+    /// `add`/`sub`/`fma` `.f32.f16` and `.f32.bf16`
+    Mixed,
+    /// sm_1x `mad{.ftz}{.sat}.f32` (truncated product)
+    Sm1x,
+    /// `add`/`sub`/`mul` `.f32` and `.f64` on the FMA datapath
+    AddSubMul,
+    /// integer `vmad`
+    Vmad,
+}
+
+impl Family {
+    pub const ALL: [Family; 7] = [
+        Family::F32,
+        Family::F64,
+        Family::F32x2,
+        Family::Mixed,
+        Family::Sm1x,
+        Family::AddSubMul,
+        Family::Vmad,
+    ];
+
+    /// Short lower-case name used on command lines and in report tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::F32 => "f32",
+            Family::F64 => "f64",
+            Family::F32x2 => "f32x2",
+            Family::Mixed => "mixed",
+            Family::Sm1x => "sm1x",
+            Family::AddSubMul => "addsubmul",
+            Family::Vmad => "vmad",
+        }
+    }
+
+    /// Inverse of [`Family::name`], case-insensitive; `sm_1x` is accepted for `sm1x`.
+    pub fn parse(s: &str) -> Option<Family> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "sm_1x" {
+            return Some(Family::Sm1x);
+        }
+        Family::ALL.into_iter().find(|f| f.name() == s)
+    }
+
+    /// The family a control word belongs to. Total, so that a report can classify any word,
+    /// including one with no PTX spelling (see [`is_legal`]).
+    pub fn of(ctrl: &Ctrl) -> Family {
+        match ctrl.kind {
+            Kind::Vmad => Family::Vmad,
+            Kind::Sm1x => Family::Sm1x,
+            Kind::F32x2 => Family::F32x2,
+            Kind::F32 if ctrl.ab_fmt != AbFmt::Native => Family::Mixed,
+            Kind::F32 | Kind::F64 if ctrl.b_one || ctrl.c_zero => Family::AddSubMul,
+            Kind::F32 => Family::F32,
+            Kind::F64 => Family::F64,
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    /// Every legal control word of the family, in a fixed order. Sweeps and exhaustive tests
+    /// iterate over this; the generator draws from it uniformly.
+    pub fn ctrls(self) -> Vec<Ctrl> {
+        let mut v = Vec::new();
+        let base = Ctrl::default();
+        let float = |kind, rnd, ftz, sat| Ctrl {
+            kind,
+            rnd,
+            ftz,
+            sat,
+            ..base
+        };
+        match self {
+            Family::F32 => {
+                for rnd in RNDS {
+                    for ftz in [false, true] {
+                        for sat in [false, true] {
+                            v.push(float(Kind::F32, rnd, ftz, sat));
+                        }
+                    }
+                }
+            }
+            Family::F64 => {
+                for rnd in RNDS {
+                    v.push(float(Kind::F64, rnd, false, false));
+                }
+            }
+            Family::F32x2 => {
+                for rnd in RNDS {
+                    for ftz in [false, true] {
+                        v.push(float(Kind::F32x2, rnd, ftz, false));
+                    }
+                }
+            }
+            Family::Mixed => {
+                for ab_fmt in [AbFmt::F16, AbFmt::Bf16] {
+                    for op in [FloatOp::Add, FloatOp::Sub, FloatOp::Fma] {
+                        for rnd in RNDS {
+                            for sat in [false, true] {
+                                v.push(op.apply(Ctrl {
+                                    ab_fmt,
+                                    ..float(Kind::F32, rnd, false, sat)
+                                }));
+                            }
+                        }
+                    }
+                }
+            }
+            Family::Sm1x => {
+                // `mad.f32` and `mad.ftz.f32` are both legal sm_1x spellings; the flush is
+                // implied either way, so both control words must behave the same.
+                for ftz in [false, true] {
+                    for sat in [false, true] {
+                        v.push(float(Kind::Sm1x, Rnd::Rn, ftz, sat));
+                    }
+                }
+            }
+            Family::AddSubMul => {
+                for op in [FloatOp::Add, FloatOp::Sub, FloatOp::Mul] {
+                    for rnd in RNDS {
+                        for ftz in [false, true] {
+                            for sat in [false, true] {
+                                v.push(op.apply(float(Kind::F32, rnd, ftz, sat)));
+                            }
+                        }
+                        v.push(op.apply(float(Kind::F64, rnd, false, false)));
+                    }
+                }
+            }
+            Family::Vmad => {
+                for asel in SELS {
+                    for bsel in SELS {
+                        for a_signed in [false, true] {
+                            for b_signed in [false, true] {
+                                for (neg_ab, neg_c, po) in VMAD_FORMS {
+                                    for scale in [Scale::None, Scale::Shr7, Scale::Shr15] {
+                                        for sat in [false, true] {
+                                            v.push(Ctrl {
+                                                kind: Kind::Vmad,
+                                                asel,
+                                                bsel,
+                                                a_signed,
+                                                b_signed,
+                                                neg_ab,
+                                                neg_c,
+                                                po,
+                                                scale,
+                                                sat,
+                                                ..base
+                                            });
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        v
+    }
+}
+
+pub(crate) const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
+pub(crate) const SELS: [Sel; 7] = [Sel::B0, Sel::B1, Sel::B2, Sel::B3, Sel::H0, Sel::H1, Sel::W];
+/// The vmad (neg_ab, neg_c, po) forms PTX allows: plain, `-(a*b)`, `-c`, `.po`. Negating both
+/// and negating under `.po` are not in the PTX table.
+pub(crate) const VMAD_FORMS: [(bool, bool, bool); 4] = [
+    (false, false, false),
+    (true, false, false),
+    (false, true, false),
+    (false, false, true),
+];
+
+/// A set of families, e.g. from a `--families f32,vmad` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FamilyFilter {
+    mask: u8,
+}
+
+impl Default for FamilyFilter {
+    fn default() -> Self {
+        FamilyFilter::all()
+    }
+}
+
+impl FamilyFilter {
+    pub fn all() -> FamilyFilter {
+        FamilyFilter {
+            mask: Family::ALL.iter().fold(0, |m, f| m | f.bit()),
+        }
+    }
+
+    pub fn none() -> FamilyFilter {
+        FamilyFilter { mask: 0 }
+    }
+
+    pub fn only(f: Family) -> FamilyFilter {
+        FamilyFilter { mask: f.bit() }
+    }
+
+    pub fn with(self, f: Family) -> FamilyFilter {
+        FamilyFilter {
+            mask: self.mask | f.bit(),
+        }
+    }
+
+    pub fn contains(self, f: Family) -> bool {
+        self.mask & f.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.mask == 0
+    }
+
+    /// The members in [`Family::ALL`] order.
+    pub fn families(self) -> Vec<Family> {
+        Family::ALL
+            .into_iter()
+            .filter(|&f| self.contains(f))
+            .collect()
+    }
+
+    /// Parses `all` or a comma-separated list of family names.
+    pub fn parse(s: &str) -> Result<FamilyFilter, String> {
+        if s.trim().eq_ignore_ascii_case("all") {
+            return Ok(FamilyFilter::all());
+        }
+        let mut f = FamilyFilter::none();
+        for part in s.split(',') {
+            match Family::parse(part) {
+                Some(fam) => f = f.with(fam),
+                None => {
+                    let names: Vec<_> = Family::ALL.iter().map(|f| f.name()).collect();
+                    return Err(format!(
+                        "unknown instruction family `{}` (known: all, {})",
+                        part.trim(),
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::op::is_legal;
+    use crate::stimulus::Stimulus;
+    use std::collections::{HashMap, HashSet};
+
+    #[test]
+    fn filter_restricts_families() {
+        let f = FamilyFilter::parse("vmad, sm1x").unwrap();
+        for v in Stimulus::new(1, f).take(2000) {
+            let fam = Family::of(&v.ctrl);
+            assert!(fam == Family::Vmad || fam == Family::Sm1x, "{fam:?}");
+        }
+        assert!(FamilyFilter::parse("f32,bogus").is_err());
+        assert_eq!(FamilyFilter::parse("ALL").unwrap(), FamilyFilter::all());
+        assert_eq!(Stimulus::new(1, FamilyFilter::none()).next(), None);
+        for f in Family::ALL {
+            assert_eq!(Family::parse(f.name()), Some(f));
+        }
+        assert_eq!(Family::parse("sm_1x"), Some(Family::Sm1x));
+    }
+
+    /// Legal vmad forms counted straight from the PTX table: 12 sign/negation rows plus `.po`
+    /// with each of the 4 source signedness pairs, times 7x7 selectors, 3 scales, sat on/off.
+    #[test]
+    fn vmad_ctrls_are_exactly_the_ptx_combinations() {
+        let v = Family::Vmad.ctrls();
+        assert_eq!(v.len(), (12 + 4) * 7 * 7 * 3 * 2);
+        let set: HashSet<_> = v.iter().map(|c| c.encode()).collect();
+        assert_eq!(set.len(), v.len(), "duplicates");
+        for c in &v {
+            assert!(!(c.neg_ab && c.neg_c), "{c:?}");
+            assert!(!(c.po && (c.neg_ab || c.neg_c)), "{c:?}");
+        }
+        // The unsigned-final rows are exactly (u32*u32)+u32 with or without .po.
+        let unsigned_final = v.iter().filter(|c| !c.signed_final()).count();
+        assert_eq!(unsigned_final, 2 * 49 * 3 * 2);
+    }
+
+    #[test]
+    fn enumeration_and_legality_rule_agree_on_every_word() {
+        // Two independent descriptions of the legal set: the per-family enumeration and the
+        // field rules of is_legal. Every canonical 24-bit word must get the same answer.
+        let mut fam_of: HashMap<u32, Family> = HashMap::new();
+        for f in Family::ALL {
+            for c in f.ctrls() {
+                assert_eq!(Family::of(&c), f, "{c:?}");
+                assert!(fam_of.insert(c.encode(), f).is_none(), "{c:?} twice");
+            }
+        }
+        for w in 0..(1u32 << crate::ctrl::CTRL_BITS) {
+            let c = Ctrl::decode(w);
+            if c.encode() != w {
+                continue;
+            }
+            assert_eq!(is_legal(&c), fam_of.contains_key(&w), "{c:?}");
+        }
+    }
+}
