@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Significand adder of stage 2 (model/src/adder.rs, `operands` and `add`): adds or subtracts
+// Significand adder of stage 2 (model/src/parts/adder.rs, `operands` and `add`): adds or subtracts
 // the aligned addend to the product in the 166-bit window and returns sign and magnitude.
 //
 // The product sits at window bits 108:3. For a subtraction the addend is inverted and its +1

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Addend alignment shifter with sticky (model/src/align.rs), working in parallel with the
+// Addend alignment shifter with sticky (model/src/parts/align.rs), working in parallel with the
 // multiplier array. The addend's leading bit starts at window bit 163 and shifts right by
 // 56 - (ec - ep); the product occupies window bits 108:3. An addend more than 56 binades above
 // the product stays at the top, and the reference exponent follows it.

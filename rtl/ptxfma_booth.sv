@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Radix-4 Booth multiplier array (model/src/booth.rs): 27 partial-product rows plus one row
+// Radix-4 Booth multiplier array (model/src/parts/booth.rs): 27 partial-product rows plus one row
 // of negation bits, all 106 bits wide and modulo 2^106.
 //
 // Digit i looks at multiplier bits 2i+1, 2i, 2i-1 (bit -1 is zero) and selects 0, +-M or +-2M;

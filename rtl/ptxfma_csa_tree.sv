@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Carry-save tree (model/src/csa_tree.rs): reduces the 28 partial-product rows to a sum/carry
+// Carry-save tree (model/src/parts/csa_tree.rs): reduces the 28 partial-product rows to a sum/carry
 // pair with 3:2 compressors over whole rows, modulo 2^106.
 //
 // The shape is fixed because the pair is a pipeline register that must match the model bit

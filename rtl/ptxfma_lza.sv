@@ -1,8 +1,8 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Leading-zero anticipator (model/src/lza.rs): predicts the normalisation shift of the 165-bit
-// magnitude from the adder's two operands, in parallel with the carry-propagate add.
+// Leading-zero anticipator (model/src/parts/lza.rs): predicts the normalisation shift of the
+// 165-bit magnitude from the adder's two operands, in parallel with the carry-propagate add.
 //
 // Schmookler and Nowka's indicator, with t = a^b, g = a&b, z = ~a&~b:
 //   f_i = t_{i+1} (g_i ~z_{i-1} | z_i ~g_{i-1}) | ~t_{i+1} (z_i ~z_{i-1} | g_i ~g_{i-1}),

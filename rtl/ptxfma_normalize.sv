@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Normaliser (model/src/normalize.rs): shifts the magnitude so its leading one reaches bit
+// Normaliser (model/src/parts/normalize.rs): shifts the magnitude so its leading one reaches bit
 // 164, by the LZA's prediction and then one bit of correction either way, but never below the
 // format's minimum exponent (gradual underflow). A value already below that minimum before any
 // shift is shifted right, collecting sticky.

@@ -3,10 +3,10 @@
 //
 // ptxfma_pkg: every type shared by the FMA pipe's modules.
 //
-// The register types mirror `model/src/regs.rs` field for field: same names, same order, same
-// widths. A packed struct puts its first field at the most significant end, which is exactly
+// The register types mirror `model/src/machine/regs.rs` field for field: same names, same order,
+// same widths. A packed struct puts its first field at the most significant end, which is exactly
 // the order `Reg::pack` writes, so a register's packed image is bit-identical to the model's.
-// The control word mirrors `Ctrl::encode` in `model/src/ctrl.rs`.
+// The control word mirrors `Ctrl::encode` in `model/src/machine/ctrl.rs`.
 
 // The guard lets a file list name the package both first and again in a glob (`rtl/*.sv`),
 // which Verilator would otherwise reject as a duplicate declaration.

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Rounder (model/src/round.rs): rounds the normalised significand to the lane's precision in
+// Rounder (model/src/parts/round.rs): rounds the normalised significand to the lane's precision in
 // the instruction's direction, handles overflow, flushes subnormal results (.ftz, sm_1x),
 // takes the special result when there is one, and saturates (.sat, binary32 only).
 

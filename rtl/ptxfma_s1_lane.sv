@@ -1,8 +1,8 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Stage-1 front end of one float lane (model/src/pipeline.rs, `lane_front`): product sign and
-// exponent, addend alignment against the product, and the special-case result. Runs in
+// Stage-1 front end of one float lane (model/src/machine/lane.rs, `s1_lane`): product sign
+// and exponent, addend alignment against the product, and the special-case result. Runs in
 // parallel with the shared Booth array, which takes the lane's significands directly.
 
 module ptxfma_s1_lane import ptxfma_pkg::*; (

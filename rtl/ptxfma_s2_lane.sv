@@ -1,9 +1,9 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Stage-2 lane (model/src/pipeline.rs, `lane_add`): sm_1x product truncation, the significand
-// add with its leading-zero anticipator, and the sign of the result (including the sign of an
-// exact zero and the sign a flushed result takes).
+// Stage-2 lane (model/src/machine/lane.rs, `s2_lane`): sm_1x product truncation, the significand
+// add with its leading-zero anticipator, and the sign of the result (including the sign of an exact
+// zero and the sign a flushed result takes).
 
 module ptxfma_s2_lane import ptxfma_pkg::*; (
   input  logic            sm1x_i,

@@ -1,7 +1,8 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Stage-3 lane (model/src/pipeline.rs, `stage3`): normalisation; everything else rides along.
+// Stage-3 lane (model/src/machine/lane.rs, `s3_lane`): normalisation; everything else rides
+// along.
 
 module ptxfma_s3_lane import ptxfma_pkg::*; (
   input  logic     f64_i,

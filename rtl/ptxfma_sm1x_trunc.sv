@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// sm_1x product truncation (model/src/sm1x.rs, decision S7): the exact product keeps its top
+// sm_1x product truncation (model/src/parts/sm1x.rs, decision S7): the exact product keeps its top
 // 24 significant bits, cut toward zero, before the addition. Inputs are already flushed, so a
 // non-zero product of two normal binary32 significands leads at bit 105 or 104.
 

@@ -1,8 +1,8 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Special-case unit (model/src/special.rs): NaN and infinity results, decided from the operand
-// classes alone so the result is ready in stage 1 and rides down the pipe beside the
+// Special-case unit (model/src/parts/special.rs): NaN and infinity results, decided from the
+// operand classes alone so the result is ready in stage 1 and rides down the pipe beside the
 // arithmetic. binary32 results always give the canonical NaN 0x7FFFFFFF (S1); binary64 results
 // propagate the first NaN operand in a, b, c order, quieted, payload kept (S2, S9).
 

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// ptxfma_top: the four-stage PTX FMA pipe (model/src/pipeline.rs). One operation enters per
+// ptxfma_top: the four-stage PTX FMA pipe (model/src/machine/pipeline.rs). One operation enters per
 // cycle and retires LATENCY = 4 cycles later. The pipeline registers s1_q, s2_q, s3_q and
 // out_q are the model's S1, S2, S3 and Out banks bit for bit; they load every cycle, and the
 // lane or side path an operation does not use loads zero, as clock-gated flops would, so both

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Operand unpack for one float lane (model/src/unpack.rs): format decode, exact f16/bf16
+// Operand unpack for one float lane (model/src/parts/unpack.rs): format decode, exact f16/bf16
 // widening, input flushing, and the b_one / c_zero / neg_c substitutions that put add, sub and
 // mul on the FMA datapath. Every operand leaves in one internal form: a 53-bit significand with
 // the hidden bit at 52 and the unbiased exponent of bit 52; narrower formats are MSB-aligned.

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// vmad stage 2 (model/src/vmad.rs, `accumulate`): tmp = (~)product + c + lsb, modulo 2^80.
+// vmad stage 2 (model/src/parts/vmad.rs, `accumulate`): tmp = (~)product + c + lsb, modulo 2^80.
 
 module ptxfma_vmad_accumulate import ptxfma_pkg::*; (
   input  logic [VmTmpW-1:0] prod_i,  // low bits of the shared multiplier's product

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// vmad stage 1 (model/src/vmad.rs, `prepare`): the negation choice and the extended addend.
+// vmad stage 1 (model/src/parts/vmad.rs, `prepare`): the negation choice and the extended addend.
 // .po adds one; a negated product is one's complemented plus one; a negated c is one's
 // complemented here and gets its +1 in the same carry-in.
 

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// vmad stage 4 (model/src/vmad.rs, `saturate`): optional clamp to the 32-bit signed or
+// vmad stage 4 (model/src/parts/vmad.rs, `saturate`): optional clamp to the 32-bit signed or
 // unsigned range, then the low word.
 
 module ptxfma_vmad_saturate import ptxfma_pkg::*; (

@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// vmad stage 3 (model/src/vmad.rs, `scale`): the 64-bit result after .shr7 / .shr15.
+// vmad stage 3 (model/src/parts/vmad.rs, `scale`): the 64-bit result after .shr7 / .shr15.
 
 module ptxfma_vmad_scale import ptxfma_pkg::*; (
   input  scale_e            scale_i,  // decoded

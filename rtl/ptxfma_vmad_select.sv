@@ -1,7 +1,7 @@
 // Copyright ptxfma contributors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// vmad byte/half-word select with sign or zero extension (model/src/vmad_select.rs, PTX
+// vmad byte/half-word select with sign or zero extension (model/src/parts/vmad_select.rs, PTX
 // partSelectSignExtend). The result is a 33-bit two's complement value, wide enough for an
 // unsigned 32-bit word.
 

@@ -130,7 +130,7 @@ pub fn variant(name: &str) -> Result<&'static VariantMeta, Error> {
 }
 
 /// Checks that the RTL ports have the widths the model's registers need. A package that has
-/// drifted from `model/src/regs.rs` is reported here, by name, instead of as a confusing
+/// drifted from `model/src/machine/regs.rs` is reported here, by name, instead of as a confusing
 /// divergence.
 pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     let want: [(&str, u32); 11] = [
@@ -168,7 +168,7 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     } else {
         Err(Error::new(format!(
             "RTL variant `{}` does not match the model (rtl/ptxfma_pkg.sv vs \
-             model/src/regs.rs): {}",
+             model/src/machine/regs.rs): {}",
             v.name,
             problems.join("; ")
         )))

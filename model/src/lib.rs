@@ -2,42 +2,39 @@
 //!
 //! A cycle-level model of one FMA pipe that executes PTX `fma`/`mad` (f32, f64, f32x2, sm_1x),
 //! mixed-precision `add`/`sub`/`fma` .f32.{f16,bf16}, `add`/`sub`/`mul` .f32/.f64 and the integer
-//! `vmad`. The micro-architecture is described in `docs/microarchitecture.md`; each hardware part
-//! is one module here and one SystemVerilog module in `rtl/`. The `reference` module holds the
-//! independent oracles and shares no code with the datapath.
+//! `vmad`. The micro-architecture is described in `docs/microarchitecture.md`. The folders follow
+//! the block diagram:
+//! - [`parts`]: the hardware parts, each one module here and one SystemVerilog module in `rtl/`
+//!   (`rtl/README.md` has the table);
+//! - [`machine`]: the pipe around them: control word, register banks, lanes, the pipeline's
+//!   clock, and the lane engine that runs the same stages over many operations at once;
+//! - [`reference`]: the independent oracles, which share no code with the two above;
+//! - the front ends: the PTX decoder and printer ([`op`]), the stimulus ([`stimulus`]),
+//!   TestFloat vectors ([`testfloat`]) and the `fma-model` command ([`cli`]).
+//!
+//! Every part and machine module is also re-exported at the crate root (`ptxfma_model::round`,
+//! `ptxfma_model::pipeline`), the paths the other crates use.
 
-pub mod ctrl;
+// Number formats and the wide words the parts compute on.
 pub mod format;
-pub mod regs;
 pub mod wide;
+
+pub mod machine;
+pub mod parts;
+
+pub use machine::{batch, ctrl, lane, lanes, pipeline, regs};
+pub use parts::{
+    adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, unpack, vmad, vmad_select,
+};
 
 // Decoder and front ends.
 pub mod cli;
 pub mod op;
-
-// Datapath parts, in pipeline order.
-pub mod adder;
-pub mod align;
-pub mod booth;
-pub mod csa_tree;
-pub mod lza;
-pub mod normalize;
-pub mod round;
-pub mod sm1x;
-pub mod special;
-pub mod unpack;
-pub mod vmad;
-pub mod vmad_select;
-
-pub mod batch;
-pub mod lane;
-pub mod lanes;
-pub mod pipeline;
+pub mod stimulus;
+pub mod testfloat;
 
 // Independent checks.
 pub mod reference;
-pub mod stimulus;
-pub mod testfloat;
 
 pub use ctrl::Ctrl;
 pub use pipeline::{PipeIn, Pipeline, LATENCY};
