@@ -11,32 +11,34 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{cosim, num, scratch, Vcd};
+use common::{cosim, num, run_in, scratch, Vcd};
 use ptxfma_cosim::results::RunResult;
+
+/// `fma-cosim run --rtl RTL --compare ports --filter f32 ARGS`, waveforms to `dir`.
+fn ports_f32(dir: &std::path::Path, rtl: &str, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["--rtl", rtl, "--compare", "ports", "--filter", "f32"];
+    all.extend_from_slice(args);
+    run_in(dir, &all)
+}
 
 #[test]
 fn the_alt_design_passes_ports_only_checking() {
     let dir = scratch("ports-alt");
     let json = dir.join("r.json");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--rtl",
+    let (code, out, err) = ports_f32(
+        &dir,
         "alt",
-        "--compare",
-        "ports",
-        "--filter",
-        "f32",
-        "--count",
-        "200000",
-        "--seed",
-        "3",
-        "--jobs",
-        "2",
-        "--json",
-        json.to_str().unwrap(),
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ]);
+        &[
+            "--count",
+            "200000",
+            "--seed",
+            "3",
+            "--jobs",
+            "2",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("ports only (latency bound 64)"), "{out}");
     let r = RunResult::read_json(&json).unwrap();
@@ -110,27 +112,22 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
     let dir = scratch("ports-fault");
     let json = dir.join("r.json");
     let junit = dir.join("r.xml");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--rtl",
+    let (code, out, err) = ports_f32(
+        &dir,
         "alt_fault",
-        "--compare",
-        "ports",
-        "--filter",
-        "f32",
-        "--count",
-        "20000",
-        "--seed",
-        "5",
-        "--max-divergences",
-        "20",
-        "--json",
-        json.to_str().unwrap(),
-        "--junit",
-        junit.to_str().unwrap(),
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ]);
+        &[
+            "--count",
+            "20000",
+            "--seed",
+            "5",
+            "--max-divergences",
+            "20",
+            "--json",
+            json.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
     let r = parse(&out);
     assert_eq!(r.what, "wrong result (out_d_o)");
@@ -186,27 +183,22 @@ fn the_fault_is_found_the_same_by_any_number_of_jobs() {
     let run = |jobs: &str| {
         let dir = scratch(&format!("ports-jobs{jobs}"));
         let json = dir.join("r.json");
-        let (code, out, err) = cosim(&[
-            "run",
-            "--rtl",
+        let (code, out, err) = ports_f32(
+            &dir,
             "alt_fault",
-            "--compare",
-            "ports",
-            "--filter",
-            "f32",
-            "--count",
-            "40000",
-            "--chunk-size",
-            "5000",
-            "--max-divergences",
-            "30",
-            "--jobs",
-            jobs,
-            "--json",
-            json.to_str().unwrap(),
-            "--waves-dir",
-            dir.to_str().unwrap(),
-        ]);
+            &[
+                "--count",
+                "40000",
+                "--chunk-size",
+                "5000",
+                "--max-divergences",
+                "30",
+                "--jobs",
+                jobs,
+                "--json",
+                json.to_str().unwrap(),
+            ],
+        );
         assert_eq!(code, 1, "{out}{err}");
         let r = RunResult::read_json(&json).unwrap();
         r.divergences
@@ -223,21 +215,7 @@ fn the_fault_is_found_the_same_by_any_number_of_jobs() {
 fn a_design_slower_than_the_bound_is_caught() {
     // The alt design retires 5 cycles after issue; a bound of 4 makes every operation late.
     let dir = scratch("ports-bound");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--rtl",
-        "alt",
-        "--compare",
-        "ports",
-        "--filter",
-        "f32",
-        "--count",
-        "1000",
-        "--latency-bound",
-        "4",
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let (code, out, err) = ports_f32(&dir, "alt", &["--count", "1000", "--latency-bound", "4"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("an operation did not retire within the latency bound (out_valid_o)"),
