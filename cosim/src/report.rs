@@ -162,19 +162,7 @@ pub fn ports_divergence(
     reproduce: &[String],
 ) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "DIVERGENCE (ports): RTL `{}` vs {} in {} {}{}",
-        origin.rtl,
-        origin.golden,
-        if origin.family == "all" || origin.family.contains(',') {
-            "families"
-        } else {
-            "family"
-        },
-        origin.family,
-        origin.seed.map_or(String::new(), |x| format!(", seed {x}"))
-    );
+    heading(&mut s, " (ports)", origin);
     let _ = writeln!(
         s,
         "  what        {} ({})",
@@ -241,22 +229,25 @@ pub fn ports_divergence(
     s
 }
 
+/// The first line of a divergence report: which RTL against which reference, where.
+fn heading(s: &mut String, kind: &str, origin: &Origin) {
+    let family = if origin.family == "all" || origin.family.contains(',') {
+        "families"
+    } else {
+        "family"
+    };
+    let seed = origin.seed.map_or(String::new(), |x| format!(", seed {x}"));
+    let _ = writeln!(
+        s,
+        "DIVERGENCE{kind}: RTL `{}` vs {} in {family} {}{seed}",
+        origin.rtl, origin.golden, origin.family
+    );
+}
+
 /// The full divergence report.
 pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "DIVERGENCE: RTL `{}` vs {} in {} {}{}",
-        origin.rtl,
-        origin.golden,
-        if origin.family == "all" || origin.family.contains(',') {
-            "families"
-        } else {
-            "family"
-        },
-        origin.family,
-        origin.seed.map_or(String::new(), |x| format!(", seed {x}"))
-    );
+    heading(&mut s, "", origin);
     let _ = writeln!(s, "  cycle       {} (banks after its rising edge)", d.cycle);
     let others: Vec<&str> = d
         .banks
