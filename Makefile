@@ -475,3 +475,13 @@ py-bench: py-env
 	  > /dev/null 2>&1; \
 	$(PY) python/bench/bench_ptxfma.py --ops $(MODEL_BENCH_OPS) --cocotb-log $$out/bench.log \
 	  --cosim-json $$out/cosim-bench.json
+
+# The model against an NVIDIA GPU (issue 11; not part of `make test`): every form the GPU
+# accepts runs SILICON_COUNT vectors on it, compared bit for bit (silicon/README.md). Needs
+# nvcc and the GPU on this machine; without them it says so in one line and exits 2.
+# FMA_MODEL=path uses an fma-model built elsewhere (a GPU machine without Rust).
+SILICON_COUNT ?= 1000000
+SILICON_SEED ?= 1
+.PHONY: silicon
+silicon:
+	@SILICON_COUNT=$(SILICON_COUNT) SILICON_SEED=$(SILICON_SEED) bash silicon/run.sh

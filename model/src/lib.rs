@@ -30,6 +30,7 @@ pub use parts::{
 // Decoder and front ends.
 pub mod cli;
 pub mod op;
+pub mod silicon;
 pub mod stimulus;
 pub mod testfloat;
 

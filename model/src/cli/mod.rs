@@ -7,6 +7,7 @@
 pub mod check;
 pub mod eval;
 pub mod quote;
+pub mod silicon;
 
 use std::ffi::OsString;
 use std::io::{self, BufRead};
@@ -76,6 +77,9 @@ enum Command {
         disable_help_flag = true
     )]
     Check(check::Args),
+    /// Check the model against an NVIDIA GPU: generate vectors, compare the GPU's results.
+    #[command(long_about = silicon::LONG_ABOUT, disable_help_flag = true)]
+    Silicon(silicon::Args),
 }
 
 /// Why the command line did not give something to run.
@@ -93,6 +97,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
     match parse(args.into_iter().collect()) {
         Ok(Command::Eval(a)) => eval::main(a),
         Ok(Command::Check(a)) => check::main(a),
+        Ok(Command::Silicon(a)) => silicon::main(a),
         Err(Stop::Info(e)) => {
             // A closed stdout has nothing to report; with SIGPIPE at its default this process
             // is gone before this returns anyway.
@@ -110,7 +115,7 @@ fn parse(args: Vec<OsString>) -> Result<Command, Stop> {
     let sub = args
         .get(1)
         .and_then(|a| a.to_str())
-        .filter(|a| matches!(*a, "eval" | "check"))
+        .filter(|a| matches!(*a, "eval" | "check" | "silicon"))
         .map(str::to_owned);
     let args = if sub.as_deref() == Some("check") {
         check::testfloat_spellings(args)

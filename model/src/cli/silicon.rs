@@ -1,0 +1,139 @@
+//! `fma-model silicon`: the host side of the silicon check (see [`crate::silicon`]):
+//! `gen` writes the vector file with the model's answers, `compare` reads the GPU's result file
+//! against it, `forms` writes the CUDA program's table of forms (`silicon/forms.inc`).
+
+use std::path::PathBuf;
+
+use crate::silicon::generate::{generate, Plan};
+use crate::silicon::{compare, forms, interrupt, SiliconError};
+
+/// `fma-model silicon --help`, after the one-line summary.
+pub(super) const LONG_ABOUT: &str = "\
+Checks the model against an NVIDIA GPU in three steps with files between them (`make silicon`
+runs all three where the GPU is):
+  fma-model silicon gen --out vectors.bin      vectors of every form, with the model's answers
+  silicon/ptxfma-silicon vectors.bin results.bin   (the CUDA program, on the GPU's machine)
+  fma-model silicon compare vectors.bin results.bin
+`compare` prints a table per form and per decision of docs/semantics.md, and the first
+mismatches as `fma-model eval` lines. Exit status: 0 no mismatch, 1 mismatches, 2 bad usage or
+bad files.";
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    step: Step,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Step {
+    /// Write the vectors of every form, with the model's answers.
+    Gen {
+        /// The vector file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Vectors per form (a vmad mnemonic shares them among its selectors and signs).
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+        count: u32,
+        /// Seed of the stimulus.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Leave out the forms a GPU of this architecture lacks, e.g. `sm_90`.
+        #[arg(long, value_name = "sm_XX", value_parser = parse_sm)]
+        arch: Option<u32>,
+        /// Only these mnemonics (comma-separated; a trailing `*` matches a prefix).
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
+        forms: Vec<String>,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Compare the GPU's result file with the vector file.
+    Compare {
+        vectors: PathBuf,
+        results: PathBuf,
+        /// How many mismatches to print.
+        #[arg(long, default_value_t = 20)]
+        show: usize,
+        /// Also write every mismatch, one line each, to this file.
+        #[arg(long, value_name = "FILE")]
+        mismatches: Option<PathBuf>,
+    },
+    /// Write the CUDA program's table of forms (`silicon/forms.inc`).
+    Forms {
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+}
+
+fn parse_sm(s: &str) -> Result<u32, String> {
+    s.strip_prefix("sm_")
+        .and_then(|n| n.trim_end_matches('a').parse().ok())
+        .ok_or_else(|| format!("`{s}` is not an architecture like sm_90"))
+}
+
+/// Entry point; returns the process exit code.
+pub fn main(args: Args) -> u8 {
+    interrupt::install();
+    match run(args.step) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn run(step: Step) -> Result<u8, SiliconError> {
+    match step {
+        Step::Gen {
+            out,
+            count,
+            seed,
+            arch,
+            forms,
+            jobs,
+        } => {
+            let threads =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let plan = Plan {
+                count,
+                seed,
+                sm: arch,
+                only: forms,
+            };
+            let w = generate(&out, &plan, threads, &mut |_, _| {})?;
+            println!(
+                "{}: {} vectors in {} forms (seed {seed})",
+                out.display(),
+                w.vectors,
+                w.forms
+            );
+            Ok(0)
+        }
+        Step::Compare {
+            vectors,
+            results,
+            show,
+            mismatches,
+        } => {
+            let report = match mismatches {
+                Some(path) => {
+                    let mut out = crate::silicon::files::Output::create(&path)?;
+                    let r = compare::compare(&vectors, &results, show, Some(&mut out))?;
+                    out.finish()?;
+                    r
+                }
+                None => compare::compare(&vectors, &results, show, None)?,
+            };
+            print!("{}", report.render());
+            Ok(u8::from(report.mismatches > 0))
+        }
+        Step::Forms { out } => {
+            let text = forms::include_file(&forms::all());
+            let mut f = crate::silicon::files::Output::create(&out)?;
+            f.write(text.as_bytes())?;
+            f.finish()?;
+            Ok(0)
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! The instruction forms a GPU runs: one per legal control word the model executes on sm_20 or
+//! later, plus the `mad` spellings that decode to the same word as `fma`. Each form is one
+//! kernel of the CUDA program (`silicon/ptxfma_silicon.cu`), whose inline PTX is printed here
+//! from the model's own printer, so the text the GPU assembles is the text the model decodes.
+//!
+//! The table is written to `silicon/forms.inc` by `fma-model silicon forms`; a test keeps the
+//! checked-in file equal to this module's output, and its fingerprint travels in every vector
+//! and result file so that files and program from different tables are refused.
+
+use crate::ctrl::{AbFmt, Ctrl, Kind};
+use crate::op::legal::FloatOp;
+use crate::op::print::{ptx_spelling, sel_suffix};
+use crate::stimulus::Family;
+
+/// How the operands of a form sit in registers: the inline-asm constraints of its kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// `.f32` registers: a, b, c, d (`"f"`).
+    F32,
+    /// `.f64` registers (`"d"`).
+    F64,
+    /// Mixed precision: a and b in 16-bit registers (`"h"`), c and d `.f32`.
+    Mixed,
+    /// `.f32x2`: every operand a 64-bit register (`"l"`).
+    F32x2,
+    /// vmad: 32-bit integer registers (`"r"`).
+    Vmad,
+}
+
+impl Shape {
+    /// The macro suffix in `forms.inc` (`PTXFMA_FORM_F32`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::F32 => "F32",
+            Shape::F64 => "F64",
+            Shape::Mixed => "MIXED",
+            Shape::F32x2 => "F32X2",
+            Shape::Vmad => "VMAD",
+        }
+    }
+}
+
+/// One instruction form: a control word and how PTX spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Form {
+    pub ctrl: Ctrl,
+    /// Spelled `mad.rnd` rather than `fma.rnd` (the same operation since sm_20).
+    pub mad: bool,
+}
+
+impl Form {
+    /// The mnemonic, e.g. `mad.rz.ftz.sat.f32` or `vmad.s32.u32.s32.po.sat.shr7`: the row of the
+    /// results table this form is counted in (a vmad row holds every operand selector and sign).
+    pub fn mnemonic(&self) -> String {
+        let s = ptx_spelling(&self.ctrl);
+        if self.mad {
+            s.replacen("fma.", "mad.", 1)
+        } else {
+            s
+        }
+    }
+
+    pub fn shape(&self) -> Shape {
+        match self.ctrl.kind {
+            Kind::F64 => Shape::F64,
+            Kind::F32x2 => Shape::F32x2,
+            Kind::Vmad => Shape::Vmad,
+            Kind::F32 if self.ctrl.ab_fmt != AbFmt::Native => Shape::Mixed,
+            Kind::F32 | Kind::Sm1x => Shape::F32,
+        }
+    }
+
+    /// The lowest compute capability (`sm_XX` as XX) whose PTX has this form.
+    pub fn min_sm(&self) -> u32 {
+        match self.shape() {
+            Shape::Mixed | Shape::F32x2 => 100,
+            _ => 20,
+        }
+    }
+
+    /// The operand text of the instruction with `%1`, `%2`, `%3` for a, b, c: `%1, %2, %3` for
+    /// fma, `%1, %3` for add/sub, `%1, %2` for mul, and vmad's negations and selectors.
+    pub fn operands(&self) -> String {
+        let c = &self.ctrl;
+        if c.kind == Kind::Vmad {
+            let neg = |on: bool| if on { "-" } else { "" };
+            return format!(
+                "{}%1{}, %2{}, {}%3",
+                neg(c.neg_ab),
+                sel_suffix(c.asel),
+                sel_suffix(c.bsel),
+                neg(c.neg_c)
+            );
+        }
+        match FloatOp::of(c) {
+            Some(FloatOp::Add | FloatOp::Sub) => "%1, %3".into(),
+            Some(FloatOp::Mul) => "%1, %2".into(),
+            _ => "%1, %2, %3".into(),
+        }
+    }
+
+    /// The whole instruction as the kernel's inline PTX, e.g. `fma.rn.f32 %0, %1, %2, %3;`.
+    pub fn asm(&self) -> String {
+        format!("{} %0, {};", self.mnemonic(), self.operands())
+    }
+
+    /// The instruction with these operand values, as an `fma-model eval` line would write it
+    /// (with `mad` where the form is spelled so).
+    pub fn eval_line(&self, a: u64, b: u64, c: u64) -> String {
+        let line = crate::op::print::eval_line(&self.ctrl, a, b, c);
+        if self.mad {
+            line.replacen("fma.", "mad.", 1)
+        } else {
+            line
+        }
+    }
+}
+
+/// Every form, in the fixed order that numbers the kernels: fma and mad f32, fma and mad f64,
+/// add/sub/mul, mixed precision, f32x2, vmad. sm_1x `mad.f32` is left out: no GPU since sm_20
+/// accepts it.
+pub fn all() -> Vec<Form> {
+    let plain = |ctrl| Form { ctrl, mad: false };
+    let mad = |ctrl| Form { ctrl, mad: true };
+    let mut v: Vec<Form> = Vec::new();
+    let f32s = Family::F32.ctrls();
+    let f64s = Family::F64.ctrls();
+    v.extend(f32s.iter().copied().map(plain));
+    v.extend(f32s.iter().copied().map(mad));
+    v.extend(f64s.iter().copied().map(plain));
+    v.extend(f64s.iter().copied().map(mad));
+    for fam in [
+        Family::AddSubMul,
+        Family::Mixed,
+        Family::F32x2,
+        Family::Vmad,
+    ] {
+        v.extend(fam.ctrls().into_iter().map(plain));
+    }
+    v
+}
+
+/// A results-table row: one mnemonic and the forms counted under it, in [`all`]'s order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub mnemonic: String,
+    /// Indices into [`all`].
+    pub forms: Vec<usize>,
+}
+
+/// The rows of the results table, in the order their first form appears.
+pub fn rows(forms: &[Form]) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut at = std::collections::HashMap::new();
+    for (i, f) in forms.iter().enumerate() {
+        let m = f.mnemonic();
+        let r = *at.entry(m.clone()).or_insert_with(|| {
+            rows.push(Row {
+                mnemonic: m,
+                forms: Vec::new(),
+            });
+            rows.len() - 1
+        });
+        rows[r].forms.push(i);
+    }
+    rows
+}
+
+/// FNV-1a over every form's shape, minimum target and inline PTX: changes with any edit of the
+/// table, so a vector file, a result file and a built program agree on what id N means.
+pub fn fingerprint(forms: &[Form]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in forms {
+        let text = format!("{}|{}|{}\n", f.shape().name(), f.min_sm(), f.asm());
+        for b in text.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The text of `silicon/forms.inc`: one `PTXFMA_FORM_<shape>(id, min_sm, "asm")` line per form.
+pub fn include_file(forms: &[Form]) -> String {
+    let mut s = String::new();
+    s.push_str(
+        "// Generated by `fma-model silicon forms`: do not edit (a test checks it is current).\n",
+    );
+    s.push_str("// One line per instruction form: PTXFMA_FORM_<operand shape>(id, lowest sm, inline PTX).\n");
+    s.push_str(&format!(
+        "#define PTXFMA_FORMS_FINGERPRINT 0x{:016x}ull\n",
+        fingerprint(forms)
+    ));
+    s.push_str(&format!("#define PTXFMA_FORM_COUNT {}\n", forms.len()));
+    for (i, f) in forms.iter().enumerate() {
+        s.push_str(&format!(
+            "PTXFMA_FORM_{}({i}, {}, \"{}\")\n",
+            f.shape().name(),
+            f.min_sm(),
+            f.asm()
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::op::print::rnd_name;
+    use crate::op::{decode, parse_line, Target};
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_form_decodes_back_to_its_word_on_its_target() {
+        let forms = all();
+        for f in &forms {
+            let target = Target::parse(&format!("sm_{}", f.min_sm().max(90))).unwrap();
+            // The mnemonic alone, and the whole line with operands, through the decoder.
+            let line = f.eval_line(1, 2, 3);
+            let instr = parse_line(&line, target).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(instr.ctrl, f.ctrl, "{line}");
+            if f.ctrl.kind != Kind::Vmad {
+                assert_eq!(
+                    decode(&f.mnemonic(), target).unwrap(),
+                    f.ctrl,
+                    "{}",
+                    f.mnemonic()
+                );
+                let m = f.mnemonic();
+                assert!(m.split('.').any(|t| t == rnd_name(f.ctrl.rnd)), "{m}");
+            }
+            // The inline PTX is the eval line with registers for operands.
+            let asm = f.asm();
+            assert!(asm.starts_with(&format!("{} %0, ", f.mnemonic())), "{asm}");
+        }
+    }
+
+    #[test]
+    fn the_table_has_every_runnable_word_once_per_spelling() {
+        let forms = all();
+        let distinct: HashSet<_> = forms.iter().collect();
+        assert_eq!(distinct.len(), forms.len(), "a form twice");
+        let asms: HashSet<_> = forms.iter().map(Form::asm).collect();
+        assert_eq!(asms.len(), forms.len(), "two forms with one spelling");
+        // fma and mad f32 (16 each), fma and mad f64 (4 each), add/sub/mul (48 f32 + 12 f64),
+        // mixed (24), f32x2 (8), vmad (4704).
+        assert_eq!(forms.len(), 16 * 2 + 4 * 2 + 60 + 24 + 8 + 4704);
+        for fam in Family::ALL {
+            let words: HashSet<_> = forms.iter().map(|f| f.ctrl).collect();
+            let covered = fam.ctrls().iter().filter(|c| words.contains(c)).count();
+            let want = if fam == Family::Sm1x {
+                0
+            } else {
+                fam.ctrls().len()
+            };
+            assert_eq!(covered, want, "{fam:?}");
+        }
+        assert!(forms.iter().all(|f| f.ctrl.kind != Kind::Sm1x));
+    }
+
+    #[test]
+    fn rows_group_vmad_decorations_under_one_mnemonic() {
+        let forms = all();
+        let rows = rows(&forms);
+        let n: usize = rows.iter().map(|r| r.forms.len()).sum();
+        assert_eq!(n, forms.len());
+        let vmad: Vec<_> = rows
+            .iter()
+            .filter(|r| r.mnemonic.starts_with("vmad"))
+            .collect();
+        assert!(
+            vmad.iter().all(|r| r.forms.len() >= 49),
+            "every selector pair in each row"
+        );
+        let float = rows.len() - vmad.len();
+        assert_eq!(float, forms.len() - 4704, "one row per float form");
+        let r = rows
+            .iter()
+            .find(|r| r.mnemonic == "mad.rm.ftz.f32")
+            .unwrap();
+        assert_eq!(r.forms.len(), 1);
+        assert_eq!(forms[r.forms[0]].asm(), "mad.rm.ftz.f32 %0, %1, %2, %3;");
+    }
+
+    #[test]
+    fn operand_text_per_operation() {
+        let forms = all();
+        let asm = |m: &str| forms.iter().find(|f| f.mnemonic() == m).unwrap().asm();
+        assert_eq!(asm("sub.rz.ftz.sat.f32"), "sub.rz.ftz.sat.f32 %0, %1, %3;");
+        assert_eq!(asm("mul.rp.f64"), "mul.rp.f64 %0, %1, %2;");
+        assert_eq!(asm("fma.rn.f32.bf16"), "fma.rn.f32.bf16 %0, %1, %2, %3;");
+        let neg = forms
+            .iter()
+            .find(|f| f.ctrl.kind == Kind::Vmad && f.ctrl.neg_ab && f.ctrl.asel != f.ctrl.bsel)
+            .unwrap();
+        assert!(neg.asm().contains(", -%1."), "{}", neg.asm());
+    }
+
+    #[test]
+    fn fingerprint_follows_the_text() {
+        let forms = all();
+        let mut other = forms.clone();
+        other.swap(0, 1);
+        assert_ne!(fingerprint(&forms), fingerprint(&other));
+        assert_eq!(fingerprint(&forms), fingerprint(&all()));
+    }
+}
