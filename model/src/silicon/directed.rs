@@ -78,10 +78,20 @@ const VMAD_EDGE: [u64; 11] = [
     0xffff_ffff,
 ];
 
-/// S4: `a` near 1, `b` the smallest normal, small `c`: the exact result lies in or next to the
-/// band `[2^-126 - 2^-150, 2^-126)` where IEEE rounding reaches the smallest normal.
-const FTZ_BAND_A: [u64; 4] = [0x3f7f_ffff, 0xbf7f_ffff, 0x3f7f_fffe, 0x3f7f_fffd];
-const FTZ_BAND_B: [u64; 3] = [0x0080_0000, 0x8080_0000, 0x0080_0001];
+/// S4: products just below 2^-126, with zero or tiny `c`. `a` near 1 times `b` the smallest
+/// normal gives `2^-126 - 2^-150`, which the subnormal quantum rounds (to nearest) up to 2^-126
+/// but 24 bits with an unbounded exponent do not; `0x3f000001 * 0x00fffffe` is
+/// `2^-126 (1 - 2^-46)`, which both round up: together they tell the three ways of deciding
+/// whether a result is subnormal (exact value, x86's rounded value, IEEE's subnormal rounding).
+const FTZ_BAND_A: [u64; 6] = [
+    0x3f7f_ffff,
+    0xbf7f_ffff,
+    0x3f7f_fffe,
+    0x3f7f_fffd,
+    0x3f00_0001,
+    0xbf00_0001,
+];
+const FTZ_BAND_B: [u64; 5] = [0x0080_0000, 0x8080_0000, 0x0080_0001, 0x00ff_fffe, 0x80ff_fffe];
 const FTZ_BAND_C: [u64; 4] = [0x0000_0000, 0x8000_0000, 0x0000_0001, 0x8000_0001];
 
 /// S3: products at and around 1.0, with addends that tip them over or under.
