@@ -4,7 +4,8 @@
 // Special-case unit (model/src/parts/special.rs): NaN and infinity results, decided from the
 // operand classes alone so the result is ready in stage 1 and rides down the pipe beside the
 // arithmetic. binary32 results always give the canonical NaN 0x7FFFFFFF (S1); binary64 results
-// propagate the first NaN operand in a, b, c order, quieted, payload kept (S2, S9).
+// propagate the first NaN operand in b, c, a order, quieted, payload kept, and an invalid
+// operation without a NaN operand gives 0xFFF8000000000000 (S2, S9).
 
 module ptxfma_special import ptxfma_pkg::*; (
   input  logic        f64_i,
@@ -20,7 +21,7 @@ module ptxfma_special import ptxfma_pkg::*; (
 );
 
   localparam logic [63:0] F32NaN  = 64'h0000_0000_7FFF_FFFF;
-  localparam logic [63:0] F64NaN  = 64'h7FFF_FFFF_FFFF_FFFF;
+  localparam logic [63:0] F64NaN  = 64'hFFF8_0000_0000_0000;
   localparam logic [63:0] F32Inf  = 64'h0000_0000_7F80_0000;
   localparam logic [63:0] F64Inf  = 64'h7FF0_0000_0000_0000;
   localparam logic [63:0] F64Quiet = 64'h0008_0000_0000_0000;
@@ -44,12 +45,12 @@ module ptxfma_special import ptxfma_pkg::*; (
     if (any_nan || invalid) begin
       if (!f64_i) begin
         res_o = F32NaN;
-      end else if (a_i.nan) begin
-        res_o = raw_a_i | F64Quiet;
       end else if (b_i.nan) begin
         res_o = raw_b_i | F64Quiet;
       end else if (c_i.nan) begin
         res_o = raw_c_i | F64Quiet;
+      end else if (a_i.nan) begin
+        res_o = raw_a_i | F64Quiet;
       end else begin
         res_o = F64NaN;
       end

@@ -472,7 +472,7 @@ mod tests {
         assert!(!result_matches(
             &f64c,
             0x7ff8_0000_0000_0000,
-            0x7fff_ffff_ffff_ffff,
+            0xfff8_0000_0000_0000,
             false
         ));
         let x2 = Ctrl::fma(Kind::F32x2, Rnd::Rn);

@@ -321,7 +321,7 @@ fma.rn.f32 0f3f800000 0f40000000 0f3f800000
         "0x40000000",         // bf16 1.0 * bf16 2.0 + 0 = 2.0
         "0x3f800000",         // 2*2 = 4 saturates to 1.0
         "0x7fffffff",         // S1: every f32 NaN result is 0x7fffffff
-        "0x7ff8000000000001", // S2: first NaN operand, quieted, payload kept
+        "0x7ff8000000000001", // S2: the one NaN operand (a), quieted, payload kept
         "0x0000000000000000", // 1-1 = +0
         "0x8000000000000000", // 1-1 = -0 under .rm
         "0x00000020",         // (-5)*(-7) - 3 = 32: the two negations cancel

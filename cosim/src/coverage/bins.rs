@@ -121,7 +121,8 @@ pub mod special {
     /// `NAN + mask - 1`, mask bit 0 = a, 1 = b, 2 = c.
     pub const NAN: usize = 7;
     pub const NAN_OVER_INVALID: usize = 14;
-    /// `FIRST + 2 * position + quiet`: the first NaN in a, b, c order (the f64 result, S2).
+    /// `FIRST + 2 * position + quiet`: the first NaN in b, c, a order (the f64 result, S2);
+    /// position 0 = a, 1 = b, 2 = c.
     pub const FIRST: usize = 15;
     pub const N: usize = 21;
 }
@@ -861,7 +862,7 @@ fn build() -> Model {
         let special = b.group(
             format!("{n}.special"),
             "The special-case unit's decisions: invalid products and sums, infinities, NaN \
-             in each combination of positions (the first NaN in a, b, c order is the f64 \
+             in each combination of positions (the first NaN in b, c, a order is the f64 \
              result, S2) and whether it was signalling.",
             bins,
         );

@@ -333,7 +333,14 @@ fn s1_lane(
         let mask = a.nan as usize | (b.nan as usize) << 1 | (c.nan as usize) << 2;
         sp[special::NAN + mask - 1] += 1;
         sp[special::NAN_OVER_INVALID] += (invalid_p & c.nan) as u64;
-        let first = mask.trailing_zeros() as usize;
+        // S2: the first NaN in b, c, a order (positions 1, 2, 0).
+        let first = if b.nan {
+            1
+        } else if c.nan {
+            2
+        } else {
+            0
+        };
         let quiet = raws[first] & fmts[first].quiet_bit() != 0;
         sp[special::FIRST + 2 * first + quiet as usize] += 1;
     }

@@ -7,7 +7,7 @@ use crate::unpack::LaneOperands;
 /// binary32 NaN produced by every f32-result instruction (S1).
 pub const F32_NAN: u64 = 0x7FFF_FFFF;
 /// binary64 NaN for an invalid operation without a NaN operand (S2).
-pub const F64_NAN: u64 = 0x7FFF_FFFF_FFFF_FFFF;
+pub const F64_NAN: u64 = 0xFFF8_0000_0000_0000;
 
 /// `Some(result)` when the lane's result is NaN or infinite, encoded in the lane's format.
 #[inline(always)]
@@ -22,8 +22,8 @@ pub fn special(ctrl: &Ctrl, l: &LaneOperands) -> Option<u64> {
         if !f64 {
             return Some(F32_NAN);
         }
-        // S2: the first NaN operand in a, b, c order, quieted, payload kept; S9: as given.
-        let first = [(a.nan, l.raw[0]), (b.nan, l.raw[1]), (c.nan, l.raw[2])]
+        // S2: the first NaN operand in b, c, a order, quieted, payload kept; S9: as given.
+        let first = [(b.nan, l.raw[1]), (c.nan, l.raw[2]), (a.nan, l.raw[0])]
             .into_iter()
             .find(|(n, _)| *n);
         return Some(match first {

@@ -13,7 +13,7 @@ use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 /// The one f32 NaN every f32 result NaN becomes (S1).
 pub const F32_NAN: u32 = 0x7fff_ffff;
 /// The f64 NaN of an invalid operation without NaN operands (S2).
-pub const F64_INVALID_NAN: u64 = 0x7fff_ffff_ffff_ffff;
+pub const F64_INVALID_NAN: u64 = 0xfff8_0000_0000_0000;
 
 const F32_SIGN: u32 = 0x8000_0000;
 const F32_ONE: u32 = 0x3f80_0000;
@@ -182,12 +182,12 @@ fn f64_op<E: Ieee + ?Sized>(engine: &E, ctrl: &Ctrl, a: u64, b: u64, c: u64) -> 
     let c_zero = if ctrl.rnd == Rnd::Rm { 0 } else { F64_SIGN };
     let c_eff = if ctrl.c_zero { c_zero } else { c };
     let c_eff = if ctrl.neg_c { c_eff ^ F64_SIGN } else { c_eff };
-    // S2/S9: the operands as given, in order a, b, c; the substituted +1.0 and signed zero are
+    // S2/S9: the operands as given, in order b, c, a; the substituted +1.0 and signed zero are
     // never NaN, and sub's negation is not applied to a NaN c.
     let first_nan = [
-        Some(a),
         (!ctrl.b_one).then_some(b),
         (!ctrl.c_zero).then_some(c),
+        Some(a),
     ]
     .into_iter()
     .flatten()

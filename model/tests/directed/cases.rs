@@ -93,53 +93,96 @@ fn s1_every_f32_nan_is_7fffffff() {
 
 #[test]
 fn s2_f64_nan_propagation_and_s9() {
-    let f = ctrl(Kind::F64, Rnd::Rn);
-    // First NaN in order a, b, c; b is signalling: quieted (bit 51), payload and sign kept.
-    assert_eq!(
-        ev(&f, ONE_D, 0x7ff0_0000_0000_0123, 0xfff8_0000_0000_0456),
-        0x7ff8_0000_0000_0123
-    );
-    assert_eq!(
-        ev(&f, 0xfff0_0000_0000_0001, 0x7ff8_0000_0000_0002, ONE_D),
-        0xfff8_0000_0000_0001
-    );
-    assert_eq!(
-        ev(&f, ONE_D, ONE_D, 0x7ff4_0000_0000_0000),
-        0x7ffc_0000_0000_0000
-    );
-    // Invalid without a NaN operand.
-    assert_eq!(ev(&f, INF_D, 0, ONE_D), 0x7fff_ffff_ffff_ffff);
-    assert_eq!(
-        ev(&f, INF_D, ONE_D, 0xfff0_0000_0000_0000),
-        0x7fff_ffff_ffff_ffff
-    );
-    // Invalid product but a NaN c: the NaN operand wins.
-    assert_eq!(
-        ev(&f, INF_D, 0, 0x7ff8_0000_0000_0abc),
-        0x7ff8_0000_0000_0abc
-    );
-    // mul's c is a substituted zero, never a NaN operand; add's b is +1.0.
-    let m = mul(Kind::F64, Rnd::Rn);
-    assert_eq!(
-        ev(&m, INF_D, 0, 0x7ff8_0000_0000_0001),
-        0x7fff_ffff_ffff_ffff
-    );
-    assert_eq!(
-        ev(
-            &m,
-            0x4000_0000_0000_0000,
-            0x4008_0000_0000_0000,
-            0x7ff8_0000_0000_0001
-        ),
-        0x4018_0000_0000_0000
-    );
-    let ad = add(Kind::F64, Rnd::Rn);
-    assert_eq!(
-        ev(&ad, ONE_D, 0x7ff8_0000_0000_0001, 0x4000_0000_0000_0000),
-        0x4008_0000_0000_0000
-    );
-    // S9: sub negates c, but a NaN c comes out as given (sign not flipped).
+    // Measured on an H100 (sm_90): the first NaN in order b, c, a, quieted (bit 51), payload
+    // and sign kept; an invalid operation without a NaN operand gives 0xfff8000000000000.
+    const DEFAULT_NAN_D: u64 = 0xfff8_0000_0000_0000;
     for rnd in RNDS {
+        let f = ctrl(Kind::F64, rnd);
+        // b and c NaN: b; b is signalling, so quieted.
+        assert_eq!(
+            ev(&f, ONE_D, 0x7ff0_0000_0000_0123, 0xfff8_0000_0000_0456),
+            0x7ff8_0000_0000_0123
+        );
+        // a and b NaN: b, not a.
+        assert_eq!(
+            ev(&f, 0xfff0_0000_0000_0001, 0x7ff8_0000_0000_0002, ONE_D),
+            0x7ff8_0000_0000_0002
+        );
+        // a and c NaN: c (the silicon example fma.rn.f64 qNaN, 0, qNaN(0x12345678)).
+        assert_eq!(
+            ev(&f, 0x7ff8_0000_0000_0000, 0, 0x7ff8_0000_1234_5678),
+            0x7ff8_0000_1234_5678
+        );
+        // a signalling, b negative signalling: b, quieted, sign kept (silicon example).
+        assert_eq!(
+            ev(&f, 0x7ff0_0000_0000_0001, 0xfff4_0000_0000_0000, 0),
+            0xfffc_0000_0000_0000
+        );
+        // All three NaN: b.
+        assert_eq!(
+            ev(
+                &f,
+                0x7ff8_0000_0000_0001,
+                0xfff8_0000_0000_0002,
+                0x7ff8_0000_0000_0003
+            ),
+            0xfff8_0000_0000_0002
+        );
+        // Only c, signalling: quieted.
+        assert_eq!(
+            ev(&f, ONE_D, ONE_D, 0x7ff4_0000_0000_0000),
+            0x7ffc_0000_0000_0000
+        );
+        // Only a, negative signalling: quieted, sign kept.
+        assert_eq!(
+            ev(&f, 0xfff0_0000_0000_0009, ONE_D, ONE_D),
+            0xfff8_0000_0000_0009
+        );
+        // Invalid without a NaN operand: inf * 0, 0 * inf, inf - inf.
+        assert_eq!(ev(&f, INF_D, 0, ONE_D), DEFAULT_NAN_D);
+        assert_eq!(ev(&f, NEG_ZERO_D, INF_D, ONE_D), DEFAULT_NAN_D);
+        assert_eq!(
+            ev(&f, INF_D, ONE_D, 0xfff0_0000_0000_0000),
+            DEFAULT_NAN_D
+        );
+        // Invalid product but a NaN c: the NaN operand wins.
+        assert_eq!(
+            ev(&f, INF_D, 0, 0x7ff8_0000_0000_0abc),
+            0x7ff8_0000_0000_0abc
+        );
+        // mul's c is a substituted zero, never a NaN operand; mul reads b, then a.
+        let m = mul(Kind::F64, rnd);
+        assert_eq!(ev(&m, INF_D, 0, 0x7ff8_0000_0000_0001), DEFAULT_NAN_D);
+        assert_eq!(
+            ev(
+                &m,
+                0x4000_0000_0000_0000,
+                0x4008_0000_0000_0000,
+                0x7ff8_0000_0000_0001
+            ),
+            0x4018_0000_0000_0000
+        );
+        assert_eq!(
+            ev(&m, 0x7ff8_0000_0000_0011, 0xfff0_0000_0000_0022, 0),
+            0xfff8_0000_0000_0022
+        );
+        assert_eq!(
+            ev(&m, 0x7ff0_0000_0000_0011, ONE_D, 0),
+            0x7ff8_0000_0000_0011
+        );
+        // add's b is +1.0, never a NaN operand; add reads c, then a (silicon example
+        // add.rn.f64 qNaN, qNaN(0x12345678)).
+        let ad = add(Kind::F64, rnd);
+        assert_eq!(
+            ev(&ad, ONE_D, 0x7ff8_0000_0000_0001, 0x4000_0000_0000_0000),
+            0x4008_0000_0000_0000
+        );
+        assert_eq!(
+            ev(&ad, 0x7ff8_0000_0000_0000, 0, 0x7ff8_0000_1234_5678),
+            0x7ff8_0000_1234_5678
+        );
+        assert_eq!(ev(&ad, INF_D, 0, 0xfff0_0000_0000_0000), DEFAULT_NAN_D);
+        // S9: sub negates c, but a NaN c comes out as given (sign not flipped), and before a.
         let s = sub(Kind::F64, rnd);
         assert_eq!(
             ev(&s, ONE_D, 0, 0x7ff8_0000_0000_0005),
@@ -151,8 +194,14 @@ fn s2_f64_nan_propagation_and_s9() {
         );
         assert_eq!(
             ev(&s, 0x7ff0_0000_0000_0003, 0, 0xfff8_0000_0000_0007),
+            0xfff8_0000_0000_0007
+        );
+        assert_eq!(
+            ev(&s, 0x7ff0_0000_0000_0003, 0, ONE_D),
             0x7ff8_0000_0000_0003
         );
+        // inf - inf.
+        assert_eq!(ev(&s, INF_D, 0, INF_D), DEFAULT_NAN_D);
         // Non-NaN c is negated: 1 - 1 = +0 (rn/rz/rp), -0 under rm.
         let z = if rnd == Rnd::Rm { NEG_ZERO_D } else { 0 };
         assert_eq!(ev(&s, ONE_D, 0, ONE_D), z);

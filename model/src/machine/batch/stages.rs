@@ -94,8 +94,8 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     let inf_p = sign_p.and(L::splat(sign_bit)).or(L::splat(inf_bits));
     let inf_c = c.sign.and(L::splat(sign_bit)).or(L::splat(inf_bits));
     let nan_res = if f64 {
-        // S2: the first NaN operand, quieted; else the default NaN.
-        let first = a.nan.sel(raw[0], b.nan.sel(raw[1], raw[2]));
+        // S2: the first NaN operand in b, c, a order, quieted; else the default NaN.
+        let first = b.nan.sel(raw[1], c.nan.sel(raw[2], raw[0]));
         any_nan.sel(first.or(L::splat(1 << 51)), L::splat(F64_NAN))
     } else {
         L::splat(F32_NAN)
