@@ -126,6 +126,14 @@ pub fn exit_now(code: i32) -> ! {
         let _ = fs::remove_file(f);
     }
     // `r` is never released: every later creation or rename waits for it until the process is
-    // gone.
+    // gone. And `_exit`, not `exit`: the other threads are still running (Verilated models
+    // among them), and `exit` would destroy the C++ runtime's static objects under them.
+    // Standard output is line-buffered, so at most a partial line is lost.
+    #[cfg(unix)]
+    // SAFETY: `_exit` ends the process at once; it touches no state of this one.
+    unsafe {
+        libc::_exit(code)
+    }
+    #[cfg(not(unix))]
     std::process::exit(code)
 }
