@@ -3,7 +3,9 @@
 //! On a terminal: an `indicatif` bar (operations done/total, ops/s, ETA, divergences so far).
 //! Otherwise (CI logs): one plain line about every ten seconds. Ctrl-C (or SIGTERM) sets the
 //! run's stop flag, so the workers finish their batch and the partial summary is printed; a
-//! second Ctrl-C removes the files being written and exits at once ([`crate::temporary`]).
+//! second Ctrl-C removes the files being written and exits at once ([`crate::temporary`]), unless
+//! the JSON and JUnit results are written already: they say how the run ended, and so does the
+//! exit status.
 
 use std::io::IsTerminal;
 use std::sync::atomic::Ordering;
@@ -79,7 +81,10 @@ pub fn on_interrupt(p: &'static Progress) {
     INSTALLED.get_or_init(|| {
         let r = ctrlc::set_handler(move || {
             if p.stop.swap(true, Ordering::SeqCst) {
+                // Returns only when the results are already written: the run then ends as
+                // they say.
                 crate::temporary::exit_now(130);
+                return;
             }
             eprintln!("\ninterrupted: finishing the current batches (Ctrl-C again to quit now)");
         });

@@ -240,9 +240,13 @@ impl RunResult {
 
     /// Writes the JSON to `path` (through a temporary file, so a reader never sees half).
     pub fn write_json(&self, path: &Path) -> Result<(), Error> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| Error::new(format!("JSON of the result: {e}")))?;
-        write_atomically(path, text.as_bytes())
+        write_atomically(path, self.json()?.as_bytes())
+    }
+
+    /// The JSON text of the result.
+    pub fn json(&self) -> Result<String, Error> {
+        serde_json::to_string_pretty(self)
+            .map_err(|e| Error::new(format!("JSON of the result: {e}")))
     }
 
     /// Reads a results file, checking that it is one.

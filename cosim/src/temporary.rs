@@ -4,7 +4,7 @@
 //! Every temporary is registered here while it exists. [`exit_now`] (the second Ctrl-C) takes
 //! the registry's lock, removes every registered file, and exits still holding the lock. A
 //! temporary is only created, and only renamed into place, under that lock
-//! ([`Temporary::create`], [`Temporary::open_with`], [`Temporary::persist`]). So
+//! ([`Temporary::create`], [`Temporary::open_with`], [`Temporary::persist`], [`finish`]). So
 //! whatever the moment of the signal, a file either exists before the exit path takes the lock
 //! (and is removed, or is already whole under its final name) or its creation waits for the
 //! lock until the process is gone: no thread can create a file after the removal and before
@@ -19,13 +19,17 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::Error;
 
-/// The temporaries that exist.
+/// The temporaries that exist, and whether the final outputs are in place ([`finish`]).
 struct Registry {
     files: Vec<PathBuf>,
+    finished: bool,
 }
 
 fn registry() -> MutexGuard<'static, Registry> {
-    static R: Mutex<Registry> = Mutex::new(Registry { files: Vec::new() });
+    static R: Mutex<Registry> = Mutex::new(Registry {
+        files: Vec::new(),
+        finished: false,
+    });
     // A panic elsewhere leaves the list as valid as before it.
     R.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -99,7 +103,7 @@ impl Drop for Temporary {
 }
 
 /// `bytes` written whole to a temporary beside `dest`, to be renamed onto it.
-fn stage(dest: &Path, bytes: &[u8]) -> Result<(Temporary, PathBuf), Error> {
+pub fn stage(dest: &Path, bytes: &[u8]) -> Result<(Temporary, PathBuf), Error> {
     let err = |e: io::Error| Error::new(format!("cannot write {}: {e}", dest.display()));
     if dest.file_name().is_none() {
         return Err(Error::new(format!("{}: not a file name", dest.display())));
@@ -118,10 +122,33 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         .map_err(|e| Error::new(format!("cannot write {}: {e}", dest.display())))
 }
 
+/// Renames a run's final outputs (from [`stage`]) into place, all in one step that the
+/// immediate exit cannot split, and disarms the immediate exit: from then on the outputs say
+/// how the run ended, and a second Ctrl-C lets the process end accordingly instead of exiting
+/// as interrupted. If the immediate exit comes first, none is renamed.
+pub fn finish(mut outputs: Vec<(Temporary, PathBuf)>) -> Result<(), Error> {
+    let mut r = registry();
+    for (t, dest) in &mut outputs {
+        if let Err(e) = fs::rename(&t.path, &*dest) {
+            // The temporaries are removed after the lock is released, when `outputs` drops.
+            drop(r);
+            return Err(Error::new(format!("cannot write {}: {e}", dest.display())));
+        }
+        t.persisted = true;
+    }
+    r.finished = true;
+    drop(r);
+    Ok(())
+}
+
 /// The immediate exit: removes every temporary and exits with `code`, keeping any other thread
-/// from creating one meanwhile.
-pub fn exit_now(code: i32) -> ! {
+/// from creating one meanwhile. Returns (doing nothing) once [`finish`] put the final outputs in
+/// place.
+pub fn exit_now(code: i32) {
     let r = registry();
+    if r.finished {
+        return;
+    }
     for f in &r.files {
         let _ = fs::remove_file(f);
     }

@@ -20,6 +20,7 @@ use crate::rtlcov;
 use crate::stim;
 use crate::stim::Family;
 use crate::stream::Families;
+use crate::temporary;
 use crate::waves;
 use crate::Error;
 
@@ -384,12 +385,16 @@ pub fn run(a: Args) -> Result<u8, Error> {
         );
     }
     println!("{}", result.verdict());
+    // Renamed into place together, after which a second Ctrl-C no longer makes the exit status
+    // 130: the files and the status agree on whether the run was interrupted.
+    let mut outputs = Vec::new();
     if let Some(p) = &a.json {
-        result.write_json(p)?;
+        outputs.push(temporary::stage(p, result.json()?.as_bytes())?);
     }
     if let Some(p) = &a.junit {
-        result.write_junit(p)?;
+        outputs.push(temporary::stage(p, result.junit().as_bytes())?);
     }
+    temporary::finish(outputs)?;
     Ok(if interrupted {
         130
     } else if result.passed {
