@@ -73,8 +73,7 @@ impl Temporary {
     /// Runs `open`, which creates the file by its name (for code that opens files itself, like
     /// Verilator's tracer), where the immediate exit cannot remove the temporaries meanwhile.
     pub fn open_with<T>(&self, open: impl FnOnce(&Path) -> T) -> T {
-        let _held = registry();
-        open(&self.path)
+        create_with(|| open(&self.path))
     }
 
     /// Renames the file onto `dest`, whole, unless the immediate exit got there first (then
@@ -100,6 +99,14 @@ impl Drop for Temporary {
             r.files.swap_remove(i);
         }
     }
+}
+
+/// Runs `create`, which creates temporaries registered elsewhere by their names, where the
+/// immediate exit cannot remove the temporaries meanwhile ([`Temporary::open_with`] for a
+/// [`Temporary`] at hand).
+pub fn create_with<T>(create: impl FnOnce() -> T) -> T {
+    let _held = registry();
+    create()
 }
 
 /// `bytes` written whole to a temporary beside `dest`, to be renamed onto it.

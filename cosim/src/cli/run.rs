@@ -249,6 +249,13 @@ pub fn run(a: Args) -> Result<u8, Error> {
         coverage: a.coverage.is_some(),
         compare,
     };
+    // The workers' RTL coverage files, temporaries until merged: not even a second Ctrl-C
+    // leaves them behind.
+    let _worker_parts: Vec<temporary::Temporary> = a
+        .rtl_coverage
+        .iter()
+        .flat_map(|f| (0..jobs).map(|k| temporary::Temporary::new(rtlcov::worker_file(f, k))))
+        .collect();
     let total: u64 = chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
     let finished = AtomicBool::new(false);
