@@ -4,12 +4,12 @@
 //! Every temporary is registered here while it exists. [`exit_now`] (the second Ctrl-C) takes
 //! the registry's lock, removes every registered file, and exits still holding the lock. A
 //! temporary is only created, and only renamed into place, under that lock
-//! ([`Temporary::create`], [`Temporary::open_with`], [`Temporary::persist`], [`finish`]). So
-//! whatever the moment of the signal, a file either exists before the exit path takes the lock
-//! (and is removed, or is already whole under its final name) or its creation waits for the
-//! lock until the process is gone: no thread can create a file after the removal and before
-//! the exit. Writing to a file already open needs no lock: after the removal it writes to an
-//! unlinked file.
+//! ([`Temporary::create`], [`Temporary::open_with`], [`create_with`], [`Temporary::persist`],
+//! [`finish`]). So whatever the moment of the signal, a file either exists before the exit
+//! path takes the lock (and is removed, or is already whole under its final name) or its
+//! creation waits for the lock until the process is gone: no thread can create a file after
+//! the removal and before the exit. Writing to a file already open needs no lock: after the
+//! removal it writes to an unlinked file.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
