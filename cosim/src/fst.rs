@@ -8,16 +8,18 @@
 //! `b` vector changes.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
 
 use fst_writer::{
-    FstFileType, FstInfo, FstScopeType, FstSignalId, FstSignalType, FstVarDirection, FstVarType,
+    FstFileType, FstHeaderWriter, FstInfo, FstScopeType, FstSignalId, FstSignalType,
+    FstVarDirection, FstVarType,
 };
 
 use crate::Error;
 
-/// Writes the VCD text `vcd` to `path` as FST.
-pub fn write(vcd: &str, path: &Path) -> Result<(), Error> {
+/// Writes the VCD text `vcd` to `out` as FST.
+pub fn write(vcd: &str, out: File) -> Result<(), Error> {
     let bad = |what: String| Error::new(format!("converting the waveform to FST: {what}"));
     let fst = |e: fst_writer::FstWriteError| bad(e.to_string());
     let (defs, body) = vcd
@@ -37,7 +39,7 @@ pub fn write(vcd: &str, path: &Path) -> Result<(), Error> {
         date: String::new(),
         file_type: FstFileType::Verilog,
     };
-    let mut header = fst_writer::open_fst(path, &info).map_err(fst)?;
+    let mut header = FstHeaderWriter::new(BufWriter::new(out), &info).map_err(fst)?;
 
     // Header: scopes and variables, VCD identifier codes mapped to FST signals (a code used by
     // several variables is one signal with aliases).
@@ -119,6 +121,9 @@ pub fn write(vcd: &str, path: &Path) -> Result<(), Error> {
         value.extend(bits.bytes().map(|b| b.to_ascii_lowercase()));
         body_w.signal_change(id, &value).map_err(fst)?;
     }
-    body_w.finish().map_err(fst)?;
-    Ok(())
+    body_w
+        .finish()
+        .map_err(fst)?
+        .flush()
+        .map_err(|e| bad(e.to_string()))
 }

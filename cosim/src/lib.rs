@@ -14,6 +14,7 @@
 //! - [`results`]: JSON results, their merge, and JUnit XML;
 //! - [`rtlcov`]: RTL line and toggle coverage (`.dat` files: merge, figures);
 //! - [`progress`]: the progress display and Ctrl-C;
+//! - [`temporary`]: outputs written under temporary names, and Ctrl-C's immediate exit;
 //! - [`cli`]: the `fma-cosim` command line.
 
 pub mod chunk;
@@ -33,6 +34,7 @@ pub mod rtl;
 pub mod rtlcov;
 pub mod stim;
 pub mod stream;
+pub mod temporary;
 pub mod waves;
 
 /// An error meant for the user. The kinds a caller acts on have variants of their own; every

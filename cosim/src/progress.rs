@@ -3,12 +3,13 @@
 //! On a terminal: an `indicatif` bar (operations done/total, ops/s, ETA, divergences so far).
 //! Otherwise (CI logs): one plain line about every ten seconds. Ctrl-C (or SIGTERM) sets the
 //! run's stop flag, so the workers finish their batch and the partial summary is printed; a
-//! second Ctrl-C removes the files being written and exits at once.
+//! second Ctrl-C removes the files being written and exits at once ([`crate::temporary`]), unless
+//! the JSON and JUnit results are written already: they say how the run ended, and so does the
+//! exit status.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::regress::Progress;
@@ -74,46 +75,16 @@ pub fn watch(p: &Progress, total: u64, mode: Mode, done: impl Fn() -> bool) {
     }
 }
 
-/// Files being written, removed by a second Ctrl-C before the process exits.
-fn temporaries() -> &'static Mutex<Vec<PathBuf>> {
-    static T: OnceLock<Mutex<Vec<PathBuf>>> = OnceLock::new();
-    T.get_or_init(|| Mutex::new(Vec::new()))
-}
-
-/// Registers a temporary file until the guard is dropped.
-pub struct Temporary(PathBuf);
-
-impl Temporary {
-    pub fn new(path: PathBuf) -> Temporary {
-        temporaries()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(path.clone());
-        Temporary(path)
-    }
-}
-
-impl Drop for Temporary {
-    fn drop(&mut self) {
-        let mut t = temporaries().lock().unwrap_or_else(|p| p.into_inner());
-        t.retain(|p| p != &self.0);
-    }
-}
-
 /// The stop flag Ctrl-C sets, installed once per process.
 pub fn on_interrupt(p: &'static Progress) {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         let r = ctrlc::set_handler(move || {
             if p.stop.swap(true, Ordering::SeqCst) {
-                for f in temporaries()
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .iter()
-                {
-                    let _ = std::fs::remove_file(f);
-                }
-                std::process::exit(130);
+                // Returns only when the results are already written: the run then ends as
+                // they say.
+                crate::temporary::exit_now(130);
+                return;
             }
             eprintln!("\ninterrupted: finishing the current batches (Ctrl-C again to quit now)");
         });

@@ -159,7 +159,9 @@ pub fn run(
                 };
                 work();
                 if let (Some(file), Some((rtl, _))) = (&sides.rtl_coverage, &mut sides_built) {
-                    if let Err(e) = rtl.write_coverage(&crate::rtlcov::worker_file(file, worker)) {
+                    // A temporary, registered by the caller (cli::run) until merged.
+                    let part = crate::rtlcov::worker_file(file, worker);
+                    if let Err(e) = crate::temporary::create_with(|| rtl.write_coverage(&part)) {
                         *lock(cov_failure) = Some(e);
                     }
                 }

@@ -240,9 +240,13 @@ impl RunResult {
 
     /// Writes the JSON to `path` (through a temporary file, so a reader never sees half).
     pub fn write_json(&self, path: &Path) -> Result<(), Error> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| Error::new(format!("JSON of the result: {e}")))?;
-        write_atomically(path, text.as_bytes())
+        write_atomically(path, self.json()?.as_bytes())
+    }
+
+    /// The JSON text of the result.
+    pub fn json(&self) -> Result<String, Error> {
+        serde_json::to_string_pretty(self)
+            .map_err(|e| Error::new(format!("JSON of the result: {e}")))
     }
 
     /// Reads a results file, checking that it is one.
@@ -463,22 +467,7 @@ impl RunResult {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory, renamed into place.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let err = |e: std::io::Error| Error::new(format!("cannot write {}: {e}", path.display()));
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::new(format!("{}: not a file name", path.display())))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let r = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if r.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    r.map_err(err)
-}
+pub use crate::temporary::write_atomically;
 
 /// What `merge` found wrong with its inputs.
 fn bad(msg: String) -> Error {

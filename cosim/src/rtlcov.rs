@@ -112,7 +112,7 @@ pub fn write(path: &Path, points: &[Point]) -> Result<(), Error> {
     for p in points {
         writeln!(text, "C '{}' {}", p.key, p.count).unwrap();
     }
-    fs::write(path, text).map_err(|e| Error::new(format!("{}: {e}", path.display())))
+    crate::temporary::write_atomically(path, text.as_bytes())
 }
 
 /// Sums the files of workers `0..jobs` (those that ran a chunk wrote one) into `file` and

@@ -22,8 +22,8 @@ use vcd::{IdCode, ReferenceIndex, ScopeType, Value, VarType};
 
 use crate::frame::{self, Bank, Limbs};
 use crate::golden::Golden;
-use crate::progress::Temporary;
 use crate::rtl::Rtl;
+use crate::temporary::Temporary;
 use crate::Error;
 
 /// Trace time units (ps, Verilator's default) per clock cycle.
@@ -84,43 +84,31 @@ pub fn write_window_marked(
     }
     // Verilator's part and the merged file are written under temporary names and the result
     // renamed into place, so an interrupted run never leaves an empty or cut waveform.
-    let tmp_name = |what: &str| {
-        let mut n = std::ffi::OsString::from(".");
-        n.push(path.file_name().unwrap_or_default());
-        n.push(format!(".{what}{}", std::process::id()));
-        path.with_file_name(n)
-    };
-    let tmp = tmp_name("rtl.tmp");
-    let merged_tmp = tmp_name("tmp");
-    let _guards = [
-        Temporary::new(tmp.clone()),
-        Temporary::new(merged_tmp.clone()),
-    ];
+    let rtl_part = Temporary::beside(path, "rtl.tmp");
+    let merged = Temporary::beside(path, "tmp");
     // Fail early, with the real reason, if the destination cannot be written.
-    fs::File::create(&merged_tmp).map_err(io)?;
-    let r = write_parts(
+    let out = merged.create().map_err(io)?;
+    let w = write_parts(
         path,
-        &tmp,
-        &merged_tmp,
+        &rtl_part,
+        out,
         variant,
         golden,
         inputs,
         first_cycle,
         marks,
-    );
-    let _ = fs::remove_file(&tmp);
-    if r.is_err() {
-        let _ = fs::remove_file(&merged_tmp);
-    }
-    r
+    )?;
+    merged.persist(path).map_err(io)?;
+    Ok(w)
 }
 
-/// [`write_window`] once the temporary names are chosen.
+/// [`write_window`] once the temporaries are chosen: Verilator writes `rtl_part`, the merged
+/// waveform goes to `out`.
 #[allow(clippy::too_many_arguments)]
 fn write_parts(
     path: &Path,
-    tmp: &Path,
-    merged_tmp: &Path,
+    rtl_part: &Temporary,
+    mut out: fs::File,
     variant: &str,
     golden: &dyn Golden,
     inputs: &[PipeIn],
@@ -136,7 +124,7 @@ fn write_parts(
     }));
 
     let mut rtl = Rtl::new(variant, true)?;
-    rtl.open_trace(tmp)?;
+    rtl_part.open_with(|p| rtl.open_trace(p))?;
     let reset_time = rtl.time();
     let run = (|| {
         rtl.reset()?;
@@ -153,8 +141,7 @@ fn write_parts(
     let mut exp = vec![0u32; all.len() * frame::WORDS];
     g.run(&all, &mut exp)?;
 
-    let rtl_text = fs::read_to_string(tmp).map_err(io)?;
-    let _ = fs::remove_file(tmp);
+    let rtl_text = fs::read_to_string(rtl_part.path()).map_err(io)?;
 
     let mut mismatches = Vec::new();
     let model = model_part(
@@ -168,16 +155,13 @@ fn write_parts(
         &mut mismatches,
     )
     .map_err(io)?;
-    let merged =
-        splice(&rtl_text, &model).map_err(|e| Error::new(format!("{}: {e}", tmp.display())))?;
+    let merged = splice(&rtl_text, &model)
+        .map_err(|e| Error::new(format!("{}: {e}", rtl_part.path().display())))?;
     if path.extension().is_some_and(|e| e == "fst") {
-        crate::fst::write(&merged, merged_tmp)?;
+        crate::fst::write(&merged, out)?;
     } else {
-        fs::File::create(merged_tmp)
-            .and_then(|mut f| f.write_all(merged.as_bytes()))
-            .map_err(io)?;
+        out.write_all(merged.as_bytes()).map_err(io)?;
     }
-    fs::rename(merged_tmp, path).map_err(io)?;
     Ok(Waves {
         path: path.to_path_buf(),
         mismatches,

@@ -382,8 +382,8 @@ fn reproduce_lines_run_as_printed() {
     }
 }
 
-/// Every waveform in `dir` is whole (it parses and ends after the drain), and nothing
-/// temporary is left.
+/// Every waveform in `dir` (VCD or FST) is whole (it parses, and a VCD ends after the drain),
+/// and nothing temporary is left.
 fn waveforms_are_whole(dir: &Path) -> usize {
     let mut n = 0;
     for e in std::fs::read_dir(dir).unwrap().flatten() {
@@ -393,6 +393,8 @@ fn waveforms_are_whole(dir: &Path) -> usize {
             let text = std::fs::read_to_string(e.path()).unwrap();
             assert!(text.contains("$enddefinitions"), "{name} is cut");
             assert!(text.ends_with('\n'), "{name} is cut");
+        }
+        if name.ends_with(".vcd") || name.ends_with(".fst") {
             let _ = common::Vcd::open(&e.path());
             n += 1;
         }
@@ -403,40 +405,69 @@ fn waveforms_are_whole(dir: &Path) -> usize {
 #[test]
 fn ctrl_c_at_any_time_leaves_no_cut_waveform_and_no_temporary() {
     let dir = scratch("sigint-waves");
+    // (ms before Ctrl-C, ms before a second one). The run compares for about 0.2 s, then
+    // writes the waveforms of its 11 signatures one after the other (about 0.1 s each on two
+    // cores), then the JSON and JUnit files: the presses are spread over all of it, a second
+    // one mostly while a waveform (VCD, or FST every third run) is under its temporary name.
+    // 0 ms: both signals at once (they may count as one).
+    let presses = [
+        (80, None),
+        (120, Some(5)),
+        (160, None),
+        (220, Some(5)),
+        (260, Some(0)),
+        (300, None),
+        (340, Some(1)),
+        (400, Some(5)),
+        (450, Some(20)),
+        (520, Some(2)),
+        (600, Some(0)),
+        (680, Some(5)),
+        (760, Some(1)),
+        (850, Some(10)),
+        (950, Some(3)),
+        (1100, Some(5)),
+    ];
     let mut seen_130 = 0;
-    for (k, delay_ms) in [80u64, 120, 160, 220, 300, 400].into_iter().enumerate() {
+    for (k, (delay_ms, second_ms)) in presses.into_iter().enumerate() {
         let waves = dir.join(format!("w{k}"));
         std::fs::create_dir_all(&waves).unwrap();
         let json = waves.join("r.json");
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
-            .args([
-                "run",
-                "--progress",
-                "off",
-                "--rtl",
-                "fault_sticky_rz",
-                "--filter",
-                "f32,f64,f32x2",
-                "--count",
-                "300000",
-                "--max-divergences",
-                "3000",
-                "--window",
-                "400",
-            ])
-            .arg("--waves-dir")
-            .arg(&waves)
-            .arg("--json")
-            .arg(&json)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let junit = waves.join("r.xml");
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"));
+        cmd.args([
+            "run",
+            "--progress",
+            "off",
+            "--rtl",
+            "fault_sticky_rz",
+            "--filter",
+            "f32,f64,f32x2",
+            "--count",
+            "300000",
+            "--max-divergences",
+            "3000",
+            "--window",
+            "400",
+        ])
+        .arg("--waves-dir")
+        .arg(&waves)
+        .arg("--json")
+        .arg(&json)
+        .arg("--junit")
+        .arg(&junit)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+        if k % 3 == 2 {
+            cmd.arg("--fst");
+        }
+        let child = cmd.spawn().unwrap();
+        let what = format!("Ctrl-C after {delay_ms} ms, again after {second_ms:?} ms");
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
-        // SAFETY: signalling our own child; every other run presses Ctrl-C twice.
+        // SAFETY: signalling our own child.
         unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-        if k % 2 == 1 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
+        if let Some(ms) = second_ms {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
             unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
         }
         let out = child.wait_with_output().unwrap();
@@ -444,17 +475,26 @@ fn ctrl_c_at_any_time_leaves_no_cut_waveform_and_no_temporary() {
         let code = out.status.code();
         assert!(
             matches!(code, Some(1) | Some(130)),
-            "delay {delay_ms} ms: {code:?} {err}"
+            "{what}: {:?} {err}",
+            out.status
         );
-        assert!(!err.contains("panicked"), "{err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
         if code == Some(130) {
             seen_130 += 1;
         }
-        waveforms_are_whole(&waves);
+        let n = waveforms_are_whole(&waves);
+        eprintln!(
+            "{what}: {code:?}, {n} waveform(s), results {}",
+            json.exists()
+        );
+        // The results are written together, and say what the exit status says.
+        assert_eq!(json.exists(), junit.exists(), "{what}");
         if json.exists() {
             let v: serde_json::Value =
                 serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-            assert_eq!(v["interrupted"], code == Some(130), "delay {delay_ms} ms");
+            assert_eq!(v["interrupted"], code == Some(130), "{what}");
+            let xml = std::fs::read_to_string(&junit).unwrap();
+            assert!(xml.trim_end().ends_with("</testsuites>"), "{what}: {xml}");
         }
     }
     assert!(

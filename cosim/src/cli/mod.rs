@@ -20,6 +20,7 @@ use crate::regress::Sides;
 use crate::results::{self, RunResult};
 use crate::rtl;
 use crate::stream::Families;
+use crate::temporary::Temporary;
 use crate::Error;
 
 /// Help text is wrapped to the terminal, but no wider than this.
@@ -190,10 +191,11 @@ fn families(s: &str) -> Result<Families, String> {
 fn check_dir_writable(dir: &Path, what: &str) -> Result<(), Error> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::new(format!("{what} {}: {e}", dir.display())))?;
-    let probe = dir.join(format!(".fma-cosim-probe{}", std::process::id()));
-    std::fs::write(&probe, b"")
+    // A temporary, so that not even a Ctrl-C now leaves it behind.
+    let probe = Temporary::new(dir.join(format!(".fma-cosim-probe{}", std::process::id())));
+    probe
+        .create()
         .map_err(|e| Error::new(format!("{what} {} is not writable: {e}", dir.display())))?;
-    let _ = std::fs::remove_file(probe);
     Ok(())
 }
 

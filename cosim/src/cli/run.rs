@@ -20,6 +20,7 @@ use crate::rtlcov;
 use crate::stim;
 use crate::stim::Family;
 use crate::stream::Families;
+use crate::temporary;
 use crate::waves;
 use crate::Error;
 
@@ -248,6 +249,13 @@ pub fn run(a: Args) -> Result<u8, Error> {
         coverage: a.coverage.is_some(),
         compare,
     };
+    // The workers' RTL coverage files, temporaries until merged: not even a second Ctrl-C
+    // leaves them behind.
+    let _worker_parts: Vec<temporary::Temporary> = a
+        .rtl_coverage
+        .iter()
+        .flat_map(|f| (0..jobs).map(|k| temporary::Temporary::new(rtlcov::worker_file(f, k))))
+        .collect();
     let total: u64 = chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
     let finished = AtomicBool::new(false);
@@ -384,12 +392,16 @@ pub fn run(a: Args) -> Result<u8, Error> {
         );
     }
     println!("{}", result.verdict());
+    // Renamed into place together, after which a second Ctrl-C no longer makes the exit status
+    // 130: the files and the status agree on whether the run was interrupted.
+    let mut outputs = Vec::new();
     if let Some(p) = &a.json {
-        result.write_json(p)?;
+        outputs.push(temporary::stage(p, result.json()?.as_bytes())?);
     }
     if let Some(p) = &a.junit {
-        result.write_junit(p)?;
+        outputs.push(temporary::stage(p, result.junit().as_bytes())?);
     }
+    temporary::finish(outputs)?;
     Ok(if interrupted {
         130
     } else if result.passed {

@@ -1,0 +1,173 @@
+//! Files written under temporary names and renamed into place, so that an interrupted run
+//! never leaves a cut output; and the immediate exit of a second Ctrl-C, which removes them.
+//!
+//! Every temporary is registered here while it exists. [`exit_now`] (the second Ctrl-C) takes
+//! the registry's lock, removes every registered file, and exits still holding the lock. A
+//! temporary is only created, and only renamed into place, under that lock
+//! ([`Temporary::create`], [`Temporary::open_with`], [`create_with`], [`Temporary::persist`],
+//! [`finish`]). So whatever the moment of the signal, a file either exists before the exit
+//! path takes the lock (and is removed, or is already whole under its final name) or its
+//! creation waits for the lock until the process is gone: no thread can create a file after
+//! the removal and before the exit. Writing to a file already open needs no lock: after the
+//! removal it writes to an unlinked file.
+
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::Error;
+
+/// The temporaries that exist, and whether the final outputs are in place ([`finish`]).
+struct Registry {
+    files: Vec<PathBuf>,
+    finished: bool,
+}
+
+fn registry() -> MutexGuard<'static, Registry> {
+    static R: Mutex<Registry> = Mutex::new(Registry {
+        files: Vec::new(),
+        finished: false,
+    });
+    // A panic elsewhere leaves the list as valid as before it.
+    R.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A temporary file, registered until dropped; dropping it removes the file unless it was
+/// renamed into place.
+#[derive(Debug)]
+pub struct Temporary {
+    path: PathBuf,
+    persisted: bool,
+}
+
+impl Temporary {
+    /// Registers `path` as a temporary; nothing is created yet.
+    pub fn new(path: PathBuf) -> Temporary {
+        registry().files.push(path.clone());
+        Temporary {
+            path,
+            persisted: false,
+        }
+    }
+
+    /// Registers `.NAME.WHAT<pid>` beside `dest`, whose file name is `NAME`: hidden, in the same
+    /// file system (so renaming it onto `dest` is atomic), and no other process's.
+    pub fn beside(dest: &Path, what: &str) -> Temporary {
+        let mut name = OsString::from(".");
+        name.push(dest.file_name().unwrap_or_default());
+        name.push(format!(".{what}{}", std::process::id()));
+        Temporary::new(dest.with_file_name(name))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Creates the file (empty) and opens it for writing.
+    pub fn create(&self) -> io::Result<File> {
+        self.open_with(|p| File::create(p))
+    }
+
+    /// Runs `open`, which creates the file by its name (for code that opens files itself, like
+    /// Verilator's tracer), where the immediate exit cannot remove the temporaries meanwhile.
+    pub fn open_with<T>(&self, open: impl FnOnce(&Path) -> T) -> T {
+        create_with(|| open(&self.path))
+    }
+
+    /// Renames the file onto `dest`, whole, unless the immediate exit got there first (then
+    /// this never returns). On failure the temporary is removed.
+    pub fn persist(mut self, dest: &Path) -> io::Result<()> {
+        let r = {
+            let _held = registry();
+            fs::rename(&self.path, dest)
+        };
+        self.persisted = r.is_ok();
+        r
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        // Removed and unregistered in one step: the exit path sees either both or neither.
+        let mut r = registry();
+        if !self.persisted {
+            let _ = fs::remove_file(&self.path);
+        }
+        if let Some(i) = r.files.iter().position(|p| p == &self.path) {
+            r.files.swap_remove(i);
+        }
+    }
+}
+
+/// Runs `create`, which creates temporaries registered elsewhere by their names, where the
+/// immediate exit cannot remove the temporaries meanwhile ([`Temporary::open_with`] for a
+/// [`Temporary`] at hand).
+pub fn create_with<T>(create: impl FnOnce() -> T) -> T {
+    let _held = registry();
+    create()
+}
+
+/// `bytes` written whole to a temporary beside `dest`, to be renamed onto it.
+pub fn stage(dest: &Path, bytes: &[u8]) -> Result<(Temporary, PathBuf), Error> {
+    let err = |e: io::Error| Error::new(format!("cannot write {}: {e}", dest.display()));
+    if dest.file_name().is_none() {
+        return Err(Error::new(format!("{}: not a file name", dest.display())));
+    }
+    let t = Temporary::beside(dest, "tmp");
+    t.create()
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(err)?;
+    Ok((t, dest.to_path_buf()))
+}
+
+/// Writes `bytes` to `path` through a temporary in the same directory, renamed into place.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let (t, dest) = stage(path, bytes)?;
+    t.persist(&dest)
+        .map_err(|e| Error::new(format!("cannot write {}: {e}", dest.display())))
+}
+
+/// Renames a run's final outputs (from [`stage`]) into place, all in one step that the
+/// immediate exit cannot split, and disarms the immediate exit: from then on the outputs say
+/// how the run ended, and a second Ctrl-C lets the process end accordingly instead of exiting
+/// as interrupted. If the immediate exit comes first, none is renamed.
+pub fn finish(mut outputs: Vec<(Temporary, PathBuf)>) -> Result<(), Error> {
+    let mut r = registry();
+    for (t, dest) in &mut outputs {
+        if let Err(e) = fs::rename(&t.path, &*dest) {
+            // The temporaries are removed after the lock is released, when `outputs` drops.
+            drop(r);
+            return Err(Error::new(format!("cannot write {}: {e}", dest.display())));
+        }
+        t.persisted = true;
+    }
+    r.finished = true;
+    drop(r);
+    Ok(())
+}
+
+/// The immediate exit: removes every temporary and exits with `code`, keeping any other thread
+/// from creating one meanwhile. Returns (doing nothing) once [`finish`] put the final outputs in
+/// place.
+pub fn exit_now(code: i32) {
+    let r = registry();
+    if r.finished {
+        return;
+    }
+    for f in &r.files {
+        let _ = fs::remove_file(f);
+    }
+    // `r` is never released: every later creation or rename waits for it until the process is
+    // gone. And `_exit`, not `exit`: the other threads are still running (Verilated models
+    // among them), and `exit` would destroy the C++ runtime's static objects under them.
+    // Standard output is line-buffered, so at most a partial line is lost.
+    #[cfg(unix)]
+    // SAFETY: `_exit` ends the process at once; it touches no state of this one.
+    unsafe {
+        libc::_exit(code)
+    }
+    #[cfg(not(unix))]
+    std::process::exit(code)
+}
