@@ -44,16 +44,14 @@ module ptxfma_top import ptxfma_pkg::*; (
   ctrl_t   ctrl1;
   kind_e   kind1;
   ab_fmt_e ab_fmt1;
-  logic    flush1, signed_final1;
+  logic    flush1;
   lane_en_t en_1;
 
-  assign ctrl1         = ctrl_t'(in_ctrl_i);
-  assign kind1         = kind_decode(ctrl1.kind);
-  assign ab_fmt1       = ab_fmt_decode(ctrl1.ab_fmt);
-  assign flush1        = ctrl_flush(kind1, ctrl1.ftz);
-  assign signed_final1 = ctrl_signed_final(ctrl1.a_signed, ctrl1.b_signed, ctrl1.neg_ab,
-                                           ctrl1.neg_c);
-  assign en_1          = lane_enables(kind1);
+  assign ctrl1   = ctrl_t'(in_ctrl_i);
+  assign kind1   = kind_decode(ctrl1.kind);
+  assign ab_fmt1 = ab_fmt_decode(ctrl1.ab_fmt);
+  assign flush1  = ctrl_flush(kind1, ctrl1.ftz);
+  assign en_1    = lane_enables(kind1);
 
   // Float operands, exponent path, alignment and special cases, per lane. The raw words only
   // matter for the binary64 NaN rule, which only lane 0 can see.
@@ -113,12 +111,11 @@ module ptxfma_top import ptxfma_pkg::*; (
   );
 
   ptxfma_vmad_prepare u_vmad_prepare (
-    .po_i          (ctrl1.po),
-    .neg_ab_i      (ctrl1.neg_ab),
-    .neg_c_i       (ctrl1.neg_c),
-    .signed_final_i(signed_final1),
-    .c_i           (in_c_i[31:0]),
-    .vm_o          (vm_1)
+    .po_i    (ctrl1.po),
+    .neg_ab_i(ctrl1.neg_ab),
+    .neg_c_i (ctrl1.neg_c),
+    .c_i     (in_c_i[31:0]),
+    .vm_o    (vm_1)
   );
 
   // Multiplier operands. binary32 significands enter the array at its bottom; f32x2 lane 1

@@ -3,13 +3,13 @@
 //
 // vmad stage 1 (model/src/parts/vmad.rs, `prepare`): the negation choice and the extended addend.
 // .po adds one; a negated product is one's complemented plus one; a negated c is one's
-// complemented here and gets its +1 in the same carry-in.
+// complemented here and gets its +1 in the same carry-in. c is sign-extended whatever the final
+// type (docs/semantics.md S8).
 
 module ptxfma_vmad_prepare import ptxfma_pkg::*; (
   input  logic        po_i,
   input  logic        neg_ab_i,
   input  logic        neg_c_i,
-  input  logic        signed_final_i,
   input  logic [31:0] c_i,
   output s1_vmad_t    vm_o
 );
@@ -30,7 +30,7 @@ module ptxfma_vmad_prepare import ptxfma_pkg::*; (
       lsb = 1'b1;
       c   = ~c_i;
     end
-    vm_o.vm_cext = {{(VmTmpW - 32){signed_final_i & c[31]}}, c};
+    vm_o.vm_cext = {{(VmTmpW - 32){c[31]}}, c};
     vm_o.vm_inv  = inv;
     vm_o.vm_lsb  = lsb;
   end

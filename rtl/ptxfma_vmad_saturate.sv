@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // vmad stage 4 (model/src/parts/vmad.rs, `saturate`): optional clamp to the 32-bit signed or
-// unsigned range, then the low word.
+// unsigned range, then the low word. Both clamps read the 64-bit result as signed
+// (docs/semantics.md S8): an unsigned result below zero clamps to 0.
 
 module ptxfma_vmad_saturate import ptxfma_pkg::*; (
   input  logic        sat_i,
@@ -25,7 +26,9 @@ module ptxfma_vmad_saturate import ptxfma_pkg::*; (
         end else if ($signed(res_i) < IntMin) begin
           r = 32'h8000_0000;
         end
-      end else if (res_i[63:32] != '0) begin
+      end else if (res_i[63]) begin
+        r = 32'h0000_0000;
+      end else if (res_i[62:32] != '0) begin
         r = 32'hFFFF_FFFF;
       end
     end

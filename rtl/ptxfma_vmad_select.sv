@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // vmad byte/half-word select with sign or zero extension (model/src/parts/vmad_select.rs, PTX
-// partSelectSignExtend). The result is a 33-bit two's complement value, wide enough for an
-// unsigned 32-bit word.
+// partSelectSignExtend as sm_90 computes it, docs/semantics.md S8): a byte or half-word is
+// extended by the operand's type, a whole word is read as s32 whatever its type. The result is a
+// 33-bit two's complement value.
 
 module ptxfma_vmad_select import ptxfma_pkg::*; (
   input  logic [31:0] w_i,
@@ -20,7 +21,7 @@ module ptxfma_vmad_select import ptxfma_pkg::*; (
       SEL_B3:  val_o = {{25{signed_i & w_i[31]}}, w_i[31:24]};
       SEL_H0:  val_o = {{17{signed_i & w_i[15]}}, w_i[15:0]};
       SEL_H1:  val_o = {{17{signed_i & w_i[31]}}, w_i[31:16]};
-      default: val_o = {signed_i & w_i[31], w_i};
+      default: val_o = {w_i[31], w_i};
     endcase
   end
 

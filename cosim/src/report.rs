@@ -386,16 +386,13 @@ pub fn operand(c: &Ctrl, which: usize, v: u64) -> String {
         }
         Kind::F32 | Kind::Sm1x => f32_text(v as u32),
         Kind::Vmad => {
-            let signed = match which {
-                0 => c.a_signed,
-                1 => c.b_signed,
-                _ => c.signed_final(),
+            let (signed, sel) = match which {
+                0 => (c.a_signed, c.asel),
+                1 => (c.b_signed, c.bsel),
+                _ => (true, Sel::W),
             };
-            let sel = match which {
-                0 => c.asel,
-                1 => c.bsel,
-                _ => Sel::W,
-            };
+            // A whole word, c included, is read as s32 whatever its type (S8).
+            let signed = signed || sel == Sel::W;
             let x = ptxfma_model::vmad_select::part_select(v as u32, sel, signed);
             if signed {
                 format!("selected {x} (signed)")

@@ -82,7 +82,7 @@ const HARD: &[(&str, &str)] = &[
     ),
     ("sm1x.paths", "c = +0, tiny negative product: -0 + +0 = +0"),
     ("sm1x.result", "overflow caused by the rounding carry"),
-    ("vmad.clamp", "s32 .shr15 .sat: clamped low"),
+    ("vmad.clamp", "u32 .shr15 .sat: clamped high"),
     (
         "f32.result",
         "ftz: tiny before rounding, rounds up to the minimum normal (kept, S4)",

@@ -1,6 +1,6 @@
 //! `fma-model eval` as a user runs it: the built binary, stdin or arguments in, stdout and the
-//! exit code out. Expected results are written by hand from the IEEE encodings and the PTX
-//! vmad pseudo-code (noted next to each), not taken from the model.
+//! exit code out. Expected results are written by hand from the IEEE encodings and the vmad
+//! rule of S8 (noted next to each), not taken from the model.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -325,7 +325,7 @@ fma.rn.f32 0f3f800000 0f40000000 0f3f800000
         "0x0000000000000000", // 1-1 = +0
         "0x8000000000000000", // 1-1 = -0 under .rm
         "0x00000020",         // (-5)*(-7) - 3 = 32: the two negations cancel
-        "0xffffffff",         // 0xfffffffe00000001 clamps to U32_MAX
+        "0x00000001",         // S8 (sm_90): whole words are s32, (-1)*(-1) = 1, in range
         "0x7fffffff",         // 0x3fffffff00000001 clamps to S32_MAX
         "0x0000000b",         // 2*3+4+1 = 11
         "0xffffff80",         // byte 3 of 0x80000000 is 0x80 = -128 signed; *1 = -128

@@ -417,8 +417,10 @@ fn sm1x_with_zero_c_is_mul_rn_ftz_then_add() {
     }
 }
 
-/// The vmad pseudo-code restated as plain integer arithmetic: ~t + 1 = -t, and sext(~c) + 1
-/// = -sext(c), so the result is (+-P) + c' (+1 for .po) with c' = -(c as i32) under c.negate.
+/// vmad as sm_90 computes it (S8) restated as plain integer arithmetic: ~t + 1 = -t, and
+/// sext(~c) + 1 = -sext(c), so the result is (+-P) + c' (+1 for .po) with c' = c as i32, or
+/// -(c as i32) under c.negate; a whole word is an i32, and `.sat` clamps the 64-bit window read
+/// as i64 to the final type's range.
 fn vmad_arith(k: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
     let pick = |x: u32, signed: bool, sel: Sel| -> i128 {
         let (v, w) = match sel {
@@ -428,7 +430,7 @@ fn vmad_arith(k: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
             Sel::B3 => (x >> 24, 8),
             Sel::H0 => (x & 0xffff, 16),
             Sel::H1 => (x >> 16, 16),
-            Sel::W => (x, 32),
+            Sel::W => return i128::from(x as i32),
         };
         let v = i128::from(v);
         if signed && v >= 1 << (w - 1) {
@@ -439,17 +441,13 @@ fn vmad_arith(k: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
     };
     let p = pick(a, k.a_signed, k.asel) * pick(b, k.b_signed, k.bsel);
     let signed_final = k.a_signed || k.b_signed || k.neg_ab || k.neg_c;
-    let cv = if signed_final {
-        i128::from(c as i32)
-    } else {
-        i128::from(c)
-    };
+    let cv = i128::from(c as i32);
     let v = if k.po {
         p + cv + 1
     } else if k.neg_ab {
         -p + cv
     } else if k.neg_c {
-        p - i128::from(c as i32)
+        p - cv
     } else {
         p + cv
     };
@@ -458,13 +456,13 @@ fn vmad_arith(k: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
         Scale::Shr7 => v >> 7,
         Scale::Shr15 => v >> 15,
     };
-    let r64 = v as u64; // bits 63:0
+    let r64 = v as u64 as i64; // bits 63:0, read as signed
     let r = if !k.sat {
         r64
     } else if signed_final {
-        (r64 as i64).clamp(i32::MIN.into(), i32::MAX.into()) as u64
+        r64.clamp(i32::MIN.into(), i32::MAX.into())
     } else {
-        r64.min(u32::MAX.into())
+        r64.clamp(0, u32::MAX.into())
     };
     r as u32
 }

@@ -1189,7 +1189,7 @@ fn build() -> Model {
     );
     ix.vm_signs = b.group(
         "vmad.values",
-        "Signs of the selected values: a and b as extended, c as the final type reads it.",
+        "Signs of the selected values: a and b as extended, c as read (sign-extended, S8).",
         (0..8)
             .map(|m| {
                 let s = |bit: usize| if m >> bit & 1 != 0 { "<0" } else { ">=0" };
@@ -1217,21 +1217,14 @@ fn build() -> Model {
     let mut bins = Vec::new();
     for signed in [false, true] {
         for sc in SCALES {
-            for (k, kn) in ["clamped high", "clamped low", "in range"]
-                .iter()
-                .enumerate()
-            {
-                let why = (!signed && k == clamp::LOW).then(|| {
-                    "an unsigned final result is read as u64 and clamped only above (S8)"
-                        .to_string()
-                });
+            for kn in ["clamped high", "clamped low", "in range"] {
                 bins.push(bin(
                     format!(
                         "{} {} .sat: {kn}",
                         if signed { "s32" } else { "u32" },
                         scale_name(sc)
                     ),
-                    why,
+                    None,
                 ));
             }
         }

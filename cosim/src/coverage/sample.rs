@@ -200,17 +200,14 @@ pub(crate) fn sample(
         let sh = &shadow.e[2];
         match decode(m, sh, true, p.s3.tag, p.s3.ctrl) {
             Some(Op::Vmad(v)) if v.ctrl.sat => {
-                let r = p.s3.vm_res;
-                let k = if v.ctrl.signed_final() {
-                    let x = r as i64;
-                    pick(
-                        x > i32::MAX as i64,
-                        clamp::HIGH,
-                        pick(x < i32::MIN as i64, clamp::LOW, clamp::PASS),
-                    )
+                // Both final types read the 64-bit result as signed (S8).
+                let x = p.s3.vm_res as i64;
+                let (lo, hi) = if v.ctrl.signed_final() {
+                    (i32::MIN as i64, i32::MAX as i64)
                 } else {
-                    pick(r > u32::MAX as u64, clamp::HIGH, clamp::PASS)
+                    (0, u32::MAX as i64)
                 };
+                let k = pick(x > hi, clamp::HIGH, pick(x < lo, clamp::LOW, clamp::PASS));
                 h[v.clamp as usize + k] += 1;
             }
             Some(Op::Float(f)) => {
@@ -235,7 +232,8 @@ fn s1_vmad(h: &mut [u64], m: &Model, op: &VmadOp, inp: &PipeIn) {
     h[op.scale as usize] += 1;
     let ta = part_select(inp.a as u32, c.asel, c.a_signed);
     let tb = part_select(inp.b as u32, c.bsel, c.b_signed);
-    let cn = c.signed_final() && (inp.c as u32 as i32) < 0;
+    // c is always read sign-extended (S8).
+    let cn = (inp.c as u32 as i32) < 0;
     let mask = (ta < 0) as usize | ((tb < 0) as usize) << 1 | (cn as usize) << 2;
     h[m.ix.vm_signs + mask] += 1;
 }

@@ -287,7 +287,7 @@ reg! {
 reg! {
     /// vmad side-path after stage 1.
     pub struct S1Vmad {
-        /// c after the optional one's complement, sign- or zero-extended to 80 bits.
+        /// c after the optional one's complement, sign-extended to 80 bits (S8).
         vm_cext: u128 = 80,
         /// One's complement the product (exactly one of a, b negated).
         vm_inv: bool = 1,

@@ -1,13 +1,14 @@
 //! vmad side path. The product comes from the shared Booth array; these are the integer steps
-//! around it, one per stage, following the PTX pseudo-code with an 80-bit intermediate (bits
-//! above 79 of the 128-bit `tmp` never reach the result).
+//! around it, one per stage, following the PTX pseudo-code as sm_90 computes it (decision S8: c
+//! always sign-extended, an unsigned `.sat` reading the 64-bit result as signed) with an 80-bit
+//! intermediate (bits above 79 of the 128-bit `tmp` never reach the result).
 
 use crate::ctrl::{Ctrl, Scale};
 use crate::regs::S1Vmad;
 
 pub const TMP_MASK: u128 = (1 << 80) - 1;
 
-/// Stage 1: the negation choice and the extended addend.
+/// Stage 1: the negation choice and the addend, sign-extended whatever the final type (S8).
 pub fn prepare(ctrl: &Ctrl, c: u32) -> S1Vmad {
     let (inv, lsb, c) = if ctrl.po {
         (false, true, c)
@@ -18,11 +19,7 @@ pub fn prepare(ctrl: &Ctrl, c: u32) -> S1Vmad {
     } else {
         (false, false, c)
     };
-    let cext = if ctrl.signed_final() {
-        c as i32 as i128 as u128
-    } else {
-        c as u128
-    };
+    let cext = c as i32 as i128 as u128;
     S1Vmad {
         vm_cext: cext & TMP_MASK,
         vm_inv: inv,
@@ -48,14 +45,15 @@ pub fn scale(ctrl: &Ctrl, tmp: u128) -> u64 {
     }
 }
 
-/// Stage 4: optional saturation, then the low word.
+/// Stage 4: optional saturation, then the low word. Both final types read the 64-bit result
+/// as signed (S8): an unsigned one clamps to [0, U32_MAX], so a negative result gives 0.
 pub fn saturate(ctrl: &Ctrl, res: u64) -> u64 {
     let r = if !ctrl.sat {
         res
     } else if ctrl.signed_final() {
         (res as i64).clamp(i32::MIN as i64, i32::MAX as i64) as u64
     } else {
-        res.min(u32::MAX as u64)
+        (res as i64).clamp(0, u32::MAX as i64) as u64
     };
     r & 0xFFFF_FFFF
 }

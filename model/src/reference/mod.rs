@@ -10,7 +10,8 @@
 //! * [`ptx`]: the PTX semantics (decisions S1-S9 in `docs/semantics.md`) layered on either IEEE
 //!   engine, dispatching sm_1x `mad` to [`sm1x`] and `vmad` to [`vmad`].
 //! * [`sm1x`]: sm_1x `mad.f32` from the PTX text in exact big-integer arithmetic.
-//! * [`vmad`]: the PTX `vmad` pseudo-code, literally, with a 128-bit intermediate.
+//! * [`vmad`]: the PTX `vmad` pseudo-code with a 128-bit intermediate, with the three changes
+//!   sm_90 silicon makes to it (S8).
 
 use crate::ctrl::Rnd;
 

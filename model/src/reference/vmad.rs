@@ -1,30 +1,30 @@
-//! `vmad` (decision S8), the PTX pseudo-code transcribed literally with a 128-bit intermediate.
+//! `vmad` (decision S8): the PTX pseudo-code with a 128-bit intermediate, as sm_90 computes it
+//! (measured on an H100). The pseudo-code, with the three places where silicon differs marked:
 //!
 //! ```text
-//! ta = partSelectSignExtend( a, atype, asel );
-//! tb = partSelectSignExtend( b, btype, bsel );
+//! ta = partSelectSignExtend( a, atype, asel );   // [1] no asel: a read as s32, any atype
+//! tb = partSelectSignExtend( b, btype, bsel );   // [1] no bsel: b read as s32, any btype
 //! signedFinal = isSigned(atype) || isSigned(btype) || (a.negate ^ b.negate) || c.negate;
 //! tmp[127:0] = ta * tb;
 //! lsb = 0;
 //! if ( .po )                  {              lsb = 1; } else
 //! if ( a.negate ^ b.negate )  { tmp = ~tmp;  lsb = 1; } else
 //! if ( c.negate )             { c   = ~c;    lsb = 1; }
-//! c128[127:0] = (signedFinal) sext32( c ) : zext ( c );
+//! c128[127:0] = sext32( c );                     // [2] even when !signedFinal
 //! tmp = tmp + c128 + lsb;
 //! switch( scale ) { case .shr7: result = (tmp >> 7) & 0xffffffffffffffff;
 //!                   case .shr15: result = (tmp >> 15) & 0xffffffffffffffff; }
 //! if ( .sat ) { if (signedFinal) result = CLAMP(result, S32_MAX, S32_MIN);
 //!               else             result = CLAMP(result, U32_MAX, U32_MIN); }
+//!                                                // [3] result read as signed in both clamps
 //! ```
 //!
-//! Without `.scale` the result is `tmp[63:0]`; `.sat` reads the 64-bit result as signed or
-//! unsigned according to `signedFinal`; d is `result[31:0]`. Nothing is "fixed": e.g. `-c` with
-//! an unsigned `c >= 2^31` is `~c` sign-extended, as written (see `docs/semantics.md`).
+//! Without `.scale` the result is `tmp[63:0]`; d is `result[31:0]` (see `docs/semantics.md`).
 
 use crate::ctrl::{Ctrl, Scale, Sel};
 
-/// `partSelectSignExtend`: the selected byte / half-word / word, sign- or zero-extended to 128
-/// bits according to the operand's type.
+/// `partSelectSignExtend`: the selected byte / half-word, sign- or zero-extended to 128 bits
+/// according to the operand's type; the whole word sign-extended whatever the type ([1]).
 fn part_select(x: u32, signed: bool, sel: Sel) -> u128 {
     let (shift, width) = match sel {
         Sel::B0 => (0, 8),
@@ -35,6 +35,7 @@ fn part_select(x: u32, signed: bool, sel: Sel) -> u128 {
         Sel::H1 => (16, 16),
         Sel::W => (0, 32),
     };
+    let signed = signed || sel == Sel::W;
     let field = u128::from(x >> shift) & ((1u128 << width) - 1);
     if signed && (field >> (width - 1)) & 1 == 1 {
         // Set every bit above the field: two's complement sign extension to 128 bits.
@@ -65,8 +66,9 @@ pub fn eval(ctrl: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
     } else {
         0
     };
-    let c128 = if signed_final {
-        c as i32 as i128 as u128
+    // [2]: sext32(c) whatever the final type.
+    let c128 = if c >> 31 == 1 {
+        u128::from(c) | !u128::from(u32::MAX)
     } else {
         u128::from(c)
     };
@@ -77,12 +79,14 @@ pub fn eval(ctrl: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
         Scale::Shr7 => (tmp >> 7) & mask64,
         Scale::Shr15 => (tmp >> 15) & mask64,
     } as u64;
+    // [3]: both clamps read the 64-bit result as signed.
     let result = if ctrl.sat {
-        if signed_final {
-            (result as i64).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as u64
+        let (lo, hi) = if signed_final {
+            (i64::from(i32::MIN), i64::from(i32::MAX))
         } else {
-            result.min(u64::from(u32::MAX))
-        }
+            (0, i64::from(u32::MAX))
+        };
+        (result as i64).clamp(lo, hi) as u64
     } else {
         result
     };

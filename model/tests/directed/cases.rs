@@ -475,11 +475,55 @@ fn vm(f: impl FnOnce(&mut Ctrl), a: u32, b: u32, c: u32) -> u64 {
 fn s8_vmad_by_hand() {
     let u = |_: &mut Ctrl| {};
     let m = u32::MAX;
-    // (2^32-1)^2 + 2^32-1 = 2^64 - 2^32: low word 0; .sat (unsigned) clamps to U32_MAX;
-    // .shr15 gives 2^49 - 2^17, low word 0xfffe0000.
+    // A whole word is read as s32 whatever its type, and c is sign-extended (S8, sm_90):
+    // vmad.u32.u32.u32 0xffffffff 0xffffffff 0xffffffff is (-1)(-1) + (-1) = 0, so .sat and
+    // .shr15 give 0 too. (The pseudo-code read 2^64 - 2^32: .sat U32_MAX, .shr15 0xfffe0000.)
     assert_eq!(vm(u, m, m, m), 0);
-    assert_eq!(vm(|k| k.sat = true, m, m, m), 0xffff_ffff);
-    assert_eq!(vm(|k| k.scale = Scale::Shr15, m, m, m), 0xfffe_0000);
+    assert_eq!(vm(|k| k.sat = true, m, m, m), 0);
+    assert_eq!(vm(|k| k.scale = Scale::Shr15, m, m, m), 0);
+    // The H100's answers (S8): vmad.u32.u32.u32.sat 0 0 0x80000000: c = -2^31, clamped to 0;
+    // .shr7: -2^31 >> 7 = -2^24 = 0xff000000; c = 0xffffffff: -1 >> 7 = -1.
+    assert_eq!(vm(|k| k.sat = true, 0, 0, 0x8000_0000), 0);
+    assert_eq!(vm(|k| k.scale = Scale::Shr7, 0, 0, 0x8000_0000), 0xff00_0000);
+    assert_eq!(vm(|k| k.scale = Scale::Shr7, 0, 0, m), 0xffff_ffff);
+    // An unsigned .sat still clamps high: 0x7fffffff * 3 = 0x17ffffffd > U32_MAX, while
+    // 0x7fffffff * 2 = 0xfffffffe is in range.
+    assert_eq!(vm(|k| k.sat = true, 0x7fff_ffff, 3, 0), 0xffff_ffff);
+    assert_eq!(vm(|k| k.sat = true, 0x7fff_ffff, 2, 0), 0xffff_fffe);
+    // vmad.u32.u32.u32.sat 0x1.b0 0x80000000 0: 1 * (-2^31) = -2^31 < 0, clamped to 0; with
+    // .po, -2^31 + 1 likewise.
+    let b0a_sat = |k: &mut Ctrl| {
+        k.asel = Sel::B0;
+        k.sat = true;
+    };
+    assert_eq!(vm(b0a_sat, 1, 0x8000_0000, 0), 0);
+    assert_eq!(
+        vm(
+            |k| {
+                b0a_sat(k);
+                k.po = true
+            },
+            1,
+            0x8000_0000,
+            0
+        ),
+        0
+    );
+    // vmad.s32.u32.s32.sat 0x80000000 0x1.b0 0: the u32 word is -2^31, times 1: S32_MIN (the
+    // pseudo-code read +2^31 and clamped to S32_MAX).
+    let us_sat = |k: &mut Ctrl| {
+        k.b_signed = true;
+        k.bsel = Sel::B0;
+        k.sat = true;
+    };
+    assert_eq!(vm(us_sat, 0x8000_0000, 1, 0), 0x8000_0000);
+    // vmad.s32.u32.u32.sat -0x1.b0 0x80000000 0: -(1 * (-2^31)) = +2^31, clamped to S32_MAX.
+    let nab_sat = |k: &mut Ctrl| {
+        k.neg_ab = true;
+        k.asel = Sel::B0;
+        k.sat = true;
+    };
+    assert_eq!(vm(nab_sat, 1, 0x8000_0000, 0), 0x7fff_ffff);
     // The PTX example: vmad.u32.u32.u32.shr15 0x12345678.h0 0x9abcdef0.h0 3:
     // (0x5678 * 0xdef0 + 3) >> 15 = 1263345795 >> 15 = 38554 = 0x969a.
     let ex = |k: &mut Ctrl| {
@@ -522,8 +566,8 @@ fn s8_vmad_by_hand() {
     };
     assert_eq!(vm(nab, 3, 5, 20), 5);
     assert_eq!(vm(nab, 3, 5, 0), 0xffff_fff1);
-    // -(u32 * u32) + s32 with both factors 2^32 - 1: -(2^64 - 2^33 + 1) wraps in 64 bits to
-    // 2^33 - 1, positive: low word 0xffffffff, and .sat (signed) clamps it to S32_MAX.
+    // -(u32 * u32) + s32 with both words 0xffffffff: -((-1)(-1)) = -1, in range for .sat
+    // (the pseudo-code's -(2^64 - 2^33 + 1) wrapped to 2^33 - 1 and clamped to S32_MAX).
     let nabu = |k: &mut Ctrl| k.neg_ab = true;
     assert_eq!(vm(nabu, m, m, 0), 0xffff_ffff);
     assert_eq!(
@@ -536,13 +580,13 @@ fn s8_vmad_by_hand() {
             m,
             0
         ),
-        0x7fff_ffff
+        0xffff_ffff
     );
     // (u32 * u32) - u32: 2 * 3 - 5 = 1.
     let nc = |k: &mut Ctrl| k.neg_c = true;
     assert_eq!(vm(nc, 2, 3, 5), 1);
-    // Literal -c: c = 0x80000000 -> ~c = 0x7fffffff, sext, +1: +2^31 (not -2^31), so .sat
-    // gives S32_MAX. c = 0xffffffff -> ~c = 0, +1: +1.
+    // -c: c = 0x80000000 -> ~c = 0x7fffffff, sext, +1: +2^31, so .sat gives S32_MAX.
+    // c = 0xffffffff -> ~c = 0, +1: +1. -c subtracts c read as s32, like every c.
     assert_eq!(vm(nc, 0, 0, 0x8000_0000), 0x8000_0000);
     assert_eq!(
         vm(
@@ -577,7 +621,7 @@ fn s8_vmad_by_hand() {
     assert_eq!(vm(ssat, 0x8000_0000, 2, 0), 0x8000_0000);
     assert_eq!(vm(ss, 0x7fff_ffff, 2, 0), 0xffff_fffe);
     assert_eq!(vm(ssat, 0x7fff_ffff, 2, 0), 0x7fff_ffff);
-    // .po: 1 * 1 + 1 + 1 = 3; (2^32 - 1) + (2^32 - 1) + 1 = 2^33 - 1; >> 7 = 2^26 - 1.
+    // .po: 1 * 1 + 1 + 1 = 3; whole words are s32: (-1) * 1 + (-1) + 1 = -1; >> 7 = -1.
     let po = |k: &mut Ctrl| k.po = true;
     assert_eq!(vm(po, 1, 1, 1), 3);
     assert_eq!(vm(po, m, 1, m), 0xffff_ffff);
@@ -591,7 +635,7 @@ fn s8_vmad_by_hand() {
             1,
             m
         ),
-        0x03ff_ffff
+        0xffff_ffff
     );
     // Scaling sign-extends a signed result: -256 >> 7 = -2; -1 >> 15 = -1.
     assert_eq!(
@@ -618,8 +662,8 @@ fn s8_vmad_by_hand() {
         ),
         0xffff_ffff
     );
-    // c is sign-extended when the final result is signed, zero-extended otherwise:
-    // 0 + 0xffffffff >> 7 is -1 >> 7 = -1 (signed) or 0x01ffffff (unsigned).
+    // c is sign-extended whatever the final type: 0 + 0xffffffff >> 7 is -1 >> 7 = -1 for a
+    // signed and an unsigned result alike (the pseudo-code zero-extended: 0x01ffffff).
     assert_eq!(
         vm(
             |k| {
@@ -632,7 +676,7 @@ fn s8_vmad_by_hand() {
         ),
         0xffff_ffff
     );
-    assert_eq!(vm(|k| k.scale = Scale::Shr7, 0, 0, m), 0x01ff_ffff);
+    assert_eq!(vm(|k| k.scale = Scale::Shr7, 0, 0, m), 0xffff_ffff);
     // Result bits 63:32 are zero.
     assert_eq!(vm(ss, m, m, m) >> 32, 0);
 }
