@@ -91,7 +91,13 @@ const FTZ_BAND_A: [u64; 6] = [
     0x3f00_0001,
     0xbf00_0001,
 ];
-const FTZ_BAND_B: [u64; 5] = [0x0080_0000, 0x8080_0000, 0x0080_0001, 0x00ff_fffe, 0x80ff_fffe];
+const FTZ_BAND_B: [u64; 5] = [
+    0x0080_0000,
+    0x8080_0000,
+    0x0080_0001,
+    0x00ff_fffe,
+    0x80ff_fffe,
+];
 const FTZ_BAND_C: [u64; 4] = [0x0000_0000, 0x8000_0000, 0x0000_0001, 0x8000_0001];
 
 /// S3: products at and around 1.0, with addends that tip them over or under.
