@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Rounder (model/src/parts/round.rs): rounds the normalised significand to the lane's precision in
-// the instruction's direction, handles overflow, flushes subnormal results (.ftz, sm_1x),
-// takes the special result when there is one, and saturates (.sat, binary32 only).
+// the instruction's direction, handles overflow, flushes tiny results (.ftz, sm_1x: S4 of
+// docs/semantics.md), takes the special result when there is one, and saturates (.sat,
+// binary32 only).
 
 module ptxfma_round import ptxfma_pkg::*; (
   input  logic        f64_i,    // binary64 result, else binary32 in bits 31:0
@@ -28,6 +29,7 @@ module ptxfma_round import ptxfma_pkg::*; (
 
   logic [63:0] sig, sum, sig_f, sign_w, inf_w, enc, frac_mask, biased;
   logic        rb, st, inc, carry, normal;
+  logic        rb_u, st_u, inc_u, tiny;
   exp_t        e, emin, emax, be;
 
   always_comb begin
@@ -70,6 +72,22 @@ module ptxfma_round import ptxfma_pkg::*; (
     be     = e - emin + 16'sd1;
     biased = normal ? {{48{be[15]}}, be} : '0;
 
+    // S4, round::tiny: the result flushes when the value rounded to F32Prec bits with an
+    // unbounded exponent is below 2^-126 (only binary32 results flush). It is below 2^-126
+    // before rounding when norm[MagW-1] is clear (the normaliser stops at emin), and rounding
+    // one position below the subnormal quantum brings it up to 2^-126 only if
+    // norm[MagW-2:F32RoundBit] is all ones and increments.
+    rb_u = lane_i.norm[F32RoundBit-1];
+    st_u = (lane_i.norm[F32RoundBit-2:0] != '0) || lane_i.sticky;
+    unique case (rnd_i)
+      RND_RN:  inc_u = rb_u && (st_u || lane_i.norm[F32RoundBit]);
+      RND_RZ:  inc_u = 1'b0;
+      RND_RM:  inc_u = lane_i.sign && (rb_u || st_u);
+      RND_RP:  inc_u = !lane_i.sign && (rb_u || st_u);
+      default: inc_u = 1'b0;
+    endcase
+    tiny = !lane_i.norm[MagW-1] && !((lane_i.norm[MagW-2:F32RoundBit] == '1) && inc_u);
+
     if (lane_i.spec_valid) begin
       enc = lane_i.spec_res;
     end else if (lane_i.zero) begin
@@ -82,7 +100,7 @@ module ptxfma_round import ptxfma_pkg::*; (
         RND_RP:  enc = lane_i.sign ? (inf_w | sign_w) - 64'd1 : (inf_w | sign_w);
         default: enc = inf_w | sign_w;
       endcase
-    end else if ((biased == '0) && flush_i) begin
+    end else if (flush_i && tiny) begin
       enc = f64_i ? {lane_i.flush_sign, 63'b0} : {32'b0, lane_i.flush_sign, 31'b0};
     end else begin
       enc = sign_w | (biased << (f64_i ? F64ManBits : F32ManBits)) | (sig_f & frac_mask);

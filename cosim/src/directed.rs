@@ -6,7 +6,9 @@
 //! - a tie whose round-up carries into the exponent (an all-ones significand plus exactly half
 //!   an ulp, from a sum or from a product of two factors of 2^(p+1) - 1), sometimes at the top of
 //!   the range so that the carry overflows;
-//! - a result just below the minimum normal that rounds up to it (the S4 band under `.ftz`);
+//! - a result just below the minimum normal that rounds up to it at the subnormal quantum
+//!   (under `.ftz` flushed, S4: below it at p bits), or, under `.ftz`, one that reaches it at
+//!   p bits (kept);
 //! - a lane result of a chosen class (zero, normal, subnormal, overflow, inf, NaN), so the f32x2
 //!   lanes cross;
 //! - sm_1x: a product beyond the f32 range brought back by c, a tiny negative product with
@@ -279,17 +281,26 @@ fn tie_carry(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
 }
 
 /// A result just below the minimum normal that may round up to it: a product of
-/// (2^p - 1 - j) * 2^-p and 2^emin, or (without a real b, or for f16/bf16 factors) the largest
-/// subnormal c plus a fraction of the subnormal quantum.
+/// (2^p - 1 - j) * 2^-p and 2^emin (p bits, so under `.ftz` flushed, S4), or under `.ftz`, half
+/// the time, of (2^(p-1) + 1) * 2^-p and (2^p - 2) * 2^(emin-p+1), which is
+/// 2^emin (1 - 2^(2-2p)) and reaches 2^emin at p bits (kept in rn, and away from zero), or
+/// (without a real b, or for f16/bf16 factors) the largest subnormal c plus a fraction of the
+/// subnormal quantum.
 fn tiny_up(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     let r = res(ctrl);
     let (fab, fc) = formats(ctrl);
     let s = rng.bit();
     let sa = rng.bit();
     if !ctrl.b_one && fab.frac_bits + 1 == r.p {
-        let j = *rng.pick(&[0u64, 0, 1, 2]);
-        let a = make(fab, sa, (1 << r.p) - 1 - j, -(r.p as i32), true)?;
-        let b = make(fab, sa ^ s, 1, r.emin, true)?;
+        let p = r.p as i32;
+        let ((ma, ea), (mb, eb)) = if ctrl.flush() && rng.bit() {
+            (((1 << (r.p - 1)) + 1, -p), ((1 << r.p) - 2, r.emin - p + 1))
+        } else {
+            let j = *rng.pick(&[0u64, 0, 1, 2]);
+            (((1 << r.p) - 1 - j, -p), (1, r.emin))
+        };
+        let a = make(fab, sa, ma, ea, true)?;
+        let b = make(fab, sa ^ s, mb, eb, true)?;
         let c = if ctrl.c_zero {
             0
         } else {

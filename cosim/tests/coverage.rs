@@ -85,11 +85,25 @@ const HARD: &[(&str, &str)] = &[
     ("vmad.clamp", "u32 .shr15 .sat: clamped high"),
     (
         "f32.result",
-        "ftz: tiny before rounding, rounds up to the minimum normal (kept, S4)",
+        "ftz: tiny before rounding, rounds to the minimum normal at p bits (kept, S4)",
     ),
     (
         "addsubmul.result",
-        "ftz: tiny before rounding, rounds up to the minimum normal (kept, S4)",
+        "ftz: tiny before rounding, rounds to the minimum normal at p bits (kept, S4)",
+    ),
+    (
+        "f32.result",
+        "ftz: rounds up to the minimum normal at the subnormal quantum, not at p bits \
+         (flushed, S4)",
+    ),
+    (
+        "addsubmul.result",
+        "ftz: rounds up to the minimum normal at the subnormal quantum, not at p bits \
+         (flushed, S4)",
+    ),
+    (
+        "sm1x.result",
+        "ftz: tiny before rounding, rounds to the minimum normal at p bits (kept, S4)",
     ),
     (
         "addsubmul.result",

@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // ptxfma_alt_round: one normalise-and-round of the exact sum from ptxfma_alt_exact to binary32,
-// with gradual underflow, overflow by rounding mode, then .ftz (a subnormal result flushes to
-// a zero of its sign) and .sat (clamp to [+0, 1.0], NaN to +0) in that order. Special results
-// (docs/semantics.md S1) take over at the end.
+// with gradual underflow, overflow by rounding mode, then .ftz (a result that is tiny after
+// rounding, i.e. below 2^-126 once rounded to 24 bits with an unbounded exponent, flushes to a
+// zero of its sign: docs/semantics.md S4) and .sat (clamp to [+0, 1.0], NaN to +0) in that
+// order. Special results (S1) take over at the end.
 //
 // Fault injection for the ports-only co-simulation test: with FAULT_ALT_STICKY_RP defined,
 // .rp ignores the sticky bits below the round bit (cosim/tests/ports.rs).
@@ -37,6 +38,7 @@ module ptxfma_alt_round #(
   logic [9:0]  lead, lsb, field;
   logic [23:0] kept;
   logic        guard, sticky, inc, away;
+  logic        guard_u, sticky_u, inc_u, tiny;
   logic [39:0] bits;
   logic [31:0] rounded, flushed;
 
@@ -81,9 +83,27 @@ module ptxfma_alt_round #(
     end
   end
 
+  // Tininess after rounding. A value whose leading one is at or above 2^-126 (bit MinLsb + 23)
+  // is not tiny; one below 2^-127 stays below 2^-126 in any 24-bit rounding; one in
+  // [2^-127, 2^-126) reaches 2^-126 only if its 24 bits (MinLsb + 22 down to MinLsb - 1) are
+  // all ones and round up on the bits below them.
+  always_comb begin
+    guard_u  = mag_i[MinLsb-2];
+    sticky_u = (mag_i & ~({W{1'b1}} << (MinLsb - 2))) != '0;
+    unique case (rnd_i)
+      RndRn:   inc_u = guard_u;  // the kept bits are all ones when it matters: odd
+      RndRz:   inc_u = 1'b0;
+      RndRm:   inc_u = sign_i && (guard_u || sticky_u);
+      RndRp:   inc_u = !sign_i && (guard_u || sticky_u);
+      default: inc_u = 1'b0;
+    endcase
+    tiny = (lead < 10'(MinLsb + 23)) &&
+           !((lead == 10'(MinLsb + 22)) && (mag_i[MinLsb+22 -: 24] == '1) && inc_u);
+  end
+
   always_comb begin
     flushed = rounded;
-    if (ftz_i && rounded[30:23] == 8'd0) begin
+    if (ftz_i && tiny) begin
       flushed = {rounded[31], 31'd0};
     end
     if (nan_i) begin

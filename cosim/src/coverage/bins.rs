@@ -145,14 +145,18 @@ pub mod result {
     /// `FTZ_IN + position` (a, b, c).
     pub const FTZ_IN: usize = 19;
     pub const FTZ_OUT: usize = 22;
+    /// S4: below the minimum normal before rounding, at it after rounding to p bits (kept).
     pub const FTZ_BAND: usize = 23;
-    pub const SAT_NAN: usize = 24;
-    pub const SAT_NEG: usize = 25;
-    pub const SAT_NEG_ZERO: usize = 26;
-    pub const SAT_ONE: usize = 27;
-    pub const SAT_INF: usize = 28;
-    pub const SAT_KEEP: usize = 29;
-    pub const N: usize = 30;
+    /// S4: rounded up to the minimum normal at the subnormal quantum, below it at p bits with an
+    /// unbounded exponent (flushed; IEEE tininess before rounding would keep it).
+    pub const FTZ_BAND_FLUSHED: usize = 24;
+    pub const SAT_NAN: usize = 25;
+    pub const SAT_NEG: usize = 26;
+    pub const SAT_NEG_ZERO: usize = 27;
+    pub const SAT_ONE: usize = 28;
+    pub const SAT_INF: usize = 29;
+    pub const SAT_KEEP: usize = 30;
+    pub const N: usize = 31;
 }
 
 /// `rounding` groups: `rnd * N + event`.
@@ -916,7 +920,12 @@ fn build() -> Model {
         }
         bins.push(bin("ftz: subnormal result flushed", flush.clone()));
         bins.push(bin(
-            "ftz: tiny before rounding, rounds up to the minimum normal (kept, S4)",
+            "ftz: tiny before rounding, rounds to the minimum normal at p bits (kept, S4)",
+            flush.clone(),
+        ));
+        bins.push(bin(
+            "ftz: rounds up to the minimum normal at the subnormal quantum, not at p bits \
+             (flushed, S4)",
             flush.clone(),
         ));
         bins.push(bin("sat: NaN -> +0", sat.clone()));

@@ -550,7 +550,20 @@ pub(crate) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
     let e = l.exp as i32 + carry as i32;
     let normal = (sig_f >> (p - 1)) & 1 != 0;
     let overflow = normal & (e > op.emax as i32);
-    let flushed = !normal & op.flush;
+    // S4: tiny after rounding. Below 2^emin before rounding (bit 164 clear) and not brought up
+    // to it by rounding the p bits one position lower (all ones, incremented).
+    let ones = (1u64 << p) - 1;
+    let sig_u = (l.norm >> (164 - p)).as_limbs()[0] & ones;
+    let rb_u = l.norm.bit(163 - p);
+    let st_u = !(l.norm & U165::low_mask(163 - p)).is_zero() | l.sticky;
+    let inc_u = match op.rnd {
+        Rnd::Rn => rb_u & (st_u | (sig_u & 1 != 0)),
+        Rnd::Rz => false,
+        Rnd::Rm => l.sign & (rb_u | st_u),
+        Rnd::Rp => !l.sign & (rb_u | st_u),
+    };
+    let tiny = !l.norm.bit(164) & !(sig_u == ones && inc_u);
+    let flushed = tiny & op.flush;
     let width = if p == 53 { 64 } else { 32 };
     let sign = (l.sign as u64) << (width - 1);
     let enc = if overflow {
@@ -634,11 +647,11 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
             overflow,
             result::OVERFLOW + 2 * op.rnd as usize + l.sign as usize,
             pick(
-                r.normal,
-                result::NORMAL,
+                flushed,
+                result::FTZ_OUT,
                 pick(
-                    op.flush,
-                    result::FTZ_OUT,
+                    r.normal,
+                    result::NORMAL,
                     pick(
                         r.sig_f == 0,
                         result::UNDERFLOW_ZERO,
@@ -649,17 +662,24 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
         );
         h[rs + idx] += 1;
         h[rs + result::OVERFLOW_CARRY] += (overflow & r.carry & (l.exp == op.emax)) as u64;
-        h[rs + pick(op.flush, result::FTZ_BAND, result::SUB_TO_NORMAL)] +=
-            (r.normal & !overflow & !r.pre_normal) as u64;
+        // Below 2^emin before rounding, normal after it (at the subnormal quantum): kept
+        // without .ftz; with it kept or flushed as the p-bit rounding decides (S4; a value that
+        // reaches 2^emin at p bits reaches it at the coarser quantum too).
+        let up = r.normal & !overflow & !r.pre_normal;
+        h[rs + pick(
+            op.flush,
+            pick(flushed, result::FTZ_BAND_FLUSHED, result::FTZ_BAND),
+            result::SUB_TO_NORMAL,
+        )] += up as u64;
         pick(
             overflow,
             lane::OVERFLOW,
             pick(
-                r.normal,
-                lane::NORMAL,
+                flushed,
+                lane::FLUSHED,
                 pick(
-                    op.flush,
-                    lane::FLUSHED,
+                    r.normal,
+                    lane::NORMAL,
                     pick(r.sig_f == 0, lane::ZERO, lane::SUBNORMAL),
                 ),
             ),

@@ -1,5 +1,5 @@
 //! Rounder: rounds the normalised significand to the lane's precision in the instruction's
-//! direction, handles overflow, flushes subnormal results (`.ftz`, sm_1x), takes the special
+//! direction, handles overflow, flushes tiny results (`.ftz`, sm_1x: S4), takes the special
 //! result when there is one, and saturates (`.sat`).
 
 use crate::ctrl::{Ctrl, Kind, Rnd};
@@ -105,7 +105,7 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
             }
         } else {
             let biased = if normal { (e - f.emin + 1) as u64 } else { 0 };
-            if biased == 0 && ctrl.flush() {
+            if ctrl.flush() && tiny(rnd, l, p) {
                 (l.flush_sign as u64) << sign_at
             } else {
                 sign | biased << (p - 1) | (sig_f & frac_mask)
@@ -117,6 +117,26 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
     } else {
         enc
     }
+}
+
+/// S4: the value is tiny after rounding, i.e. rounded to `p` bits with an unbounded exponent it
+/// is below `2^emin`. Only a value below `2^emin` before rounding can be (its leading one is not
+/// at bit 164: the normaliser stops at `emin`), and such a value reaches `2^emin` only if its
+/// `p` bits from bit 163 down are all ones and round up, one position below the subnormal
+/// quantum the result itself is rounded at. Every value that rounds to a subnormal is tiny.
+#[inline(always)]
+fn tiny(rnd: Rnd, l: &S3Lane, p: usize) -> bool {
+    let ones = (1u64 << p) - 1;
+    let sig = (l.norm >> (164 - p)).as_limbs()[0] & ones;
+    let rb = l.norm.bit(163 - p);
+    let st = !(l.norm & U165::low_mask(163 - p)).is_zero() | l.sticky;
+    let inc = match rnd {
+        Rnd::Rn => rb & (st | (sig & 1 != 0)),
+        Rnd::Rz => false,
+        Rnd::Rm => l.sign & (rb | st),
+        Rnd::Rp => !l.sign & (rb | st),
+    };
+    !l.norm.bit(164) & !(sig == ones && inc)
 }
 
 /// S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0.

@@ -83,12 +83,66 @@ fn f32_is_subnormal(x: u32) -> bool {
     x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
 }
 
-/// S4: a subnormal becomes the zero of its sign; everything else is unchanged.
+/// S4 on inputs: a subnormal becomes the zero of its sign; everything else is unchanged.
 fn f32_flush(x: u32) -> u32 {
     if f32_is_subnormal(x) {
         x & F32_SIGN
     } else {
         x
+    }
+}
+
+/// The binary32 `2^-126`, the smallest normal magnitude.
+const F32_MIN_NORMAL: u32 = 0x0080_0000;
+
+/// `x * 2^k` for a zero or normal binary32 `x` whose scaled value stays normal: `k` added to the
+/// exponent field.
+fn f32_scale(x: u32, k: u32) -> u32 {
+    if x & 0x7fff_ffff == 0 {
+        x
+    } else {
+        x + (k << 23)
+    }
+}
+
+/// S4 on the result: `r` is the IEEE result (gradual underflow) of `a * b + c` in direction
+/// `rnd`, operands already flushed. The result flushes to the zero of its sign when the exact
+/// value rounded to 24 significant bits with an unbounded exponent is below `2^-126` (tininess
+/// after rounding, as measured on sm_90).
+///
+/// A subnormal (or zero) `r` always is: the subnormal quantum is coarser than 24 bits there, so
+/// if 24-bit rounding reached `2^-126`, rounding at the quantum would too. A normal `r` above
+/// `2^-126` never is. That leaves `r = ±2^-126`, which the exact value may or may not reach at
+/// 24 bits; for it the same fma runs scaled by `2^24` (`a` or `b`, the smaller, and `c`), where
+/// the engine's IEEE rounding is 24-bit rounding, and the scaled result is compared with
+/// `2^(24-126)`. The scaling is exact: if `r = ±2^-126` the exact value lies in
+/// `(2^-127, 2^-125)`, a multiple of the finer quantum of the product (`2^(ea+eb-46)`) and of `c`
+/// (`2^(ec-23)`), so `|c| < 2^-76` and `|a * b| < 2^-75`, the smaller factor below `2^-37`.
+fn f32_ftz_result<E: Ieee + ?Sized>(
+    engine: &E,
+    (a, b, c): (u32, u32, u32),
+    rnd: Rnd,
+    r: u32,
+) -> u32 {
+    const K: u32 = 24;
+    let mag = r & 0x7fff_ffff;
+    let tiny = if mag < F32_MIN_NORMAL {
+        true
+    } else if mag == F32_MIN_NORMAL {
+        let (a, b) = if a & 0x7fff_ffff <= b & 0x7fff_ffff {
+            (f32_scale(a, K), b)
+        } else {
+            (a, f32_scale(b, K))
+        };
+        let scaled = engine.fma32(a, b, f32_scale(c, K), rnd);
+        scaled & 0x7fff_ffff < F32_MIN_NORMAL + (K << 23)
+    } else {
+        false
+    };
+    if tiny {
+        r & F32_SIGN
+    } else {
+        r
     }
 }
 
@@ -163,9 +217,7 @@ fn f32_lane<E: Ieee + ?Sized>(engine: &E, ctrl: &Ctrl, a: u64, b: u64, c: u64) -
     let r = if f32_is_nan(r) {
         F32_NAN
     } else if flush {
-        // The IEEE result is the correctly rounded value with gradual underflow; flushing it
-        // when subnormal is exactly "correctly rounded value is subnormal -> signed zero".
-        f32_flush(r)
+        f32_ftz_result(engine, (a, b, c), ctrl.rnd, r)
     } else {
         r
     };

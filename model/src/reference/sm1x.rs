@@ -47,16 +47,14 @@ fn classify(x: u32) -> Val {
     }
 }
 
-/// Rounds the exact nonzero value `(-1)^neg * mag * 2^exp` to binary32, nearest-even, with
-/// gradual underflow and overflow to infinity: the plain IEEE result, before any flushing.
-fn round_rne(neg: bool, mag: &BigInt, exp: i64) -> u32 {
+/// Rounds the exact nonzero magnitude `mag * 2^exp` to nearest-even at the quantum `2^lsb`, or
+/// to 24 significant bits where those are coarser: `(q, lsb)` with the value `q * 2^lsb`, `q`
+/// below `2^24` (a carry into a 25th bit is renormalised).
+fn rne_at(mag: &BigInt, exp: i64, lsb: i64) -> (BigInt, i64) {
     debug_assert!(mag.sign() == Sign::Plus);
-    let sign = if neg { SIGN } else { 0 };
-    let bits = mag.bits() as i64;
-    // Weight of the leading one, then of the last kept bit (24 bits, but never below the
-    // subnormal quantum 2^-149).
-    let lead = exp + bits - 1;
-    let lsb = (lead - 23).max(-149);
+    // Weight of the leading one, then of the last kept bit.
+    let lead = exp + mag.bits() as i64 - 1;
+    let lsb = (lead - 23).max(lsb);
     let (mut q, mut lsb) = if lsb > exp {
         let shift = (lsb - exp) as usize;
         let q: BigInt = mag >> shift;
@@ -73,6 +71,15 @@ fn round_rne(neg: bool, mag: &BigInt, exp: i64) -> u32 {
         q >>= 1usize;
         lsb += 1;
     }
+    (q, lsb)
+}
+
+/// Rounds the exact nonzero value `(-1)^neg * mag * 2^exp` to binary32, nearest-even, with
+/// gradual underflow and overflow to infinity: the plain IEEE result, before any flushing.
+fn round_rne(neg: bool, mag: &BigInt, exp: i64) -> u32 {
+    let sign = if neg { SIGN } else { 0 };
+    // 24 bits, but never below the subnormal quantum 2^-149.
+    let (q, lsb) = rne_at(mag, exp, -149);
     let q = u32::try_from(&q).expect("at most 24 bits");
     if q >= 1 << 23 {
         // Normal: the leading one sits at weight lsb + 23; biased exponent = lsb + 23 + 127.
@@ -87,12 +94,19 @@ fn round_rne(neg: bool, mag: &BigInt, exp: i64) -> u32 {
     }
 }
 
-/// Flushes a subnormal result to the zero of its sign.
-fn flush(x: u32) -> u32 {
-    if x & 0x7f80_0000 == 0 {
-        x & SIGN
+/// [`round_rne`], then S4's flush: the zero of the value's sign when the value rounded to 24
+/// significant bits with an unbounded exponent is below `2^-126` (tininess after rounding).
+fn round_rne_ftz(neg: bool, mag: &BigInt, exp: i64) -> u32 {
+    let (q, lsb) = rne_at(mag, exp, i64::MIN / 2);
+    // q * 2^lsb < 2^-126 with q < 2^24.
+    if lsb + q.bits() as i64 - 1 < -126 {
+        if neg {
+            SIGN
+        } else {
+            0
+        }
     } else {
-        x
+        round_rne(neg, mag, exp)
     }
 }
 
@@ -140,7 +154,7 @@ fn mad_unsat(a: u32, b: u32, c: u32) -> u32 {
         Val::Zero(c_neg) => {
             // The c = +-0 exception: mul.rn (overflowing, flushing), then add.rn of the zero.
             let p = match product {
-                Some((m, e)) => flush(round_rne(prod_neg, &BigInt::from(m), e)),
+                Some((m, e)) => round_rne_ftz(prod_neg, &BigInt::from(m), e),
                 None => {
                     if prod_neg {
                         SIGN
@@ -187,7 +201,7 @@ fn mad_unsat(a: u32, b: u32, c: u32) -> u32 {
                 s => {
                     let neg = s == Sign::Minus;
                     let mag = if neg { -sum } else { sum };
-                    flush(round_rne(neg, &mag, e0))
+                    round_rne_ftz(neg, &mag, e0)
                 }
             }
         }
@@ -209,6 +223,32 @@ mod tests {
 
     fn r(mag: u64, exp: i64) -> u32 {
         round_rne(false, &BigInt::from(mag), exp)
+    }
+
+    fn r_ftz(mag: u64, exp: i64) -> u32 {
+        round_rne_ftz(false, &BigInt::from(mag), exp)
+    }
+
+    #[test]
+    fn ftz_is_tininess_after_rounding() {
+        // (2^24 - 1) * 2^-150 is 24 bits, below 2^-126: tiny, although the IEEE result (ties
+        // to even at the quantum 2^-149) is 2^-126.
+        assert_eq!(r((1 << 24) - 1, -150), 0x0080_0000);
+        assert_eq!(r_ftz((1 << 24) - 1, -150), 0);
+        assert_eq!(
+            round_rne_ftz(true, &BigInt::from((1u64 << 24) - 1), -150),
+            SIGN
+        );
+        // (2^47 - 2) * 2^-173 = 2^-126 - 2^-172 rounds to 2^-126 at 24 bits: kept.
+        assert_eq!(r_ftz((1 << 47) - 2, -173), 0x0080_0000);
+        // (2^25 - 1) * 2^-151, the tie between (2^24 - 1) * 2^-150 and 2^-126, goes to the
+        // even 2^-126 at 24 bits: kept. One less is below the tie: tiny.
+        assert_eq!(r_ftz((1 << 25) - 1, -151), 0x0080_0000);
+        assert_eq!(r_ftz((1 << 25) - 2, -151), 0);
+        // Subnormal results flush; 2^-126 and above stay.
+        assert_eq!(r_ftz(1, -140), 0);
+        assert_eq!(r_ftz(1, -126), 0x0080_0000);
+        assert_eq!(r_ftz(3, -1), 0x3fc0_0000);
     }
 
     #[test]

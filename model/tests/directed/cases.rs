@@ -288,21 +288,40 @@ fn s4_ftz() {
     }
     // Without ftz, subnormal c counts: 1 + 2^-149 rounds up under rp.
     assert_eq!(ev(&ctrl(Kind::F32, Rnd::Rp), ONE, ONE, 1), 0x3f80_0001);
-    // The band just below 2^-126: (1 - 2^-24) * 2^-126 = (2^24 - 1) * 2^-150 lies halfway
-    // between 0x007fffff and 0x00800000 at the subnormal quantum 2^-149, so the IEEE rn result
-    // is the even 0x00800000, normal: kept under .ftz. x86 FTZ (tininess after rounding to 24
-    // bits with unbounded exponent: exact, below 2^-126, tiny) would return 0 here.
+    // The band just below 2^-126 (measured on an H100, sm_90): a result flushes when the exact
+    // value rounded to 24 bits with an unbounded exponent is below 2^-126 (tininess after
+    // rounding). (1 - 2^-24) * 2^-126 = (2^24 - 1) * 2^-150 is exact in 24 bits and below
+    // 2^-126, so it flushes in every mode, although at the subnormal quantum 2^-149 it is the
+    // tie between 0x007fffff and 0x00800000 and the IEEE rn (and rp) result is 0x00800000.
     let (a, b) = (0x3f7f_ffff, 0x0080_0000);
-    assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rn)), a, b, 0), 0x0080_0000);
-    assert_eq!(
-        ev(&ftz(ctrl(Kind::F32, Rnd::Rn)), a | 1 << 31, b, 0),
-        0x8080_0000
-    );
-    assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rp)), a, b, 0), 0x0080_0000);
-    // rz/rm round it down to the subnormal 0x007fffff, which flushes.
+    assert_eq!(ev(&ctrl(Kind::F32, Rnd::Rn), a, b, 0), 0x0080_0000);
+    assert_eq!(ev(&ctrl(Kind::F32, Rnd::Rp), a, b, 0), 0x0080_0000);
     assert_eq!(ev(&ctrl(Kind::F32, Rnd::Rz), a, b, 0), 0x007f_ffff);
+    for rnd in RNDS {
+        assert_eq!(ev(&ftz(ctrl(Kind::F32, rnd)), a, b, 0), 0);
+        assert_eq!(ev(&ftz(ctrl(Kind::F32, rnd)), a, b | 1 << 31, 0), NEG_ZERO);
+        assert_eq!(ev(&ftz(mul(Kind::F32, rnd)), a, b, 0), 0);
+        assert_eq!(ev(&sat(ftz(ctrl(Kind::F32, rnd))), a, b, 0), 0);
+    }
+    // rp: (1 - 3 * 2^-24)(1 + 2^-23) * 2^-126 = (1 - 2^-24 - 3 * 2^-47) * 2^-126 rounds up to
+    // 2^-126 at the quantum 2^-149 but only to (1 - 2^-24) * 2^-126 at 24 bits: flushed.
+    assert_eq!(ev(&ctrl(Kind::F32, Rnd::Rp), 0x3f7f_fffd, 0x0080_0001, 0), 0x0080_0000);
+    assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rp)), 0x3f7f_fffd, 0x0080_0001, 0), 0);
+    // Kept: (1 + 2^-23) * 2^-1 * (2 - 2^-22) * 2^-126 = (1 - 2^-46) * 2^-126, below 2^-126
+    // before rounding, rounds to 2^-126 at 24 bits in rn (and rp; rm for a negative value).
+    let (a, b) = (0x3f00_0001, 0x00ff_fffe);
+    assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rn)), a, b, 0), 0x0080_0000);
+    assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rp)), a, b, 0), 0x0080_0000);
+    assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rm)), a, b | 1 << 31, 0), 0x8080_0000);
+    // rz, and rm on a positive value, keep 24 bits below 2^-126: flushed.
     assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rz)), a, b, 0), 0);
     assert_eq!(ev(&ftz(ctrl(Kind::F32, Rnd::Rm)), a, b, 0), 0);
+    // f32x2 lanes follow the same rule: lane 1 flushed in the band, lane 0 kept.
+    let x2 = ftz(ctrl(Kind::F32x2, Rnd::Rn));
+    assert_eq!(
+        ev(&x2, 0x3f7f_ffff << 32 | 0x3f00_0001, 0x0080_0000 << 32 | 0x00ff_fffe, 0),
+        0x0080_0000
+    );
     // f32x2 flushes per lane: lane 0 subnormal input, lane 1 subnormal result.
     let x2 = ctrl(Kind::F32x2, Rnd::Rz);
     let (a, b, c) = (0x1f80_0000 << 32 | 1, 0x1f80_0000 << 32 | ONE, NEG_ZERO);
@@ -413,6 +432,14 @@ fn s7_sm1x_c_zero_exception() {
     // then -0 + +0 = +0 under rn; with c = -0 it stays -0.
     assert_eq!(mad1x(0x9c80_0000, 0x1c80_0000, 0), 0);
     assert_eq!(mad1x(0x9c80_0000, 0x1c80_0000, 0x8000_0000), 0x8000_0000);
+    // The S4 band in the mul: (1 - 2^-24) * 2^-126 is exact in 24 bits and below 2^-126, so
+    // it flushes (to -0 for a negative product, then -0 + +0 = +0), although mul.rn with
+    // gradual underflow gives 2^-126. (1 - 2^-46) * 2^-126 rounds to 2^-126 at 24 bits: kept.
+    assert_eq!(mad1x(0x3f7f_ffff, 0x0080_0000, 0), 0);
+    assert_eq!(mad1x(0xbf7f_ffff, 0x0080_0000, 0), 0);
+    assert_eq!(mad1x(0xbf7f_ffff, 0x0080_0000, 0x8000_0000), 0x8000_0000);
+    assert_eq!(mad1x(0x3f00_0001, 0x00ff_fffe, 0), 0x0080_0000);
+    assert_eq!(mad1x(0xbf00_0001, 0x00ff_fffe, 0), 0x8080_0000);
     // -2^-63 * 2^-63 = -2^-126 is normal: kept.
     assert_eq!(mad1x(0xa000_0000, 0x2000_0000, 0), 0x8080_0000);
     // Overflow in the mul: 2^64 * 2^64 = 2^128 -> +inf, + 0 = +inf.
@@ -434,8 +461,12 @@ fn s7_sm1x_unbounded_product_exponent() {
     assert_eq!(mad1x(0x5f80_0000, 0x5f80_0000, 0x7f00_0000), 0x7f80_0000);
     assert_eq!(mad1x(0xdf80_0000, 0x5f80_0000, 0x7f00_0000), 0xff00_0000);
     // A product below the f32 range is not flushed either: -2^-75 * 2^-75 = -2^-150, and
-    // 2^-126 - 2^-150 is the tie between 0x007fffff and 0x00800000 -> even 0x00800000, normal.
-    assert_eq!(mad1x(0x9a00_0000, 0x1a00_0000, 0x0080_0000), 0x0080_0000);
+    // (1 + 2^-23) * 2^-126 - 2^-150 = 2^-126 + 2^-150 is the tie between 0x00800000 and
+    // 0x00800001 -> even 0x00800000 (a flushed product would leave 0x00800001).
+    assert_eq!(mad1x(0x9a00_0000, 0x1a00_0000, 0x0080_0001), 0x0080_0000);
+    // 2^-126 - 2^-150 is exact in 24 bits and below 2^-126: tiny after rounding, so it flushes
+    // to +0 (S4), although the IEEE rn result, the even tie 0x00800000, is normal.
+    assert_eq!(mad1x(0x9a00_0000, 0x1a00_0000, 0x0080_0000), 0);
     // Slightly more negative (-2^-150 (1 + 2^-20)): rounds down to the subnormal 0x007fffff,
     // which flushes to +0 (sign of the exact sum).
     assert_eq!(mad1x(0x9a00_0008, 0x1a00_0000, 0x0080_0000), 0);

@@ -265,31 +265,38 @@ pub(crate) fn stage4<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S3x<L>) -> L {
     let rnd = crate::round::effective_rnd(ctrl);
     let p = f.p;
     let sign_at = f.width - 1;
-    // The kept significand (bits 164:165-p) and what lies below it.
-    let sig = if 165 - p >= 128 {
-        s.norm.0[2].shr(165 - p - 128)
-    } else {
-        let k = 165 - p - 64;
-        s.norm.0[1].shr(k).or(s.norm.0[2].shl(64 - k))
-    };
-    let rb = s.norm.bitm(164 - p);
-    let below = s
-        .norm
-        .and({
-            let [l0, l1, l2] = *U165::low_mask((164 - p) as usize).as_limbs();
-            Window([L::splat(l0), L::splat(l1), L::splat(l2)])
-        })
-        .is0()
-        .not();
-    let st = below.or(s.sticky);
+    // The p significand bits from bit `top` down to bit `top + 1 - p` (for `top` = 163, bit
+    // 164 comes along and the caller masks it off), and whether rounding them in the direction
+    // `rnd` increments them (a mask), from the round bit below them and the sticky below that.
     let one = L::splat(1);
-    let inc = match rnd {
-        Rnd::Rn => rb.and(st.or(sig.and(one).cmpeq(one))),
-        Rnd::Rz => L::zero(),
-        Rnd::Rm => s.sign.and(rb.or(st)),
-        Rnd::Rp => s.sign.not().and(rb.or(st)),
-    }
-    .and(one);
+    let round_at = |top: u32| {
+        let sig = if top + 1 - p >= 128 {
+            s.norm.0[2].shr(top + 1 - p - 128)
+        } else {
+            let k = top + 1 - p - 64;
+            s.norm.0[1].shr(k).or(s.norm.0[2].shl(64 - k))
+        };
+        let rb = s.norm.bitm(top - p);
+        let below = s
+            .norm
+            .and({
+                let [l0, l1, l2] = *U165::low_mask((top - p) as usize).as_limbs();
+                Window([L::splat(l0), L::splat(l1), L::splat(l2)])
+            })
+            .is0()
+            .not();
+        let st = below.or(s.sticky);
+        let inc = match rnd {
+            Rnd::Rn => rb.and(st.or(sig.and(one).cmpeq(one))),
+            Rnd::Rz => L::zero(),
+            Rnd::Rm => s.sign.and(rb.or(st)),
+            Rnd::Rp => s.sign.not().and(rb.or(st)),
+        };
+        (sig, inc)
+    };
+    // The kept significand (bits 164:165-p) and what lies below it.
+    let (sig, inc) = round_at(164);
+    let inc = inc.and(one);
     let sum = sig.add(inc);
     let carry = sum.shr(p).is0().not();
     let sig_f = carry.sel(sum.shr(1), sum);
@@ -307,7 +314,16 @@ pub(crate) fn stage4<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S3x<L>) -> L {
     };
     let ovf = normal.and(L::splat(f.emax as i64 as u64).lts(e));
     let biased = normal.and(e.sub(L::splat(f.emin as i64 as u64)).add(one));
-    let flushed = biased.is0().and(L::splat(mask_of(ctrl.flush())));
+    // S4 (`round::tiny`): below 2^emin before rounding, and not brought up to it by rounding
+    // to p bits with an unbounded exponent (bits 163:164-p all ones and rounding up).
+    let flushed = if ctrl.flush() {
+        let ones = L::splat((1u64 << p) - 1);
+        let (sig_u, inc_u) = round_at(163);
+        let reaches = sig_u.and(ones).cmpeq(ones).and(inc_u);
+        s.norm.bitm(164).or(reaches).not()
+    } else {
+        L::zero()
+    };
     let fin = sign.or(biased.shl(p - 1)).or(sig_f.and(frac_mask));
     let fin = flushed.sel(s.flush_sign.and(one).shl(sign_at), fin);
     let enc = s
