@@ -254,9 +254,11 @@ module ptxfma_top import ptxfma_pkg::*; (
   assign en_3   = lane_enables(kind3);
 
   ptxfma_vmad_scale u_vmad_scale (
-    .scale_i(scale_decode(s2_q.ctrl.scale)),
-    .tmp_i  (s2_q.vm_tmp),
-    .res_o  (vm_res_3)
+    .scale_i       (scale_decode(s2_q.ctrl.scale)),
+    .signed_final_i(ctrl_signed_final(s2_q.ctrl.a_signed, s2_q.ctrl.b_signed,
+                                      s2_q.ctrl.neg_ab, s2_q.ctrl.neg_c)),
+    .tmp_i         (s2_q.vm_tmp),
+    .res_o         (vm_res_3)
   );
 
   for (genvar l = 0; l < Lanes; l++) begin : g_s3_lane

@@ -451,10 +451,17 @@ fn vmad_arith(k: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
     } else {
         p + cv
     };
-    let v = match k.scale {
-        Scale::None => v,
-        Scale::Shr7 => v >> 7,
-        Scale::Shr15 => v >> 15,
+    let shift = match k.scale {
+        Scale::None => 0,
+        Scale::Shr7 => 7,
+        Scale::Shr15 => 15,
+    };
+    // A signed result is an arithmetic shift of the value; an unsigned one a logical shift of
+    // its 64-bit two's complement (the H100, S8).
+    let v = if signed_final {
+        v >> shift
+    } else {
+        i128::from((v as u64) >> shift)
     };
     let r64 = v as u64 as i64; // bits 63:0, read as signed
     let r = if !k.sat {

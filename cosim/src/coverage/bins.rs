@@ -1227,13 +1227,19 @@ fn build() -> Model {
     for signed in [false, true] {
         for sc in SCALES {
             for kn in ["clamped high", "clamped low", "in range"] {
+                // An unsigned result is scaled with zeros shifted in (S8): never negative.
+                let why = (!signed && sc != Scale::None && kn == "clamped low").then(|| {
+                    "an unsigned result is scaled from its 64-bit window with zeros shifted \
+                     in (S8), so it is never below zero"
+                        .to_string()
+                });
                 bins.push(bin(
                     format!(
                         "{} {} .sat: {kn}",
                         if signed { "s32" } else { "u32" },
                         scale_name(sc)
                     ),
-                    None,
+                    why,
                 ));
             }
         }

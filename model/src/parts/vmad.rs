@@ -1,6 +1,7 @@
 //! vmad side path. The product comes from the shared Booth array; these are the integer steps
 //! around it, one per stage, following the PTX pseudo-code as sm_90 computes it (decision S8: c
-//! always sign-extended, an unsigned `.sat` reading the 64-bit result as signed) with an 80-bit
+//! always sign-extended, an unsigned result scaled with zeros shifted in, `.sat` reading the
+//! 64-bit result as signed) with an 80-bit
 //! intermediate (bits above 79 of the 128-bit `tmp` never reach the result).
 
 use crate::ctrl::{Ctrl, Scale};
@@ -36,12 +37,19 @@ pub fn accumulate(product: u128, vm: &S1Vmad) -> u128 {
         & TMP_MASK
 }
 
-/// Stage 3: the 64-bit result after `.shr7` / `.shr15`.
+/// Stage 3: the 64-bit result after `.shr7` / `.shr15`: the low 64 bits of `tmp` shifted
+/// right, sign-extended for a signed final result and zero-extended for an unsigned one (S8),
+/// so a negative unsigned sum scaled comes out as a large positive one.
 pub fn scale(ctrl: &Ctrl, tmp: u128) -> u64 {
-    match ctrl.scale {
-        Scale::None => tmp as u64,
-        Scale::Shr7 => (tmp >> 7) as u64,
-        Scale::Shr15 => (tmp >> 15) as u64,
+    let shift = match ctrl.scale {
+        Scale::None => return tmp as u64,
+        Scale::Shr7 => 7,
+        Scale::Shr15 => 15,
+    };
+    if ctrl.signed_final() {
+        (tmp >> shift) as u64
+    } else {
+        (tmp as u64) >> shift
     }
 }
 

@@ -1,5 +1,5 @@
 //! `vmad` (decision S8): the PTX pseudo-code with a 128-bit intermediate, as sm_90 computes it
-//! (measured on an H100). The pseudo-code, with the three places where silicon differs marked:
+//! (measured on an H100). The pseudo-code, with the four places where silicon differs marked:
 //!
 //! ```text
 //! ta = partSelectSignExtend( a, atype, asel );   // [1] no asel: a read as s32, any atype
@@ -14,6 +14,9 @@
 //! tmp = tmp + c128 + lsb;
 //! switch( scale ) { case .shr7: result = (tmp >> 7) & 0xffffffffffffffff;
 //!                   case .shr15: result = (tmp >> 15) & 0xffffffffffffffff; }
+//!                                                // [4] !signedFinal: tmp[63:0] >> 7 (or 15),
+//!                                                //     zeros shifted in
+
 //! if ( .sat ) { if (signedFinal) result = CLAMP(result, S32_MAX, S32_MIN);
 //!               else             result = CLAMP(result, U32_MAX, U32_MIN); }
 //!                                                // [3] result read as signed in both clamps
@@ -74,11 +77,18 @@ pub fn eval(ctrl: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
     };
     let tmp = tmp.wrapping_add(c128).wrapping_add(lsb);
     let mask64 = u128::from(u64::MAX);
-    let result = match ctrl.scale {
-        Scale::None => tmp & mask64,
-        Scale::Shr7 => (tmp >> 7) & mask64,
-        Scale::Shr15 => (tmp >> 15) & mask64,
-    } as u64;
+    let shift = match ctrl.scale {
+        Scale::None => 0,
+        Scale::Shr7 => 7,
+        Scale::Shr15 => 15,
+    };
+    // [4]: the shift of a signed result brings in copies of bit 127 of tmp; an unsigned one
+    // shifts the 64-bit window itself, with zeros.
+    let result = if signed_final {
+        ((tmp >> shift) & mask64) as u64
+    } else {
+        ((tmp & mask64) as u64) >> shift
+    };
     // [3]: both clamps read the 64-bit result as signed.
     let result = if ctrl.sat {
         let (lo, hi) = if signed_final {
