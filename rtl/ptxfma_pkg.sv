@@ -182,6 +182,10 @@ package ptxfma_pkg;
   localparam int unsigned F32ManBits  = 23;
   localparam int unsigned F16ManBits  = 10;
   localparam int unsigned BF16ManBits = 7;
+  localparam int unsigned F64ExpBits  = 11;
+  localparam int unsigned F32ExpBits  = 8;
+  localparam int unsigned F16ExpBits  = 5;
+  localparam int unsigned BF16ExpBits = 8;
 
   // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS.
   localparam int unsigned F64Prec = F64ManBits + 1;

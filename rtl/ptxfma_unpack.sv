@@ -43,32 +43,43 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
     return op;
   endfunction
 
+  // The unbiased exponent of the field `e` of a format with `exp_bits` exponent bits: the
+  // subnormal exponent 1 - bias when the field is zero.
+  function automatic exp_t unbias(logic [F64ExpBits-1:0] e, int unsigned exp_bits);
+    exp_t bias;
+    bias = exp_t'((1 << (exp_bits - 1)) - 1);
+    return (e == '0) ? exp_t'(1) - bias : exp_t'(e) - bias;
+  endfunction
+
   function automatic operand_t unpack_f64(logic [63:0] x);
-    logic [10:0] e;
-    e = x[62:52];
-    return mk_op(x[63], e == '0, e == '1,
-                 (e == '0) ? -16'sd1022 : $signed({5'b0, e}) - 16'sd1023, x[51:0], 1'b0);
+    logic [F64ExpBits-1:0] e;
+    e = x[F64ManBits+:F64ExpBits];
+    return mk_op(x[F64ManBits+F64ExpBits], e == '0, e == '1, unbias(e, F64ExpBits),
+                 x[F64ManBits-1:0], 1'b0);
   endfunction
 
   function automatic operand_t unpack_f32(logic [31:0] x, logic flush);
-    logic [7:0] e;
-    e = x[30:23];
-    return mk_op(x[31], e == '0, e == '1,
-                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[F32ManBits-1:0], (F64ManBits - F32ManBits)'(0)}, flush);
+    logic [F32ExpBits-1:0] e;
+    e = x[F32ManBits+:F32ExpBits];
+    return mk_op(x[F32ManBits+F32ExpBits], e == '0, e == '1,
+                 unbias(F64ExpBits'(e), F32ExpBits),
+                 {x[F32ManBits-1:0], (F64ManBits - F32ManBits)'(0)}, flush);
   endfunction
 
   function automatic operand_t unpack_f16(logic [15:0] x);
-    logic [4:0] e;
-    e = x[14:10];
-    return mk_op(x[15], e == '0, e == '1,
-                 (e == '0) ? -16'sd14 : $signed({11'b0, e}) - 16'sd15, {x[F16ManBits-1:0], (F64ManBits - F16ManBits)'(0)}, 1'b0);
+    logic [F16ExpBits-1:0] e;
+    e = x[F16ManBits+:F16ExpBits];
+    return mk_op(x[F16ManBits+F16ExpBits], e == '0, e == '1,
+                 unbias(F64ExpBits'(e), F16ExpBits),
+                 {x[F16ManBits-1:0], (F64ManBits - F16ManBits)'(0)}, 1'b0);
   endfunction
 
   function automatic operand_t unpack_bf16(logic [15:0] x);
-    logic [7:0] e;
-    e = x[14:7];
-    return mk_op(x[15], e == '0, e == '1,
-                 (e == '0) ? -16'sd126 : $signed({8'b0, e}) - 16'sd127, {x[BF16ManBits-1:0], (F64ManBits - BF16ManBits)'(0)}, 1'b0);
+    logic [BF16ExpBits-1:0] e;
+    e = x[BF16ManBits+:BF16ExpBits];
+    return mk_op(x[BF16ManBits+BF16ExpBits], e == '0, e == '1,
+                 unbias(F64ExpBits'(e), BF16ExpBits),
+                 {x[BF16ManBits-1:0], (F64ManBits - BF16ManBits)'(0)}, 1'b0);
   endfunction
 
   // a and b of the binary32 kinds: the lane's word, or an f16/bf16 value in bits 15:0 (the
