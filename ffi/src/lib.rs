@@ -452,15 +452,9 @@ pub unsafe extern "C" fn ptxfma_eval_batch(
 /// The batch, block by block. A block of one control word that the lane engine takes (every
 /// float kind) goes straight to the engine (`batch::Engine`, the one `Pipeline::run` uses) from
 /// the caller's arrays, sixteen operations at a time, which spares the gather `run` does from
-/// its array of port structs. Any other block goes through `Pipeline::run`, followed by
-/// `LATENCY - 1` bubbles so its last results retire: input `t`'s result is the output of cycle
-/// `t + LATENCY - 1`.
+/// its array of port structs. Any other block goes through `pipeline::eval_batch`.
 fn eval_batch(ctrl: &[u32], a: &[u64], b: &[u64], c: &[u64], d: &mut [u64]) {
-    let lead = LATENCY - 1;
     let engine = batch::Engine::new(Backend::selected());
-    let mut pipe = Pipeline::new();
-    let mut inputs = Vec::with_capacity(BLOCK + lead);
-    let mut outs = vec![Out::default(); BLOCK + lead];
     let mut start = 0;
     while start < ctrl.len() {
         let end = (start + BLOCK).min(ctrl.len());
@@ -490,22 +484,13 @@ fn eval_batch(ctrl: &[u32], a: &[u64], b: &[u64], c: &[u64], d: &mut [u64]) {
                 d[k] = eval_one(word, a[k], b[k], c[k]);
             }
         } else {
-            inputs.clear();
-            inputs.extend((start..end).map(|i| PipeIn {
-                valid: true,
-                tag: 0,
-                ctrl: ctrl[i],
-                a: a[i],
-                b: b[i],
-                c: c[i],
-                reset: false,
-            }));
-            inputs.extend(std::iter::repeat_n(PipeIn::default(), lead));
-            let outs = &mut outs[..inputs.len()];
-            pipe.run(&inputs, outs);
-            for (k, o) in outs[lead..].iter().enumerate() {
-                d[start + k] = o.d;
-            }
+            pipeline::eval_batch(
+                |i| ctrl[start + i],
+                &a[start..end],
+                &b[start..end],
+                &c[start..end],
+                &mut d[start..end],
+            );
         }
         start = end;
     }

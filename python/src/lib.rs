@@ -183,38 +183,9 @@ fn eval_line(line: &str, target: &str) -> PyResult<u64> {
     }
 }
 
-/// Inputs per `Pipeline::run` call: the three drain cycles per block cost nothing, and the
-/// block stays in cache.
+/// Inputs per `Pipeline::run` call when the bench times `run` itself, as
+/// `pipeline::eval_batch` does.
 const BLOCK: usize = 4096;
-
-/// `d[i]` = the result of `ctrl(i)`, `a[i]`, `b[i]`, `c[i]`, on `Pipeline::run`: each block is
-/// followed by `LATENCY - 1` bubbles, and input t's result retires in cycle t + LATENCY - 1.
-fn eval_batch(ctrl: impl Fn(usize) -> u32, a: &[u64], b: &[u64], c: &[u64], d: &mut [u64]) {
-    let lead = LATENCY - 1;
-    let mut pipe = pipeline::Pipeline::new();
-    let mut inputs = Vec::with_capacity(BLOCK + lead);
-    let mut outs = vec![Out::default(); BLOCK + lead];
-    let mut start = 0;
-    while start < a.len() {
-        let end = (start + BLOCK).min(a.len());
-        inputs.clear();
-        inputs.extend((start..end).map(|i| PipeIn {
-            valid: true,
-            ctrl: ctrl(i),
-            a: a[i],
-            b: b[i],
-            c: c[i],
-            ..PipeIn::default()
-        }));
-        inputs.extend(std::iter::repeat_n(PipeIn::default(), lead));
-        let outs = &mut outs[..inputs.len()];
-        pipe.run(&inputs, outs);
-        for (k, o) in outs[lead..].iter().enumerate() {
-            d[start + k] = o.d;
-        }
-        start = end;
-    }
-}
 
 /// A 1-D numpy array as a slice: contiguous arrays are borrowed, others copied.
 fn to_vec_or_slice<'a>(x: &'a PyReadonlyArray1<'_, u64>) -> std::borrow::Cow<'a, [u64]> {
@@ -263,10 +234,10 @@ fn eval_array<'py>(
     };
     let mut d = vec![0u64; n];
     match words {
-        Some(w) => py.detach(|| eval_batch(|i| w[i], &a, &b, &c, &mut d)),
+        Some(w) => py.detach(|| pipeline::eval_batch(|i| w[i], &a, &b, &c, &mut d)),
         None => {
             let word = op_arg(ptx_or_ctrl, target)?.encode();
-            py.detach(|| eval_batch(|_| word, &a, &b, &c, &mut d));
+            py.detach(|| pipeline::eval_batch(|_| word, &a, &b, &c, &mut d));
         }
     }
     Ok(PyArray1::from_vec(py, d))

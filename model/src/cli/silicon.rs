@@ -31,8 +31,9 @@ enum Step {
         /// The vector file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        /// Vectors per form (a vmad mnemonic shares them among its selectors and signs).
-        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+        /// Vectors per form (a vmad mnemonic shares them among its selectors and signs); at
+        /// most 10,000,000, so the blocks made in parallel stay within memory.
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
         count: u32,
         /// Seed of the stimulus.
         #[arg(long, default_value_t = 1)]

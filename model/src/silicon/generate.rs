@@ -9,8 +9,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::ctrl::Ctrl;
-use crate::pipeline::{PipeIn, Pipeline, LATENCY};
-use crate::regs::Out;
+use crate::pipeline::eval_batch;
 use crate::stimulus::{operands_for, splitmix64, Rng};
 
 use super::files::{write_block, write_vectors_head, Block, Output, VectorsHead};
@@ -49,24 +48,12 @@ impl Plan {
     }
 }
 
-/// The model's results for `ctrl` on these operands, through the pipe's batch path.
+/// The model's results for `ctrl` on these operands ([`eval_batch`], the lane engine).
 pub fn answers(ctrl: &Ctrl, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
     let word = ctrl.encode();
-    let mut inputs: Vec<PipeIn> = (0..a.len())
-        .map(|i| PipeIn {
-            valid: true,
-            tag: 0,
-            ctrl: word,
-            a: a[i],
-            b: b[i],
-            c: c[i],
-            reset: false,
-        })
-        .collect();
-    inputs.resize(a.len() + LATENCY - 1, PipeIn::default());
-    let mut out = vec![Out::default(); inputs.len()];
-    Pipeline::new().run(&inputs, &mut out);
-    out[LATENCY - 1..].iter().map(|o| o.d).collect()
+    let mut d = vec![0; a.len()];
+    eval_batch(|_| word, a, b, c, &mut d);
+    d
 }
 
 /// One form's block.
