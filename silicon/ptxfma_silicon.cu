@@ -130,6 +130,10 @@ int main(int argc, char **argv) {
   const char *vpath = argv[1];
   FILE *in = std::fopen(vpath, "rb");
   if (!in) fail(std::string(vpath) + ": cannot open");
+  // The file's size bounds every block, so a corrupt count is an error, not a huge allocation.
+  if (fseeko(in, 0, SEEK_END) != 0) fail(std::string(vpath) + ": cannot seek");
+  const unsigned long long size = (unsigned long long)ftello(in);
+  std::rewind(in);
   char magic[8];
   read_exact(in, magic, 8, vpath);
   if (std::memcmp(magic, "PTXFMAV1", 8) != 0) fail(std::string(vpath) + ": not a vector file");
@@ -182,7 +186,10 @@ int main(int argc, char **argv) {
   for (uint32_t k = 0; k < blocks; ++k) {
     const uint32_t form = read_le<uint32_t>(in, vpath);
     const uint32_t n = read_le<uint32_t>(in, vpath);
-    if (form >= PTXFMA_FORM_COUNT) fail(std::string(vpath) + ": unknown form " + std::to_string(form));
+    if (form >= PTXFMA_FORM_COUNT)
+      fail(std::string(vpath) + ": unknown form " + std::to_string(form));
+    if ((unsigned long long)n * 4 * sizeof(u64) > size - (unsigned long long)ftello(in))
+      fail(std::string(vpath) + ": cut short");
     host.resize((size_t)n * 4);
     read_exact(in, host.data(), (size_t)n * 4 * sizeof(u64), vpath);  // a, b, c, model's d
     const uint32_t runs = kForms[form].min_sm <= sm ? 1 : 0;
