@@ -22,7 +22,7 @@ use crate::rtl::{self, Rtl};
 use crate::stim::Family;
 use crate::Error;
 
-pub use crate::stream::{vector_input, Stream};
+pub use crate::stream::Stream;
 
 /// Knobs of a lockstep run.
 #[derive(Clone, Debug)]

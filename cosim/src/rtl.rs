@@ -355,15 +355,7 @@ mod tests {
             if out.len() % 5 == 4 {
                 out.push(PipeIn::default());
             }
-            out.push(PipeIn {
-                valid: true,
-                tag: 0,
-                ctrl: v.ctrl.encode(),
-                a: v.a,
-                b: v.b,
-                c: v.c,
-                reset: false,
-            });
+            out.push(v.input(0));
         }
         out.extend([PipeIn::default(); 4]);
         for (i, p) in out.iter_mut().enumerate() {

@@ -25,7 +25,7 @@ use std::fmt;
 use ptxfma_model::pipeline::{PipeIn, LATENCY};
 
 use crate::directed::{self, Biased};
-use crate::stim::{splitmix64, Family, Rng, Stimulus, Vector};
+use crate::stim::{splitmix64, Family, Rng, Stimulus};
 
 /// One bubble (valid = 0) in this many cycles.
 const BUBBLE_EVERY: u64 = 16;
@@ -228,23 +228,10 @@ impl Iterator for Stream {
             let f = self.next_family();
             let v = self.stims[f].next()?;
             self.left -= 1;
-            vector_input(&v, tag)
+            v.input(tag)
         };
         self.cycle += 1;
         Some(inp)
-    }
-}
-
-/// A vector presented as a valid input with `tag`.
-pub fn vector_input(v: &Vector, tag: u16) -> PipeIn {
-    PipeIn {
-        valid: true,
-        tag,
-        ctrl: v.ctrl.encode(),
-        a: v.a,
-        b: v.b,
-        c: v.c,
-        reset: false,
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use ptxfma_cosim::chunk::{self, Chunk};
 use ptxfma_cosim::coverage::Coverage;
 use ptxfma_cosim::stim::{Family, Stimulus};
-use ptxfma_cosim::stream::{vector_input, Families};
+use ptxfma_cosim::stream::Families;
 use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::pipeline::{PipeIn, Pipeline};
 
@@ -28,7 +28,7 @@ fn drive(cov: &mut Coverage, c: &Chunk, corners: bool) {
         let inp = if !corners && inp.valid {
             let fam = Family::of(&Ctrl::decode(inp.ctrl));
             let v = plain[fam as usize].next().unwrap();
-            vector_input(&v, inp.tag)
+            v.input(inp.tag)
         } else {
             inp
         };
@@ -239,7 +239,7 @@ fn file_round_trips_and_merges_by_name() {
     assert_eq!(m.operations(), 2 * c.operations());
     // Sampling a merged coverage carries it over to this build's bins.
     let mut p = Pipeline::new();
-    let inp = vector_input(&Stimulus::new(1, &[Family::F32]).next().unwrap(), 0);
+    let inp = Stimulus::new(1, &[Family::F32]).next().unwrap().input(0);
     p.tick(&inp);
     m.sample(&inp, &PipeIn::default(), &p);
     assert_eq!(m.operations(), 2 * c.operations() + 1);
@@ -347,7 +347,7 @@ fn sample_cost() {
     let inputs: Vec<PipeIn> = Stimulus::new(5, &fams)
         .take(n)
         .enumerate()
-        .map(|(i, v)| vector_input(&v, i as u16))
+        .map(|(i, v)| v.input(i as u16))
         .collect();
     let (mut tick, mut both) = (f64::MAX, f64::MAX);
     for _ in 0..5 {

@@ -461,15 +461,7 @@ fn handles_and_errors_are_per_thread() {
                 let h = ptxfma_pipe_new();
                 let mut model = Pipeline::new();
                 for v in Stimulus::new(100 + k, FamilyFilter::all()).take(2000) {
-                    let want = model.tick(&PipeIn {
-                        valid: true,
-                        tag: 0,
-                        ctrl: v.ctrl.encode(),
-                        a: v.a,
-                        b: v.b,
-                        c: v.c,
-                        reset: false,
-                    });
+                    let want = model.tick(&v.input(0));
                     assert_eq!(ptxfma_pipe_tick(h, 1, 0, v.ctrl.encode(), v.a, v.b, v.c), 0);
                     let mut d = 0;
                     // SAFETY: valid out-pointer.

@@ -48,7 +48,7 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     let inputs: Vec<PipeIn> = Stimulus::new(a.seed, &a.filter.0)
         .take(count as usize)
         .enumerate()
-        .map(|(i, v)| lockstep::vector_input(&v, i as u16))
+        .map(|(i, v)| v.input(i as u16))
         .collect();
     let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();
     println!(

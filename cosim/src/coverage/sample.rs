@@ -741,15 +741,7 @@ mod tests {
             .take(300_000)
             .enumerate()
         {
-            p.tick(&PipeIn {
-                valid: true,
-                tag: i as u16,
-                ctrl: v.ctrl.encode(),
-                a: v.a,
-                b: v.b,
-                c: v.c,
-                reset: false,
-            });
+            p.tick(&v.input(i as u16));
             let Some(Op::Float(op)) = m.op(p.s3.ctrl) else {
                 continue;
             };

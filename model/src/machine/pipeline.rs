@@ -640,15 +640,7 @@ mod tests {
             let start = || {
                 let mut p = Pipeline::new();
                 for v in &all[round..round + 5] {
-                    p.tick(&PipeIn {
-                        valid: true,
-                        tag: 7,
-                        ctrl: v.ctrl.encode(),
-                        a: v.a,
-                        b: v.b,
-                        c: v.c,
-                        reset: false,
-                    });
+                    p.tick(&v.input(7));
                 }
                 p
             };
@@ -729,15 +721,7 @@ mod tests {
                     reset: false,
                 }
             } else {
-                PipeIn {
-                    valid: true,
-                    tag: i as u16,
-                    ctrl: v.ctrl.encode(),
-                    a: v.a,
-                    b: v.b,
-                    c: v.c,
-                    reset: false,
-                }
+                v.input(i as u16)
             };
             let out = stage4(&s3);
             s3 = stage3(&s2);

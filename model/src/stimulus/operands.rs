@@ -235,6 +235,21 @@ pub struct Vector {
     pub c: u64,
 }
 
+impl Vector {
+    /// This vector presented to the pipe as a valid input with `tag`.
+    pub fn input(&self, tag: u16) -> crate::PipeIn {
+        crate::PipeIn {
+            valid: true,
+            tag,
+            ctrl: self.ctrl.encode(),
+            a: self.a,
+            b: self.b,
+            c: self.c,
+            reset: false,
+        }
+    }
+}
+
 /// Operands for a fixed control word. Operands the instruction does not read are zero (`b` of
 /// add/sub, `c` of mul, bits 63:16 of f16/bf16 and 63:32 of f32 and vmad sources), so that a
 /// vector replays exactly from its [`eval_line`].
