@@ -41,16 +41,6 @@ pub struct Layout {
     pub bins: Vec<BinDef>,
 }
 
-/// The float families, in `Family::ALL` order (their index is `Family as usize`).
-pub const FLOAT_FAMILIES: [Family; 6] = [
-    Family::F32,
-    Family::F64,
-    Family::F32x2,
-    Family::Mixed,
-    Family::Sm1x,
-    Family::AddSubMul,
-];
-
 pub const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
 pub const SELS: [Sel; 7] = [Sel::B0, Sel::B1, Sel::B2, Sel::B3, Sel::H0, Sel::H1, Sel::W];
 pub const SCALES: [Scale; 3] = [Scale::None, Scale::Shr7, Scale::Shr15];
@@ -801,7 +791,7 @@ fn build() -> Model {
     );
 
     // ---- per float family --------------------------------------------------------------
-    for f in FLOAT_FAMILIES {
+    for f in Family::ALL.into_iter().filter(|&f| f != Family::Vmad) {
         let fi = f as usize;
         let r = &reach[fi];
         let n = f.name();
