@@ -200,6 +200,11 @@ package ptxfma_pkg;
   // Datapath constants //
   ////////////////////////
 
+  // The wide datapaths are written on WordW-bit slices, one machine word each in the Verilated
+  // model (rtl/README.md, "Verilator speed"); a bit within a slice takes WordIdxW bits to name.
+  localparam int unsigned WordW    = 64;
+  localparam int unsigned WordIdxW = $clog2(WordW);
+
   // Booth array: 106-bit rows, 27 radix-4 digits of a 54-bit multiplier, plus the negation row.
   localparam int unsigned MulW      = 106;
   localparam int unsigned MplierW   = 54;
@@ -211,7 +216,7 @@ package ptxfma_pkg;
   localparam int unsigned BoothHiDigit = 14;
   // The array and the carry-save tree carry every 106-bit row as two slices, 63:0 and 105:64:
   // one machine word each in the Verilated model (a 106-bit value would be four 32-bit words).
-  localparam int unsigned MulLoW    = 64;
+  localparam int unsigned MulLoW    = WordW;
   localparam int unsigned MulHiW    = MulW - MulLoW;
 
   // A binary32 product: F32ProdW bits, lane 0's at the bottom of the array's sum, f32x2 lane
@@ -225,6 +230,10 @@ package ptxfma_pkg;
   localparam int unsigned AlignW = 164;
   localparam int unsigned MagW   = 165;
   localparam int unsigned AddW   = 166;
+
+  // Shift counts over the adder window, 0..AddW: the LZA's count and the normaliser's shifts.
+  // Their top ShiftCntW - WordIdxW bits count whole WordW-bit slices.
+  localparam int unsigned ShiftCntW = $clog2(AddW + 1);
 
   // The normalised significand (s3_lane_t.norm) leads at MagW-1: a binary64 result keeps
   // norm[MagW-1:F64RoundBit+1] (164:112), its round bit at F64RoundBit (111) and everything
@@ -296,15 +305,15 @@ package ptxfma_pkg;
 
   // S2Lane: one float lane after stage 2.
   typedef struct packed {
-    logic            sign;
-    logic            zero;
-    logic            flush_sign;
-    logic [MagW-1:0] mag;
-    logic            sticky;
-    logic [7:0]      lza_cnt;
-    exp14_t          eref;
-    logic            spec_valid;
-    logic [63:0]     spec_res;
+    logic                 sign;
+    logic                 zero;
+    logic                 flush_sign;
+    logic [MagW-1:0]      mag;
+    logic                 sticky;
+    logic [ShiftCntW-1:0] lza_cnt;
+    exp14_t               eref;
+    logic                 spec_valid;
+    logic [63:0]          spec_res;
   } s2_lane_t;
 
   // S2: stage-2 bank.
