@@ -48,7 +48,7 @@ module ptxfma_normalize import ptxfma_pkg::*; (
   logic [MagW-1:0]      xs;
 
   always_comb begin
-    emin    = f64_i ? -16'sd1022 : -16'sd126;
+    emin    = f64_i ? exp_t'(1) - exp_t'(F64Bias) : exp_t'(1) - exp_t'(F32Bias);
     // Largest left shift: a leading one at bit 164 after a shift by s has exponent
     // eref + 57 - s, which must stay >= emin.
     lim     = eref_i + 16'sd57 - emin;

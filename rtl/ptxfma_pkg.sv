@@ -191,10 +191,32 @@ package ptxfma_pkg;
   localparam int unsigned F64Prec = F64ManBits + 1;
   localparam int unsigned F32Prec = F32ManBits + 1;
 
+  // Whole encodings (sign, exponent, fraction), as cvfpu's fp_width: 64, 32, 16 and 16 bits.
+  localparam int unsigned F64W  = 1 + F64ExpBits + F64ManBits;
+  localparam int unsigned F32W  = 1 + F32ExpBits + F32ManBits;
+  localparam int unsigned F16W  = 1 + F16ExpBits + F16ManBits;
+  localparam int unsigned BF16W = 1 + BF16ExpBits + BF16ManBits;
+
+  // Exponent biases, as cvfpu's bias(): the largest normal exponent (1023, 127); the smallest
+  // is 1 - bias (-1022, -126).
+  localparam int unsigned F64Bias = 2 ** (F64ExpBits - 1) - 1;
+  localparam int unsigned F32Bias = 2 ** (F32ExpBits - 1) - 1;
+
   // The internal significand (operand_t.sig) is binary64's, MSB-aligned: a binary32 one is
   // its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
   localparam int unsigned SigW      = F64Prec;
   localparam int unsigned F32SigLsb = SigW - F32Prec;
+
+  ////////////////////////
+  // Ports              //
+  ////////////////////////
+
+  // Operand and result words: a binary64, two binary32 (f32x2: lane l in bits F32W * l +: F32W)
+  // or a vmad word in the low bits. Tags and control words as the DUT contract (docs/dut.md)
+  // states them.
+  localparam int unsigned DataW = F64W;
+  localparam int unsigned TagW  = 16;
+  localparam int unsigned CtrlW = $bits(ctrl_t);
 
   ////////////////////////
   // Datapath constants //
@@ -244,13 +266,16 @@ package ptxfma_pkg;
   // vmad intermediate width.
   localparam int unsigned VmTmpW = 80;
 
-  // Internal exponent arithmetic: the model's i32, here 16 bits signed, which holds every value
-  // the datapath can form (|x| < 2^14); registers keep the low 14 bits like `as i16` packed.
-  typedef logic signed [15:0] exp_t;
-  typedef logic signed [13:0] exp14_t;
+  // Internal exponent arithmetic: the model's i32, here ExpW (16) bits signed, which holds every
+  // value the datapath can form (|x| < 2^14); registers keep the low ExpRegW (14) bits like
+  // `as i16` packed.
+  localparam int unsigned ExpW    = 16;
+  localparam int unsigned ExpRegW = 14;
+  typedef logic signed [ExpW-1:0]    exp_t;
+  typedef logic signed [ExpRegW-1:0] exp14_t;
 
   function automatic exp_t exp_widen(exp14_t e);
-    return exp_t'({{2{e[13]}}, e});
+    return exp_t'({{(ExpW - ExpRegW){e[ExpRegW-1]}}, e});
   endfunction
 
   //////////////////////////
@@ -281,7 +306,7 @@ package ptxfma_pkg;
     logic [AlignW-1:0] c_aligned;
     logic              align_sticky;
     logic              spec_valid;
-    logic [63:0]       spec_res;
+    logic [DataW-1:0]  spec_res;
   } s1_lane_t;
 
   // S1Vmad: vmad side path after stage 1.
@@ -294,7 +319,7 @@ package ptxfma_pkg;
   // S1: stage-1 bank.
   typedef struct packed {
     logic            valid;
-    logic [15:0]     tag;
+    logic [TagW-1:0] tag;
     ctrl_t           ctrl;
     logic [MulW-1:0] mul_sum;
     logic [MulW-1:0] mul_carry;
@@ -313,13 +338,13 @@ package ptxfma_pkg;
     logic [ShiftCntW-1:0] lza_cnt;
     exp14_t               eref;
     logic                 spec_valid;
-    logic [63:0]          spec_res;
+    logic [DataW-1:0]     spec_res;
   } s2_lane_t;
 
   // S2: stage-2 bank.
   typedef struct packed {
     logic              valid;
-    logic [15:0]       tag;
+    logic [TagW-1:0]   tag;
     ctrl_t             ctrl;
     logic [VmTmpW-1:0] vm_tmp;
     s2_lane_t          lane0;
@@ -328,31 +353,31 @@ package ptxfma_pkg;
 
   // S3Lane: one float lane after stage 3.
   typedef struct packed {
-    logic            sign;
-    logic            zero;
-    logic            flush_sign;
-    logic [MagW-1:0] norm;
-    logic            sticky;
-    exp14_t          exp;
-    logic            spec_valid;
-    logic [63:0]     spec_res;
+    logic             sign;
+    logic             zero;
+    logic             flush_sign;
+    logic [MagW-1:0]  norm;
+    logic             sticky;
+    exp14_t           exp;
+    logic             spec_valid;
+    logic [DataW-1:0] spec_res;
   } s3_lane_t;
 
   // S3: stage-3 bank.
   typedef struct packed {
-    logic        valid;
-    logic [15:0] tag;
-    ctrl_t       ctrl;
-    logic [63:0] vm_res;
-    s3_lane_t    lane0;
-    s3_lane_t    lane1;
+    logic             valid;
+    logic [TagW-1:0]  tag;
+    ctrl_t            ctrl;
+    logic [DataW-1:0] vm_res;
+    s3_lane_t         lane0;
+    s3_lane_t         lane1;
   } s3_t;
 
   // Out: the retiring bank.
   typedef struct packed {
-    logic        valid;
-    logic [15:0] tag;
-    logic [63:0] d;
+    logic             valid;
+    logic [TagW-1:0]  tag;
+    logic [DataW-1:0] d;
   } out_t;
 
 endpackage

@@ -6,18 +6,18 @@
 // parallel with the shared Booth array, which takes the lane's significands directly.
 
 module ptxfma_s1_lane import ptxfma_pkg::*; (
-  input  logic        f64_i,
-  input  operand_t    a_i,
-  input  operand_t    b_i,
-  input  operand_t    c_i,
-  input  logic [63:0] raw_a_i,
-  input  logic [63:0] raw_b_i,
-  input  logic [63:0] raw_c_i,
-  output s1_lane_t    lane_o
+  input  logic             f64_i,
+  input  operand_t         a_i,
+  input  operand_t         b_i,
+  input  operand_t         c_i,
+  input  logic [DataW-1:0] raw_a_i,
+  input  logic [DataW-1:0] raw_b_i,
+  input  logic [DataW-1:0] raw_c_i,
+  output s1_lane_t         lane_o
 );
 
   logic              prod_zero, spec_valid, sticky;
-  logic [63:0]       spec_res;
+  logic [DataW-1:0]  spec_res;
   logic [AlignW-1:0] c_aligned;
   exp_t              ep, eref;
 

@@ -14,21 +14,21 @@
 // state test). See rtl/README.md.
 
 module ptxfma_top import ptxfma_pkg::*; (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        in_valid_i,
-  input  logic [15:0] in_tag_i,
-  input  logic [23:0] in_ctrl_i,
-  input  logic [63:0] in_a_i,
-  input  logic [63:0] in_b_i,
-  input  logic [63:0] in_c_i,
-  output logic        out_valid_o,
-  output logic [15:0] out_tag_o,
-  output logic [63:0] out_d_o,
-  output s1_t         s1_o,
-  output s2_t         s2_o,
-  output s3_t         s3_o,
-  output out_t        out_o
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             in_valid_i,
+  input  logic [TagW-1:0]  in_tag_i,
+  input  logic [CtrlW-1:0] in_ctrl_i,
+  input  logic [DataW-1:0] in_a_i,
+  input  logic [DataW-1:0] in_b_i,
+  input  logic [DataW-1:0] in_c_i,
+  output logic             out_valid_o,
+  output logic [TagW-1:0]  out_tag_o,
+  output logic [DataW-1:0] out_d_o,
+  output s1_t              s1_o,
+  output s2_t              s2_o,
+  output s3_t              s3_o,
+  output out_t             out_o
 );
 
   s1_t  s1_d, s1_q;
@@ -245,10 +245,10 @@ module ptxfma_top import ptxfma_pkg::*; (
   // Stage 3: normalisation (LZA count, one-bit correction, gradual underflow); vmad scale.  //
   /////////////////////////////////////////////////////////////////////////////////////////////
 
-  kind_e       kind3;
-  lane_en_t    en_3;
-  logic [63:0] vm_res_3;
-  s3_lane_t    lane_3 [Lanes];
+  kind_e            kind3;
+  lane_en_t         en_3;
+  logic [DataW-1:0] vm_res_3;
+  s3_lane_t         lane_3 [Lanes];
 
   assign kind3  = kind_decode(s2_q.ctrl.kind);
   assign en_3   = lane_enables(kind3);
@@ -282,11 +282,11 @@ module ptxfma_top import ptxfma_pkg::*; (
   // Stage 4: rounding, overflow, flushing, special results, saturation; result packing.     //
   /////////////////////////////////////////////////////////////////////////////////////////////
 
-  kind_e       kind4;
-  rnd_e        rnd4;
-  logic        f64_4, flush4;
-  logic [63:0] vm_d_4;
-  logic [63:0] res_4 [Lanes];
+  kind_e            kind4;
+  rnd_e             rnd4;
+  logic             f64_4, flush4;
+  logic [DataW-1:0] vm_d_4;
+  logic [DataW-1:0] res_4 [Lanes];
 
   assign kind4  = kind_decode(s3_q.ctrl.kind);
   assign rnd4   = effective_rnd(kind4, s3_q.ctrl.rnd);
@@ -317,7 +317,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     out_d.tag   = s3_q.tag;
     unique case (kind4)
       KIND_VMAD:  out_d.d = vm_d_4;
-      KIND_F32X2: out_d.d = (res_4[1] << 32) | res_4[0];
+      KIND_F32X2: out_d.d = (res_4[1] << F32W) | res_4[0];
       default:    out_d.d = res_4[0];
     endcase
   end
