@@ -266,6 +266,16 @@ package ptxfma_pkg;
   // vmad intermediate width.
   localparam int unsigned VmTmpW = 80;
 
+  // vmad operands: a 32-bit word, or one of its bytes or half-words (the selectors' parts),
+  // read as a VmOpW-bit two's complement value (the word and a sign). .shr7 and .shr15 shift
+  // the intermediate right by a byte or a half-word less one; the result is its low DataW bits.
+  localparam int unsigned VmWordW    = 32;
+  localparam int unsigned VmHalfW    = VmWordW / 2;
+  localparam int unsigned VmByteW    = VmWordW / 4;
+  localparam int unsigned VmOpW      = VmWordW + 1;
+  localparam int unsigned ScaleShr7  = VmByteW - 1;
+  localparam int unsigned ScaleShr15 = VmHalfW - 1;
+
   // Internal exponent arithmetic: the model's i32, here ExpW (16) bits signed, which holds every
   // value the datapath can form (|x| < 2^14); registers keep the low ExpRegW (14) bits like
   // `as i16` packed.

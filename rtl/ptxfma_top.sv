@@ -93,18 +93,18 @@ module ptxfma_top import ptxfma_pkg::*; (
   end
 
   // vmad operands and addend.
-  logic [32:0] vm_ta, vm_tb;
-  s1_vmad_t    vm_1;
+  logic [VmOpW-1:0] vm_ta, vm_tb;
+  s1_vmad_t         vm_1;
 
   ptxfma_vmad_select u_vmad_select_a (
-    .w_i     (in_a_i[31:0]),
+    .w_i     (in_a_i[VmWordW-1:0]),
     .sel_i   (sel_decode(ctrl1.asel)),
     .signed_i(ctrl1.a_signed),
     .val_o   (vm_ta)
   );
 
   ptxfma_vmad_select u_vmad_select_b (
-    .w_i     (in_b_i[31:0]),
+    .w_i     (in_b_i[VmWordW-1:0]),
     .sel_i   (sel_decode(ctrl1.bsel)),
     .signed_i(ctrl1.b_signed),
     .val_o   (vm_tb)
@@ -114,7 +114,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     .po_i    (ctrl1.po),
     .neg_ab_i(ctrl1.neg_ab),
     .neg_c_i (ctrl1.neg_c),
-    .c_i     (in_c_i[31:0]),
+    .c_i     (in_c_i[VmWordW-1:0]),
     .vm_o    (vm_1)
   );
 
@@ -128,11 +128,11 @@ module ptxfma_top import ptxfma_pkg::*; (
 
   always_comb begin
     if (en_1.vm) begin
-      mcand_lo  = {{(MCandW - 33){vm_ta[32]}}, vm_ta};
+      mcand_lo  = {{(MCandW - VmOpW){vm_ta[VmOpW-1]}}, vm_ta};
       mcand_hi  = mcand_lo;
-      mcand2_lo = {{(MCandW - 34){vm_ta[32]}}, vm_ta, 1'b0};
+      mcand2_lo = {{(MCandW - VmOpW - 1){vm_ta[VmOpW-1]}}, vm_ta, 1'b0};
       mcand2_hi = mcand2_lo;
-      mplier    = {{(MplierW - 33){vm_tb[32]}}, vm_tb};
+      mplier    = {{(MplierW - VmOpW){vm_tb[VmOpW-1]}}, vm_tb};
     end else if (kind1 == KIND_F64) begin
       mcand_lo  = MCandW'(a[0].sig);
       mcand_hi  = mcand_lo;
