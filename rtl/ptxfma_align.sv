@@ -3,8 +3,9 @@
 //
 // Addend alignment shifter with sticky (model/src/parts/align.rs), working in parallel with the
 // multiplier array. The addend's leading bit starts at window bit 163 and shifts right by
-// 56 - (ec - ep); the product occupies window bits 108:3. An addend more than 56 binades above
-// the product stays at the top, and the reference exponent follows it.
+// CTop - (ec - ep) = 56 - (ec - ep); the product occupies window bits 108:3 (ProdLsb and RefBit
+// in the package). An addend more than 56 binades above the product stays at the top, and the
+// reference exponent follows it.
 
 module ptxfma_align import ptxfma_pkg::*; (
   input  logic [SigW-1:0]   c_sig_i,
@@ -21,6 +22,9 @@ module ptxfma_align import ptxfma_pkg::*; (
   localparam int unsigned ShW      = $clog2(MaxShift + 1);
   // Window bit of the significand's LSB before the shift (111): a shift past it loses bits.
   localparam int unsigned CLsb     = AlignW - SigW;
+  // Binades from the reference (window bit RefBit) up to the addend's leading bit before the
+  // shift, window bit AlignW - 1: 56.
+  localparam exp_t        CTop     = exp_t'(AlignW - 1 - RefBit);
 
   exp_t              d, rs;
   logic [ShW-1:0]    sh;
@@ -28,16 +32,16 @@ module ptxfma_align import ptxfma_pkg::*; (
 
   always_comb begin
     d      = ec_i - ep_i;
-    rs     = 16'sd56 - d;
+    rs     = CTop - d;
     sh     = ShW'(MaxShift);
     eref_o = ep_i;
     if (c_zero_i) begin
       // Nothing to align; keep the product's scale.
       sh     = ShW'(MaxShift);
       eref_o = ep_i;
-    end else if (prod_zero_i || (d > 16'sd56)) begin
+    end else if (prod_zero_i || (d > CTop)) begin
       sh     = '0;
-      eref_o = ec_i - 16'sd56;
+      eref_o = ec_i - CTop;
     end else begin
       sh     = (rs > exp_t'(MaxShift)) ? ShW'(MaxShift) : rs[ShW-1:0];
       eref_o = ep_i;

@@ -42,6 +42,9 @@ module ptxfma_normalize import ptxfma_pkg::*; (
     return {o2[AddW-2*WordW-1:0], o1, o0};
   endfunction
 
+  // Binades from the reference (window bit RefBit) up to the normalised lead, bit MagW - 1: 57.
+  localparam exp_t Lead = exp_t'(MagW - 1 - RefBit);
+
   exp_t                 emin, lim, neg_lim, s0, s;
   logic [ShiftCntW-1:0] rs;
   logic [AddW-1:0]      x;
@@ -49,9 +52,9 @@ module ptxfma_normalize import ptxfma_pkg::*; (
 
   always_comb begin
     emin    = f64_i ? exp_t'(1) - exp_t'(F64Bias) : exp_t'(1) - exp_t'(F32Bias);
-    // Largest left shift: a leading one at bit 164 after a shift by s has exponent
-    // eref + 57 - s, which must stay >= emin.
-    lim     = eref_i + 16'sd57 - emin;
+    // Largest left shift: a leading one at bit MagW - 1 (164) after a shift by s has exponent
+    // eref + Lead - s (eref + 57 - s), which must stay >= emin.
+    lim     = eref_i + Lead - emin;
     neg_lim = -lim;
     // A right shift by AddW already clears the whole window.
     rs      = (neg_lim > exp_t'(AddW)) ? ShiftCntW'(AddW) : neg_lim[ShiftCntW-1:0];
@@ -78,7 +81,7 @@ module ptxfma_normalize import ptxfma_pkg::*; (
         s  = s0 + 16'sd1;
       end
       norm_o = xs;
-      exp_o  = eref_i + 16'sd57 - s;
+      exp_o  = eref_i + Lead - s;
     end
   end
 

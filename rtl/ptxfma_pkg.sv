@@ -253,6 +253,12 @@ package ptxfma_pkg;
   localparam int unsigned MagW   = 165;
   localparam int unsigned AddW   = 166;
 
+  // The window's geometry (model/src/parts/align.rs): the product sits ProdLsb (3) guard bits
+  // up, at window bits 108:3; its bit 2 * F64ManBits (104), which weighs 2^ep, is window bit
+  // RefBit (107), and window bit k weighs 2^(eref - RefBit + k).
+  localparam int unsigned ProdLsb = 3;
+  localparam int unsigned RefBit  = ProdLsb + 2 * F64ManBits;
+
   // Shift counts over the adder window, 0..AddW: the LZA's count and the normaliser's shifts.
   // Their top ShiftCntW - WordIdxW bits count whole WordW-bit slices.
   localparam int unsigned ShiftCntW = $clog2(AddW + 1);
