@@ -23,8 +23,8 @@ module ptxfma_adder import ptxfma_pkg::*; (
 
   logic [AddW-1:0] c_ext, s;
 
-  assign opa_o = {57'b0, p_i, 3'b0};
-  assign c_ext = {2'b0, c_aligned_i};
+  assign opa_o = {(AddW - MulW - ProdLsb)'(0), p_i, ProdLsb'(0)};
+  assign c_ext = {(AddW - AlignW)'(0), c_aligned_i};
   assign opb_o = eff_sub_i ? ~c_ext : c_ext;
 
   assign s     = opa_o + opb_o + AddW'(eff_sub_i && !sticky_i);

@@ -12,81 +12,86 @@
 module ptxfma_lza import ptxfma_pkg::*; (
   input  logic [AddW-1:0] opa_i,
   input  logic [AddW-1:0] opb_i,
-  output logic [7:0]      cnt_o  // predicted leading zeros of bits 164:0
+  output logic [ShiftCntW-1:0] cnt_o  // predicted leading zeros of bits MagW-1:0 (164:0)
 );
 
-  // The indicator is formed on three slices, bits 63:0, 127:64 and 165:128, each one machine
-  // word in the Verilated model; the neighbour bits cross between slices by wiring. A shift of
-  // the whole 166-bit word would be a call to a generic runtime function there.
-  localparam int unsigned TopW = AddW - 128;
+  // The indicator is formed on three WordW-bit slices, bits 63:0, 127:64 and 165:128, each one
+  // machine word in the Verilated model; the neighbour bits cross between slices by wiring. A
+  // shift of the whole 166-bit word would be a call to a generic runtime function there.
+  localparam int unsigned TopW = AddW - 2 * WordW;
 
-  logic [63:0]     t0, g0, z0, t1, g1, z1, f0, f1;
-  logic [TopW-1:0] t2, g2, z2, f2;
-  logic [63:0]     t_up0, g_dn0, z_dn0, t_up1, g_dn1, z_dn1;
-  logic [TopW-1:0] t_up2, g_dn2, z_dn2;
+  logic [WordW-1:0] t0, g0, z0, t1, g1, z1, f0, f1;
+  logic [TopW-1:0]  t2, g2, z2, f2;
+  logic [WordW-1:0] t_up0, g_dn0, z_dn0, t_up1, g_dn1, z_dn1;
+  logic [TopW-1:0]  t_up2, g_dn2, z_dn2;
 
   // Schmookler-Nowka indicator of one slice, given its neighbour-shifted t, g and z.
-  function automatic logic [63:0] indicator(logic [63:0] t_up, logic [63:0] g, logic [63:0] z,
-                                            logic [63:0] g_dn, logic [63:0] z_dn);
+  function automatic logic [WordW-1:0] indicator(logic [WordW-1:0] t_up, logic [WordW-1:0] g,
+                                                 logic [WordW-1:0] z, logic [WordW-1:0] g_dn,
+                                                 logic [WordW-1:0] z_dn);
     return (t_up & ((g & ~z_dn) | (z & ~g_dn))) | (~t_up & ((z & ~z_dn) | (g & ~g_dn)));
   endfunction
 
   always_comb begin
-    t0 = opa_i[63:0] ^ opb_i[63:0];
-    g0 = opa_i[63:0] & opb_i[63:0];
-    z0 = ~(opa_i[63:0] | opb_i[63:0]);
-    t1 = opa_i[127:64] ^ opb_i[127:64];
-    g1 = opa_i[127:64] & opb_i[127:64];
-    z1 = ~(opa_i[127:64] | opb_i[127:64]);
-    t2 = opa_i[AddW-1:128] ^ opb_i[AddW-1:128];
-    g2 = opa_i[AddW-1:128] & opb_i[AddW-1:128];
-    z2 = ~(opa_i[AddW-1:128] | opb_i[AddW-1:128]);
+    t0 = opa_i[WordW-1:0] ^ opb_i[WordW-1:0];
+    g0 = opa_i[WordW-1:0] & opb_i[WordW-1:0];
+    z0 = ~(opa_i[WordW-1:0] | opb_i[WordW-1:0]);
+    t1 = opa_i[2*WordW-1:WordW] ^ opb_i[2*WordW-1:WordW];
+    g1 = opa_i[2*WordW-1:WordW] & opb_i[2*WordW-1:WordW];
+    z1 = ~(opa_i[2*WordW-1:WordW] | opb_i[2*WordW-1:WordW]);
+    t2 = opa_i[AddW-1:2*WordW] ^ opb_i[AddW-1:2*WordW];
+    g2 = opa_i[AddW-1:2*WordW] & opb_i[AddW-1:2*WordW];
+    z2 = ~(opa_i[AddW-1:2*WordW] | opb_i[AddW-1:2*WordW]);
     // t one place down (t_166 = 0); g and z one place up (g_-1 = 0, z_-1 = 1).
-    t_up0 = {t1[0], t0[63:1]};
-    t_up1 = {t2[0], t1[63:1]};
+    t_up0 = {t1[0], t0[WordW-1:1]};
+    t_up1 = {t2[0], t1[WordW-1:1]};
     t_up2 = {1'b0, t2[TopW-1:1]};
-    g_dn0 = {g0[62:0], 1'b0};
-    g_dn1 = {g1[62:0], g0[63]};
-    g_dn2 = {g2[TopW-2:0], g1[63]};
-    z_dn0 = {z0[62:0], 1'b1};
-    z_dn1 = {z1[62:0], z0[63]};
-    z_dn2 = {z2[TopW-2:0], z1[63]};
+    g_dn0 = {g0[WordW-2:0], 1'b0};
+    g_dn1 = {g1[WordW-2:0], g0[WordW-1]};
+    g_dn2 = {g2[TopW-2:0], g1[WordW-1]};
+    z_dn0 = {z0[WordW-2:0], 1'b1};
+    z_dn1 = {z1[WordW-2:0], z0[WordW-1]};
+    z_dn2 = {z2[TopW-2:0], z1[WordW-1]};
     f0 = indicator(t_up0, g0, z0, g_dn0, z_dn0);
     f1 = indicator(t_up1, g1, z1, g_dn1, z_dn1);
-    f2 = TopW'(indicator(64'(t_up2), 64'(g2), 64'(z2), 64'(g_dn2), 64'(z_dn2)));
+    f2 = TopW'(indicator(WordW'(t_up2), WordW'(g2), WordW'(z2), WordW'(g_dn2), WordW'(z_dn2)));
   end
 
   // t_0 only pairs with a bit below the window.
   logic unused_t0;
   assign unused_t0 = t0[0];
 
-  // Leading-zero count of f: pick the first non-zero 64-bit group (the top one holds bits
-  // 165:128, left-aligned), then a six-level binary search inside it.
-  logic [63:0] grp2, grp1, grp0, grp;
-  logic [7:0]  base, lz;
-  logic [5:0]  lz64;
+  // Leading-zero count of f: pick the first non-zero WordW-bit group (the top one holds bits
+  // 165:128, left-aligned, so the groups below start TopW and TopW + WordW places down), then a
+  // WordIdxW-level binary search inside it.
+  logic [WordW-1:0]     grp2, grp1, grp0, grp;
+  logic [ShiftCntW-1:0] base, lz;
+  logic [WordIdxW-1:0]  lz64;
 
-  assign grp2 = {f2, (64 - TopW)'(0)};
+  assign grp2 = {f2, (WordW - TopW)'(0)};
   assign grp1 = f1;
   assign grp0 = f0;
   assign grp  = (grp2 != '0) ? grp2 : ((grp1 != '0) ? grp1 : grp0);
-  assign base = (grp2 != '0) ? 8'd0 : ((grp1 != '0) ? 8'd38 : 8'd102);
+  assign base = (grp2 != '0) ? '0
+              : ((grp1 != '0) ? ShiftCntW'(TopW) : ShiftCntW'(TopW + WordW));
 
   always_comb begin
-    logic [63:0] x;
+    logic [WordW-1:0] x;
     x    = grp;
     lz64 = '0;
-    for (int k = 5; k >= 0; k--) begin
+    for (int k = WordIdxW - 1; k >= 0; k--) begin
       // Is the top 2^k-bit field zero? Then count it and shift it out.
-      if ((x >> (64 - (1 << k))) == '0) begin
+      if ((x >> (WordW - (1 << k))) == '0) begin
         lz64[k] = 1'b1;
         x       = x << (1 << k);
       end
     end
   end
 
-  // Bit 165 of the sum is its sign, so a lead there means no leading zeros in bits 164:0.
-  assign lz    = base + 8'(lz64);
-  assign cnt_o = ({f2, f1, f0} == '0) ? 8'd165 : ((lz == '0) ? 8'd0 : lz - 8'd1);
+  // Bit AddW-1 (165) of the sum is its sign, so a lead there means no leading zeros in bits
+  // MagW-1:0.
+  assign lz    = base + ShiftCntW'(lz64);
+  assign cnt_o = ({f2, f1, f0} == '0) ? ShiftCntW'(MagW)
+               : ((lz == '0) ? '0 : lz - ShiftCntW'(1));
 
 endmodule

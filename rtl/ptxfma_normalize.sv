@@ -8,7 +8,7 @@
 
 module ptxfma_normalize import ptxfma_pkg::*; (
   input  logic [MagW-1:0] mag_i,
-  input  logic [7:0]      lza_cnt_i,
+  input  logic [ShiftCntW-1:0] lza_cnt_i,
   input  exp_t            eref_i,   // window bit k weighs 2^(eref - 107 + k)
   input  logic            f64_i,    // selects the result format's minimum exponent
   output logic [MagW-1:0] norm_o,
@@ -17,44 +17,49 @@ module ptxfma_normalize import ptxfma_pkg::*; (
 );
 
   // Left shift of the 166-bit window by sh (sh >= 166 gives zero), built for the Verilated
-  // model from 64-bit slices: a word step (0, 64, 128 or 192 places) and then a bit step
-  // within words. Verilator would turn a whole-word `<<` into a generic runtime call.
-  function automatic logic [AddW-1:0] shl_window(logic [AddW-1:0] v, logic [7:0] sh);
-    logic [63:0] c0, c1, c2, w0, w1, w2, o0, o1, o2;
-    logic [5:0]  b;
-    logic        unused_o2;
-    c0 = v[63:0];
-    c1 = v[127:64];
-    c2 = 64'(v[AddW-1:128]);
-    unique case (sh[7:6])
+  // model from WordW-bit slices: a word step (0, 64, 128 or 192 places, sh's top bits) and then
+  // a bit step within words (its low WordIdxW bits). Verilator would turn a whole-word `<<` into
+  // a generic runtime call.
+  function automatic logic [AddW-1:0] shl_window(logic [AddW-1:0] v, logic [ShiftCntW-1:0] sh);
+    logic [WordW-1:0]    c0, c1, c2, w0, w1, w2, o0, o1, o2;
+    logic [WordIdxW-1:0] b;
+    logic                unused_o2;
+    c0 = v[WordW-1:0];
+    c1 = v[2*WordW-1:WordW];
+    c2 = WordW'(v[AddW-1:2*WordW]);
+    unique case (sh[ShiftCntW-1:WordIdxW])
       2'd0:    begin w0 = c0;  w1 = c1;  w2 = c2;  end
       2'd1:    begin w0 = '0;  w1 = c0;  w2 = c1;  end
       2'd2:    begin w0 = '0;  w1 = '0;  w2 = c0;  end
       default: begin w0 = '0;  w1 = '0;  w2 = '0;  end
     endcase
-    b  = sh[5:0];
+    b  = sh[WordIdxW-1:0];
     // Bits crossing into the next word: (w >> 1) >> (63 - b) is w >> (64 - b), zero for b = 0.
     o0 = w0 << b;
-    o1 = (w1 << b) | ((w0 >> 1) >> (6'd63 - b));
-    o2 = (w2 << b) | ((w1 >> 1) >> (6'd63 - b));
-    unused_o2 = ^o2[63:AddW-128];
-    return {o2[AddW-129:0], o1, o0};
+    o1 = (w1 << b) | ((w0 >> 1) >> (WordIdxW'(WordW - 1) - b));
+    o2 = (w2 << b) | ((w1 >> 1) >> (WordIdxW'(WordW - 1) - b));
+    unused_o2 = ^o2[WordW-1:AddW-2*WordW];
+    return {o2[AddW-2*WordW-1:0], o1, o0};
   endfunction
 
-  exp_t            emin, lim, neg_lim, s0, s;
-  logic [7:0]      rs;
-  logic [AddW-1:0] x;
-  logic [MagW-1:0] xs;
+  // Binades from the reference (window bit RefBit) up to the normalised lead, bit MagW - 1: 57.
+  localparam exp_t Lead = exp_t'(MagW - 1 - RefBit);
+
+  exp_t                 emin, lim, neg_lim, s0, s;
+  logic [ShiftCntW-1:0] rs;
+  logic [AddW-1:0]      x;
+  logic [MagW-1:0]      xs;
 
   always_comb begin
-    emin    = f64_i ? -16'sd1022 : -16'sd126;
-    // Largest left shift: a leading one at bit 164 after a shift by s has exponent
-    // eref + 57 - s, which must stay >= emin.
-    lim     = eref_i + 16'sd57 - emin;
+    emin    = f64_i ? exp_t'(1) - exp_t'(F64Bias) : exp_t'(1) - exp_t'(F32Bias);
+    // Largest left shift: a leading one at bit MagW - 1 (164) after a shift by s has exponent
+    // eref + Lead - s (eref + 57 - s), which must stay >= emin.
+    lim     = eref_i + Lead - emin;
     neg_lim = -lim;
-    rs      = (neg_lim > 16'sd166) ? 8'd166 : neg_lim[7:0];
-    s0      = ($signed({8'b0, lza_cnt_i}) < lim) ? $signed({8'b0, lza_cnt_i}) : lim;
-    x       = shl_window({1'b0, mag_i}, s0[7:0]);
+    // A right shift by AddW already clears the whole window.
+    rs      = (neg_lim > exp_t'(AddW)) ? ShiftCntW'(AddW) : neg_lim[ShiftCntW-1:0];
+    s0      = (exp_t'(lza_cnt_i) < lim) ? exp_t'(lza_cnt_i) : lim;
+    x       = shl_window({1'b0, mag_i}, s0[ShiftCntW-1:0]);
     xs      = x[MagW-1:0];
     s       = s0;
     norm_o   = '0;
@@ -76,7 +81,7 @@ module ptxfma_normalize import ptxfma_pkg::*; (
         s  = s0 + 16'sd1;
       end
       norm_o = xs;
-      exp_o  = eref_i + 16'sd57 - s;
+      exp_o  = eref_i + Lead - s;
     end
   end
 

@@ -191,14 +191,41 @@ package ptxfma_pkg;
   localparam int unsigned F64Prec = F64ManBits + 1;
   localparam int unsigned F32Prec = F32ManBits + 1;
 
+  // Whole encodings (sign, exponent, fraction), as cvfpu's fp_width: 64, 32, 16 and 16 bits.
+  localparam int unsigned F64W  = 1 + F64ExpBits + F64ManBits;
+  localparam int unsigned F32W  = 1 + F32ExpBits + F32ManBits;
+  localparam int unsigned F16W  = 1 + F16ExpBits + F16ManBits;
+  localparam int unsigned BF16W = 1 + BF16ExpBits + BF16ManBits;
+
+  // Exponent biases, as cvfpu's bias(): the largest normal exponent (1023, 127); the smallest
+  // is 1 - bias (-1022, -126).
+  localparam int unsigned F64Bias = 2 ** (F64ExpBits - 1) - 1;
+  localparam int unsigned F32Bias = 2 ** (F32ExpBits - 1) - 1;
+
   // The internal significand (operand_t.sig) is binary64's, MSB-aligned: a binary32 one is
   // its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
   localparam int unsigned SigW      = F64Prec;
   localparam int unsigned F32SigLsb = SigW - F32Prec;
 
   ////////////////////////
+  // Ports              //
+  ////////////////////////
+
+  // Operand and result words: a binary64, two binary32 (f32x2: lane l in bits F32W * l +: F32W)
+  // or a vmad word in the low bits. Tags and control words as the DUT contract (docs/dut.md)
+  // states them.
+  localparam int unsigned DataW = F64W;
+  localparam int unsigned TagW  = 16;
+  localparam int unsigned CtrlW = $bits(ctrl_t);
+
+  ////////////////////////
   // Datapath constants //
   ////////////////////////
+
+  // The wide datapaths are written on WordW-bit slices, one machine word each in the Verilated
+  // model (rtl/README.md, "Verilator speed"); a bit within a slice takes WordIdxW bits to name.
+  localparam int unsigned WordW    = 64;
+  localparam int unsigned WordIdxW = $clog2(WordW);
 
   // Booth array: 106-bit rows, 27 radix-4 digits of a 54-bit multiplier, plus the negation row.
   localparam int unsigned MulW      = 106;
@@ -211,7 +238,7 @@ package ptxfma_pkg;
   localparam int unsigned BoothHiDigit = 14;
   // The array and the carry-save tree carry every 106-bit row as two slices, 63:0 and 105:64:
   // one machine word each in the Verilated model (a 106-bit value would be four 32-bit words).
-  localparam int unsigned MulLoW    = 64;
+  localparam int unsigned MulLoW    = WordW;
   localparam int unsigned MulHiW    = MulW - MulLoW;
 
   // A binary32 product: F32ProdW bits, lane 0's at the bottom of the array's sum, f32x2 lane
@@ -226,6 +253,16 @@ package ptxfma_pkg;
   localparam int unsigned MagW   = 165;
   localparam int unsigned AddW   = 166;
 
+  // The window's geometry (model/src/parts/align.rs): the product sits ProdLsb (3) guard bits
+  // up, at window bits 108:3; its bit 2 * F64ManBits (104), which weighs 2^ep, is window bit
+  // RefBit (107), and window bit k weighs 2^(eref - RefBit + k).
+  localparam int unsigned ProdLsb = 3;
+  localparam int unsigned RefBit  = ProdLsb + 2 * F64ManBits;
+
+  // Shift counts over the adder window, 0..AddW: the LZA's count and the normaliser's shifts.
+  // Their top ShiftCntW - WordIdxW bits count whole WordW-bit slices.
+  localparam int unsigned ShiftCntW = $clog2(AddW + 1);
+
   // The normalised significand (s3_lane_t.norm) leads at MagW-1: a binary64 result keeps
   // norm[MagW-1:F64RoundBit+1] (164:112), its round bit at F64RoundBit (111) and everything
   // below is sticky; likewise for binary32 (164:141, round bit 140).
@@ -235,13 +272,26 @@ package ptxfma_pkg;
   // vmad intermediate width.
   localparam int unsigned VmTmpW = 80;
 
-  // Internal exponent arithmetic: the model's i32, here 16 bits signed, which holds every value
-  // the datapath can form (|x| < 2^14); registers keep the low 14 bits like `as i16` packed.
-  typedef logic signed [15:0] exp_t;
-  typedef logic signed [13:0] exp14_t;
+  // vmad operands: a 32-bit word, or one of its bytes or half-words (the selectors' parts),
+  // read as a VmOpW-bit two's complement value (the word and a sign). .shr7 and .shr15 shift
+  // the intermediate right by a byte or a half-word less one; the result is its low DataW bits.
+  localparam int unsigned VmWordW    = 32;
+  localparam int unsigned VmHalfW    = VmWordW / 2;
+  localparam int unsigned VmByteW    = VmWordW / 4;
+  localparam int unsigned VmOpW      = VmWordW + 1;
+  localparam int unsigned ScaleShr7  = VmByteW - 1;
+  localparam int unsigned ScaleShr15 = VmHalfW - 1;
+
+  // Internal exponent arithmetic: the model's i32, here ExpW (16) bits signed, which holds every
+  // value the datapath can form (|x| < 2^14); registers keep the low ExpRegW (14) bits like
+  // `as i16` packed.
+  localparam int unsigned ExpW    = 16;
+  localparam int unsigned ExpRegW = 14;
+  typedef logic signed [ExpW-1:0]    exp_t;
+  typedef logic signed [ExpRegW-1:0] exp14_t;
 
   function automatic exp_t exp_widen(exp14_t e);
-    return exp_t'({{2{e[13]}}, e});
+    return exp_t'({{(ExpW - ExpRegW){e[ExpRegW-1]}}, e});
   endfunction
 
   //////////////////////////
@@ -272,7 +322,7 @@ package ptxfma_pkg;
     logic [AlignW-1:0] c_aligned;
     logic              align_sticky;
     logic              spec_valid;
-    logic [63:0]       spec_res;
+    logic [DataW-1:0]  spec_res;
   } s1_lane_t;
 
   // S1Vmad: vmad side path after stage 1.
@@ -285,7 +335,7 @@ package ptxfma_pkg;
   // S1: stage-1 bank.
   typedef struct packed {
     logic            valid;
-    logic [15:0]     tag;
+    logic [TagW-1:0] tag;
     ctrl_t           ctrl;
     logic [MulW-1:0] mul_sum;
     logic [MulW-1:0] mul_carry;
@@ -296,21 +346,21 @@ package ptxfma_pkg;
 
   // S2Lane: one float lane after stage 2.
   typedef struct packed {
-    logic            sign;
-    logic            zero;
-    logic            flush_sign;
-    logic [MagW-1:0] mag;
-    logic            sticky;
-    logic [7:0]      lza_cnt;
-    exp14_t          eref;
-    logic            spec_valid;
-    logic [63:0]     spec_res;
+    logic                 sign;
+    logic                 zero;
+    logic                 flush_sign;
+    logic [MagW-1:0]      mag;
+    logic                 sticky;
+    logic [ShiftCntW-1:0] lza_cnt;
+    exp14_t               eref;
+    logic                 spec_valid;
+    logic [DataW-1:0]     spec_res;
   } s2_lane_t;
 
   // S2: stage-2 bank.
   typedef struct packed {
     logic              valid;
-    logic [15:0]       tag;
+    logic [TagW-1:0]   tag;
     ctrl_t             ctrl;
     logic [VmTmpW-1:0] vm_tmp;
     s2_lane_t          lane0;
@@ -319,31 +369,31 @@ package ptxfma_pkg;
 
   // S3Lane: one float lane after stage 3.
   typedef struct packed {
-    logic            sign;
-    logic            zero;
-    logic            flush_sign;
-    logic [MagW-1:0] norm;
-    logic            sticky;
-    exp14_t          exp;
-    logic            spec_valid;
-    logic [63:0]     spec_res;
+    logic             sign;
+    logic             zero;
+    logic             flush_sign;
+    logic [MagW-1:0]  norm;
+    logic             sticky;
+    exp14_t           exp;
+    logic             spec_valid;
+    logic [DataW-1:0] spec_res;
   } s3_lane_t;
 
   // S3: stage-3 bank.
   typedef struct packed {
-    logic        valid;
-    logic [15:0] tag;
-    ctrl_t       ctrl;
-    logic [63:0] vm_res;
-    s3_lane_t    lane0;
-    s3_lane_t    lane1;
+    logic             valid;
+    logic [TagW-1:0]  tag;
+    ctrl_t            ctrl;
+    logic [DataW-1:0] vm_res;
+    s3_lane_t         lane0;
+    s3_lane_t         lane1;
   } s3_t;
 
   // Out: the retiring bank.
   typedef struct packed {
-    logic        valid;
-    logic [15:0] tag;
-    logic [63:0] d;
+    logic             valid;
+    logic [TagW-1:0]  tag;
+    logic [DataW-1:0] d;
   } out_t;
 
 endpackage

@@ -7,51 +7,53 @@
 // binary32 only).
 
 module ptxfma_round import ptxfma_pkg::*; (
-  input  logic        f64_i,    // binary64 result, else binary32 in bits 31:0
-  input  rnd_e        rnd_i,    // effective rounding direction
-  input  logic        flush_i,  // Ctrl::flush
-  input  logic        sat_i,
-  input  s3_lane_t    lane_i,
-  output logic [63:0] res_o
+  input  logic             f64_i,    // binary64 result, else binary32 in bits F32W-1:0
+  input  rnd_e             rnd_i,    // effective rounding direction
+  input  logic             flush_i,  // Ctrl::flush
+  input  logic             sat_i,
+  input  s3_lane_t         lane_i,
+  output logic [DataW-1:0] res_o
 );
 
-  localparam logic [63:0] F32One = 64'h3F80_0000;
+  // 1.0: the binary32 bias in the exponent field.
+  localparam logic [DataW-1:0] F32One = DataW'(F32Bias) << F32ManBits;
 
-  // S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0.
-  function automatic logic [63:0] saturate_f32(logic [63:0] x);
+  // S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0. x is a binary32 in
+  // bits F32W-1:0; its sign bit and everything above must be clear for a result in (0, 1).
+  function automatic logic [DataW-1:0] saturate_f32(logic [DataW-1:0] x);
     logic nan;
-    nan = (x[30:23] == '1) && (x[22:0] != '0);
-    if (nan || (x[63:31] != '0)) begin
+    nan = (x[F32ManBits+:F32ExpBits] == '1) && (x[F32ManBits-1:0] != '0);
+    if (nan || (x[DataW-1:F32W-1] != '0)) begin
       return '0;
     end
     return (x < F32One) ? x : F32One;
   endfunction
 
-  logic [63:0] sig, sum, sig_f, sign_w, inf_w, enc, frac_mask, biased;
-  logic        rb, st, inc, carry, normal;
-  logic        rb_u, st_u, inc_u, tiny;
-  exp_t        e, emin, emax, be;
+  logic [DataW-1:0] sig, sum, sig_f, sign_w, inf_w, enc, frac_mask, biased;
+  logic             rb, st, inc, carry, normal;
+  logic             rb_u, st_u, inc_u, tiny;
+  exp_t             e, emin, emax, be;
 
   always_comb begin
     // Round bit and sticky below the lane's precision p (53 or 24).
     if (f64_i) begin
-      sig       = 64'(lane_i.norm[MagW-1:F64RoundBit+1]);
+      sig       = DataW'(lane_i.norm[MagW-1:F64RoundBit+1]);
       rb        = lane_i.norm[F64RoundBit];
       st        = (lane_i.norm[F64RoundBit-1:0] != '0) || lane_i.sticky;
-      sign_w    = {lane_i.sign, 63'b0};
-      inf_w     = 64'h7FF0_0000_0000_0000;
-      frac_mask = 64'h000F_FFFF_FFFF_FFFF;
-      emin      = -16'sd1022;
-      emax      = 16'sd1023;
+      sign_w    = {lane_i.sign, (DataW - 1)'(0)};
+      inf_w     = DataW'({{F64ExpBits{1'b1}}, F64ManBits'(0)});
+      frac_mask = DataW'({F64ManBits{1'b1}});
+      emin      = exp_t'(1) - exp_t'(F64Bias);
+      emax      = exp_t'(F64Bias);
     end else begin
-      sig       = 64'(lane_i.norm[MagW-1:F32RoundBit+1]);
+      sig       = DataW'(lane_i.norm[MagW-1:F32RoundBit+1]);
       rb        = lane_i.norm[F32RoundBit];
       st        = (lane_i.norm[F32RoundBit-1:0] != '0) || lane_i.sticky;
-      sign_w    = {32'b0, lane_i.sign, 31'b0};
-      inf_w     = 64'h0000_0000_7F80_0000;
-      frac_mask = 64'h0000_0000_007F_FFFF;
-      emin      = -16'sd126;
-      emax      = 16'sd127;
+      sign_w    = {(DataW - F32W)'(0), lane_i.sign, (F32W - 1)'(0)};
+      inf_w     = DataW'({{F32ExpBits{1'b1}}, F32ManBits'(0)});
+      frac_mask = DataW'({F32ManBits{1'b1}});
+      emin      = exp_t'(1) - exp_t'(F32Bias);
+      emax      = exp_t'(F32Bias);
     end
 
     unique case (rnd_i)
@@ -63,14 +65,14 @@ module ptxfma_round import ptxfma_pkg::*; (
     endcase
 
     // Rounding may carry out to p + 1 bits: renormalise by one.
-    sum    = sig + 64'(inc);
+    sum    = sig + DataW'(inc);
     carry  = f64_i ? sum[F64Prec] : sum[F32Prec];
     sig_f  = carry ? (sum >> 1) : sum;
     e      = exp_widen(lane_i.exp) + (carry ? 16'sd1 : 16'sd0);
     normal = f64_i ? sig_f[F64Prec-1] : sig_f[F32Prec-1];
     // Biased exponent, sign-extended like the model's `(e - emin + 1) as u64`.
     be     = e - emin + 16'sd1;
-    biased = normal ? {{48{be[15]}}, be} : '0;
+    biased = normal ? {{(DataW - ExpW){be[ExpW-1]}}, be} : '0;
 
     // S4, round::tiny: the result flushes when the value rounded to F32Prec bits with an
     // unbounded exponent is below 2^-126 (only binary32 results flush). It is below 2^-126
@@ -95,13 +97,14 @@ module ptxfma_round import ptxfma_pkg::*; (
     end else if (normal && (e > emax)) begin
       // Overflow: infinity, or the largest finite value when rounding toward zero.
       unique case (rnd_i)
-        RND_RZ:  enc = (inf_w | sign_w) - 64'd1;
-        RND_RM:  enc = lane_i.sign ? (inf_w | sign_w) : (inf_w | sign_w) - 64'd1;
-        RND_RP:  enc = lane_i.sign ? (inf_w | sign_w) - 64'd1 : (inf_w | sign_w);
+        RND_RZ:  enc = (inf_w | sign_w) - DataW'(1);
+        RND_RM:  enc = lane_i.sign ? (inf_w | sign_w) : (inf_w | sign_w) - DataW'(1);
+        RND_RP:  enc = lane_i.sign ? (inf_w | sign_w) - DataW'(1) : (inf_w | sign_w);
         default: enc = inf_w | sign_w;
       endcase
     end else if (flush_i && tiny) begin
-      enc = f64_i ? {lane_i.flush_sign, 63'b0} : {32'b0, lane_i.flush_sign, 31'b0};
+      enc = f64_i ? {lane_i.flush_sign, (DataW - 1)'(0)}
+                  : {(DataW - F32W)'(0), lane_i.flush_sign, (F32W - 1)'(0)};
     end else begin
       enc = sign_w | (biased << (f64_i ? F64ManBits : F32ManBits)) | (sig_f & frac_mask);
     end

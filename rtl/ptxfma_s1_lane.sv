@@ -6,18 +6,18 @@
 // parallel with the shared Booth array, which takes the lane's significands directly.
 
 module ptxfma_s1_lane import ptxfma_pkg::*; (
-  input  logic        f64_i,
-  input  operand_t    a_i,
-  input  operand_t    b_i,
-  input  operand_t    c_i,
-  input  logic [63:0] raw_a_i,
-  input  logic [63:0] raw_b_i,
-  input  logic [63:0] raw_c_i,
-  output s1_lane_t    lane_o
+  input  logic             f64_i,
+  input  operand_t         a_i,
+  input  operand_t         b_i,
+  input  operand_t         c_i,
+  input  logic [DataW-1:0] raw_a_i,
+  input  logic [DataW-1:0] raw_b_i,
+  input  logic [DataW-1:0] raw_c_i,
+  output s1_lane_t         lane_o
 );
 
   logic              prod_zero, spec_valid, sticky;
-  logic [63:0]       spec_res;
+  logic [DataW-1:0]  spec_res;
   logic [AlignW-1:0] c_aligned;
   exp_t              ep, eref;
 
@@ -52,7 +52,7 @@ module ptxfma_s1_lane import ptxfma_pkg::*; (
     lane_o.sign_c       = c_i.sign;
     lane_o.prod_zero    = prod_zero;
     lane_o.c_zero       = c_i.zero;
-    lane_o.eref         = eref[13:0];
+    lane_o.eref         = eref[ExpRegW-1:0];
     lane_o.c_aligned    = c_aligned;
     lane_o.align_sticky = sticky;
     lane_o.spec_valid   = spec_valid;
@@ -62,6 +62,6 @@ module ptxfma_s1_lane import ptxfma_pkg::*; (
   // The factors' significands feed the Booth array in the top; the truncated exponent bits
   // never leave the datapath's range (|eref| < 2^13).
   logic unused_bits;
-  assign unused_bits = ^{a_i.sig, b_i.sig, eref[15:14]};
+  assign unused_bits = ^{a_i.sig, b_i.sig, eref[ExpW-1:ExpRegW]};
 
 endmodule

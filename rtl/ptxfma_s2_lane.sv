@@ -13,11 +13,11 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   output s2_lane_t        lane_o
 );
 
-  logic [MulW-1:0] p_trunc, p;
-  logic [AddW-1:0] opa, opb;
-  logic [MagW-1:0] mag;
-  logic [7:0]      lza_cnt;
-  logic            eff_sub, neg, zero, sign, flush_sign;
+  logic [MulW-1:0]      p_trunc, p;
+  logic [AddW-1:0]      opa, opb;
+  logic [MagW-1:0]      mag;
+  logic [ShiftCntW-1:0] lza_cnt;
+  logic                 eff_sub, neg, zero, sign, flush_sign;
 
   ptxfma_sm1x_trunc u_sm1x_trunc (
     .p_i(p_i),

@@ -30,13 +30,13 @@ module ptxfma_s3_lane import ptxfma_pkg::*; (
     lane_o.flush_sign = lane_i.flush_sign;
     lane_o.norm       = norm;
     lane_o.sticky     = lane_i.sticky || sticky;
-    lane_o.exp        = exp[13:0];
+    lane_o.exp        = exp[ExpRegW-1:0];
     lane_o.spec_valid = lane_i.spec_valid;
     lane_o.spec_res   = lane_i.spec_res;
   end
 
-  // The normalised exponent stays within 14 bits for every operand the decoder accepts.
+  // The normalised exponent stays within ExpRegW bits for every operand the decoder accepts.
   logic unused_exp;
-  assign unused_exp = ^exp[15:14];
+  assign unused_exp = ^exp[ExpW-1:ExpRegW];
 
 endmodule

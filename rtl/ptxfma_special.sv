@@ -8,23 +8,25 @@
 // operation without a NaN operand gives 0xFFF8000000000000 (S2, S9).
 
 module ptxfma_special import ptxfma_pkg::*; (
-  input  logic        f64_i,
-  input  operand_t    a_i,
-  input  operand_t    b_i,
-  input  operand_t    c_i,
+  input  logic             f64_i,
+  input  operand_t         a_i,
+  input  operand_t         b_i,
+  input  operand_t         c_i,
   // Raw operand words, for binary64 NaN propagation.
-  input  logic [63:0] raw_a_i,
-  input  logic [63:0] raw_b_i,
-  input  logic [63:0] raw_c_i,
-  output logic        valid_o,
-  output logic [63:0] res_o
+  input  logic [DataW-1:0] raw_a_i,
+  input  logic [DataW-1:0] raw_b_i,
+  input  logic [DataW-1:0] raw_c_i,
+  output logic             valid_o,
+  output logic [DataW-1:0] res_o
 );
 
-  localparam logic [63:0] F32NaN  = 64'h0000_0000_7FFF_FFFF;
-  localparam logic [63:0] F64NaN  = 64'hFFF8_0000_0000_0000;
-  localparam logic [63:0] F32Inf  = 64'h0000_0000_7F80_0000;
-  localparam logic [63:0] F64Inf  = 64'h7FF0_0000_0000_0000;
-  localparam logic [63:0] F64Quiet = 64'h0008_0000_0000_0000;
+  // The canonical NaNs (S1, S2) as docs/semantics.md gives them; infinities and the binary64
+  // quiet bit (the fraction's MSB) from the formats' fields.
+  localparam logic [DataW-1:0] F32NaN   = 64'h0000_0000_7FFF_FFFF;
+  localparam logic [DataW-1:0] F64NaN   = 64'hFFF8_0000_0000_0000;
+  localparam logic [DataW-1:0] F32Inf   = DataW'({{F32ExpBits{1'b1}}, F32ManBits'(0)});
+  localparam logic [DataW-1:0] F64Inf   = DataW'({{F64ExpBits{1'b1}}, F64ManBits'(0)});
+  localparam logic [DataW-1:0] F64Quiet = DataW'({1'b1, (F64ManBits - 1)'(0)});
 
   logic sign_p, p_inf, any_nan, invalid;
 
@@ -35,8 +37,9 @@ module ptxfma_special import ptxfma_pkg::*; (
                 || (p_inf && c_i.inf && (sign_p != c_i.sign));
 
   // An infinity of sign s in the lane's format.
-  function automatic logic [63:0] inf_of(logic f64, logic s);
-    return f64 ? (F64Inf | {s, 63'b0}) : (F32Inf | {32'b0, s, 31'b0});
+  function automatic logic [DataW-1:0] inf_of(logic f64, logic s);
+    return f64 ? (F64Inf | {s, (DataW - 1)'(0)})
+               : (F32Inf | {(DataW - F32W)'(0), s, (F32W - 1)'(0)});
   endfunction
 
   always_comb begin

@@ -14,21 +14,21 @@
 // state test). See rtl/README.md.
 
 module ptxfma_top import ptxfma_pkg::*; (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        in_valid_i,
-  input  logic [15:0] in_tag_i,
-  input  logic [23:0] in_ctrl_i,
-  input  logic [63:0] in_a_i,
-  input  logic [63:0] in_b_i,
-  input  logic [63:0] in_c_i,
-  output logic        out_valid_o,
-  output logic [15:0] out_tag_o,
-  output logic [63:0] out_d_o,
-  output s1_t         s1_o,
-  output s2_t         s2_o,
-  output s3_t         s3_o,
-  output out_t        out_o
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             in_valid_i,
+  input  logic [TagW-1:0]  in_tag_i,
+  input  logic [CtrlW-1:0] in_ctrl_i,
+  input  logic [DataW-1:0] in_a_i,
+  input  logic [DataW-1:0] in_b_i,
+  input  logic [DataW-1:0] in_c_i,
+  output logic             out_valid_o,
+  output logic [TagW-1:0]  out_tag_o,
+  output logic [DataW-1:0] out_d_o,
+  output s1_t              s1_o,
+  output s2_t              s2_o,
+  output s3_t              s3_o,
+  output out_t             out_o
 );
 
   s1_t  s1_d, s1_q;
@@ -93,18 +93,18 @@ module ptxfma_top import ptxfma_pkg::*; (
   end
 
   // vmad operands and addend.
-  logic [32:0] vm_ta, vm_tb;
-  s1_vmad_t    vm_1;
+  logic [VmOpW-1:0] vm_ta, vm_tb;
+  s1_vmad_t         vm_1;
 
   ptxfma_vmad_select u_vmad_select_a (
-    .w_i     (in_a_i[31:0]),
+    .w_i     (in_a_i[VmWordW-1:0]),
     .sel_i   (sel_decode(ctrl1.asel)),
     .signed_i(ctrl1.a_signed),
     .val_o   (vm_ta)
   );
 
   ptxfma_vmad_select u_vmad_select_b (
-    .w_i     (in_b_i[31:0]),
+    .w_i     (in_b_i[VmWordW-1:0]),
     .sel_i   (sel_decode(ctrl1.bsel)),
     .signed_i(ctrl1.b_signed),
     .val_o   (vm_tb)
@@ -114,7 +114,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     .po_i    (ctrl1.po),
     .neg_ab_i(ctrl1.neg_ab),
     .neg_c_i (ctrl1.neg_c),
-    .c_i     (in_c_i[31:0]),
+    .c_i     (in_c_i[VmWordW-1:0]),
     .vm_o    (vm_1)
   );
 
@@ -128,11 +128,11 @@ module ptxfma_top import ptxfma_pkg::*; (
 
   always_comb begin
     if (en_1.vm) begin
-      mcand_lo  = {{(MCandW - 33){vm_ta[32]}}, vm_ta};
+      mcand_lo  = {{(MCandW - VmOpW){vm_ta[VmOpW-1]}}, vm_ta};
       mcand_hi  = mcand_lo;
-      mcand2_lo = {{(MCandW - 34){vm_ta[32]}}, vm_ta, 1'b0};
+      mcand2_lo = {{(MCandW - VmOpW - 1){vm_ta[VmOpW-1]}}, vm_ta, 1'b0};
       mcand2_hi = mcand2_lo;
-      mplier    = {{(MplierW - 33){vm_tb[32]}}, vm_tb};
+      mplier    = {{(MplierW - VmOpW){vm_tb[VmOpW-1]}}, vm_tb};
     end else if (kind1 == KIND_F64) begin
       mcand_lo  = MCandW'(a[0].sig);
       mcand_hi  = mcand_lo;
@@ -245,10 +245,10 @@ module ptxfma_top import ptxfma_pkg::*; (
   // Stage 3: normalisation (LZA count, one-bit correction, gradual underflow); vmad scale.  //
   /////////////////////////////////////////////////////////////////////////////////////////////
 
-  kind_e       kind3;
-  lane_en_t    en_3;
-  logic [63:0] vm_res_3;
-  s3_lane_t    lane_3 [Lanes];
+  kind_e            kind3;
+  lane_en_t         en_3;
+  logic [DataW-1:0] vm_res_3;
+  s3_lane_t         lane_3 [Lanes];
 
   assign kind3  = kind_decode(s2_q.ctrl.kind);
   assign en_3   = lane_enables(kind3);
@@ -282,11 +282,11 @@ module ptxfma_top import ptxfma_pkg::*; (
   // Stage 4: rounding, overflow, flushing, special results, saturation; result packing.     //
   /////////////////////////////////////////////////////////////////////////////////////////////
 
-  kind_e       kind4;
-  rnd_e        rnd4;
-  logic        f64_4, flush4;
-  logic [63:0] vm_d_4;
-  logic [63:0] res_4 [Lanes];
+  kind_e            kind4;
+  rnd_e             rnd4;
+  logic             f64_4, flush4;
+  logic [DataW-1:0] vm_d_4;
+  logic [DataW-1:0] res_4 [Lanes];
 
   assign kind4  = kind_decode(s3_q.ctrl.kind);
   assign rnd4   = effective_rnd(kind4, s3_q.ctrl.rnd);
@@ -317,7 +317,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     out_d.tag   = s3_q.tag;
     unique case (kind4)
       KIND_VMAD:  out_d.d = vm_d_4;
-      KIND_F32X2: out_d.d = (res_4[1] << 32) | res_4[0];
+      KIND_F32X2: out_d.d = (res_4[1] << F32W) | res_4[0];
       default:    out_d.d = res_4[0];
     endcase
   end

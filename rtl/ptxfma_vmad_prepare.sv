@@ -7,15 +7,15 @@
 // type (docs/semantics.md S8).
 
 module ptxfma_vmad_prepare import ptxfma_pkg::*; (
-  input  logic        po_i,
-  input  logic        neg_ab_i,
-  input  logic        neg_c_i,
-  input  logic [31:0] c_i,
-  output s1_vmad_t    vm_o
+  input  logic               po_i,
+  input  logic               neg_ab_i,
+  input  logic               neg_c_i,
+  input  logic [VmWordW-1:0] c_i,
+  output s1_vmad_t           vm_o
 );
 
-  logic        inv, lsb;
-  logic [31:0] c;
+  logic               inv, lsb;
+  logic [VmWordW-1:0] c;
 
   always_comb begin
     inv = 1'b0;
@@ -30,7 +30,7 @@ module ptxfma_vmad_prepare import ptxfma_pkg::*; (
       lsb = 1'b1;
       c   = ~c_i;
     end
-    vm_o.vm_cext = {{(VmTmpW - 32){c[31]}}, c};
+    vm_o.vm_cext = {{(VmTmpW - VmWordW){c[VmWordW-1]}}, c};
     vm_o.vm_inv  = inv;
     vm_o.vm_lsb  = lsb;
   end

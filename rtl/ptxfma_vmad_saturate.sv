@@ -6,19 +6,20 @@
 // (docs/semantics.md S8): an unsigned result below zero clamps to 0.
 
 module ptxfma_vmad_saturate import ptxfma_pkg::*; (
-  input  logic        sat_i,
-  input  logic        signed_final_i,
-  input  logic [63:0] res_i,
-  output logic [63:0] d_o
+  input  logic             sat_i,
+  input  logic             signed_final_i,
+  input  logic [DataW-1:0] res_i,
+  output logic [DataW-1:0] d_o
 );
 
-  localparam logic signed [63:0] IntMax = 64'sh0000_0000_7FFF_FFFF;
-  localparam logic signed [63:0] IntMin = 64'shFFFF_FFFF_8000_0000;
+  // The s32 range, sign-extended to DataW bits.
+  localparam logic signed [DataW-1:0] IntMax = 64'sh0000_0000_7FFF_FFFF;
+  localparam logic signed [DataW-1:0] IntMin = 64'shFFFF_FFFF_8000_0000;
 
-  logic [31:0] r;
+  logic [VmWordW-1:0] r;
 
   always_comb begin
-    r = res_i[31:0];
+    r = res_i[VmWordW-1:0];
     if (sat_i) begin
       if (signed_final_i) begin
         if ($signed(res_i) > IntMax) begin
@@ -26,13 +27,13 @@ module ptxfma_vmad_saturate import ptxfma_pkg::*; (
         end else if ($signed(res_i) < IntMin) begin
           r = 32'h8000_0000;
         end
-      end else if (res_i[63]) begin
+      end else if (res_i[DataW-1]) begin
         r = 32'h0000_0000;
-      end else if (res_i[62:32] != '0) begin
+      end else if (res_i[DataW-2:VmWordW] != '0) begin
         r = 32'hFFFF_FFFF;
       end
     end
-    d_o = {32'b0, r};
+    d_o = {(DataW - VmWordW)'(0), r};
   end
 
 endmodule

@@ -9,19 +9,22 @@ module ptxfma_vmad_scale import ptxfma_pkg::*; (
   input  scale_e            scale_i,  // decoded
   input  logic              signed_final_i,
   input  logic [VmTmpW-1:0] tmp_i,
-  output logic [63:0]       res_o
+  output logic [DataW-1:0]  res_o
 );
 
+  // Signed: the DataW bits from the shift amount up; unsigned: the low DataW bits shifted.
   always_comb begin
     unique case (scale_i)
-      SCALE_SHR7:  res_o = signed_final_i ? tmp_i[70:7] : {7'b0, tmp_i[63:7]};
-      SCALE_SHR15: res_o = signed_final_i ? tmp_i[78:15] : {15'b0, tmp_i[63:15]};
-      default:     res_o = tmp_i[63:0];
+      SCALE_SHR7:  res_o = signed_final_i ? tmp_i[ScaleShr7+:DataW]
+                                          : {ScaleShr7'(0), tmp_i[DataW-1:ScaleShr7]};
+      SCALE_SHR15: res_o = signed_final_i ? tmp_i[ScaleShr15+:DataW]
+                                          : {ScaleShr15'(0), tmp_i[DataW-1:ScaleShr15]};
+      default:     res_o = tmp_i[DataW-1:0];
     endcase
   end
 
-  // Bit 79 of the intermediate never reaches the 64-bit result.
+  // The bits of the intermediate above ScaleShr15 + DataW (bit 79) never reach the result.
   logic unused_tmp;
-  assign unused_tmp = tmp_i[79];
+  assign unused_tmp = ^tmp_i[VmTmpW-1:ScaleShr15+DataW];
 
 endmodule

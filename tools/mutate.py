@@ -6,7 +6,8 @@ does ports-only checking catch with the default stimulus?
     tools/mutate.py [--mutants 40] [--seed 1] [--ops 20000] [--jobs 2] [--work DIR]
 
 How: a fixed, seeded choice of mutation sites (operator swaps, inverted conditions, constants
-+-1, swapped operands and lanes, enum constants) is written into one copy of rtl/, each mutant
++-1, the same on package names such as `[VmOpW-1]` or `(MCandW - VmOpW)`, swapped operands and
+lanes, enum constants) is written into one copy of rtl/, each mutant
 behind its own `ifdef MUT_<k>, so that one build holds them all as RTL variants
 (PTXFMA_RTL_DIR, PTXFMA_RTL_VARIANTS, a private PTXFMA_RTL_CACHE_DIR; cosim/build.rs). A mutant
 that Verilator rejects is "stillborn", not killed. The models are built a few variants at a time
@@ -59,6 +60,16 @@ OPERATORS = [
     ("in_valid_i -> 1'b1", r"= in_valid_i;", lambda m: "= 1'b1;"),
     ("s1_q.valid -> 1'b1", r"= s1_q\.valid;", lambda m: "= 1'b1;"),
     ("mul_carry -> mul_sum", r"(?<=\+ )s1_q\.mul_carry", lambda m: "s1_q.mul_sum"),
+    # The same mutations where positions and widths are package names (rtl/ptxfma_pkg.sv), not
+    # numbers: an index or msb Name-1 one lower, an lsb Name one lower, a shift by Name one
+    # further, a width (A - B) or cast Name' one off, a part-select base one up.
+    ("[Name-1] -> [Name-2]", r"(?<=\[)([A-Z]\w*)-1(?=[\]:])", lambda m: f"{m.group(1)}-2"),
+    ("[msb:Name] lsb -1", r"(?<=:)([A-Z]\w*)(?=\])", lambda m: f"{m.group(1)}-1"),
+    ("<< Name -> << Name+1", r"<< ([A-Z]\w*)\b", lambda m: f"<< ({m.group(1)} + 1)"),
+    ("(A - B) width +1", r"\(([A-Z]\w*) - ([A-Z]\w*)\)",
+     lambda m: f"({m.group(1)} - {m.group(2)} + 1)"),
+    ("Name'( cast -> (Name-1)'(", r"\b([A-Z]\w*)'\(", lambda m: f"({m.group(1)} - 1)'("),
+    ("[base +: w] base +1", r"(?<=\[)([^\[\]:]+?) \+: ", lambda m: f"{m.group(1)} + 1 +: "),
 ]
 
 

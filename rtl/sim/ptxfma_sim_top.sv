@@ -12,27 +12,27 @@
 // while it releases reset (cosim/csrc/sim.cpp).
 
 module ptxfma_sim_top import ptxfma_pkg::*; (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        in_valid_i,
-  input  logic [15:0] in_tag_i,
-  input  logic [23:0] in_ctrl_i,
-  input  logic [63:0] in_a_i,
-  input  logic [63:0] in_b_i,
-  input  logic [63:0] in_c_i,
-  output logic        out_valid_o,
-  output logic [15:0] out_tag_o,
-  output logic [63:0] out_d_o,
-  output s1_t         s1_o,
-  output s2_t         s2_o,
-  output s3_t         s3_o,
-  output out_t        out_o
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             in_valid_i,
+  input  logic [TagW-1:0]  in_tag_i,
+  input  logic [CtrlW-1:0] in_ctrl_i,
+  input  logic [DataW-1:0] in_a_i,
+  input  logic [DataW-1:0] in_b_i,
+  input  logic [DataW-1:0] in_c_i,
+  output logic             out_valid_o,
+  output logic [TagW-1:0]  out_tag_o,
+  output logic [DataW-1:0] out_d_o,
+  output s1_t              s1_o,
+  output s2_t              s2_o,
+  output s3_t              s3_o,
+  output out_t             out_o
 );
 
-  logic        in_valid_q;
-  logic [15:0] in_tag_q;
-  logic [23:0] in_ctrl_q;
-  logic [63:0] in_a_q, in_b_q, in_c_q;
+  logic             in_valid_q;
+  logic [TagW-1:0]  in_tag_q;
+  logic [CtrlW-1:0] in_ctrl_q;
+  logic [DataW-1:0] in_a_q, in_b_q, in_c_q;
 
   always_ff @(negedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
