@@ -54,13 +54,17 @@ module ptxfma_top import ptxfma_pkg::*; (
   assign en_1    = lane_enables(kind1);
 
   // Float operands, exponent path, alignment and special cases, per lane. The raw words only
-  // matter for the binary64 NaN rule, which only lane 0 can see.
-  operand_t           a [Lanes], b [Lanes], c [Lanes];
-  s1_lane_t           lane_1 [Lanes];
+  // matter for the binary64 NaN rule, which only lane 0 can see. Each lane's outputs are
+  // signals of its generate block (g_s1_lane[l].lane, ...), read by name below: connected to
+  // an element of an unpacked array instead, every lane output takes a copy through a
+  // temporary in the Verilated model (2.5% more host instructions per cycle).
   // The binary32 significands (sig[SigW-1:F32SigLsb]) for the multiplier array.
   logic [F32Prec-1:0] a32 [Lanes], b32 [Lanes];
 
   for (genvar l = 0; l < Lanes; l++) begin : g_s1_lane
+    operand_t a, b, c;
+    s1_lane_t lane;
+
     ptxfma_unpack #(.Lane(l)) u_unpack (
       .kind_i  (kind1),
       .rnd_i   (ctrl1.rnd),
@@ -72,24 +76,24 @@ module ptxfma_top import ptxfma_pkg::*; (
       .a_i     (in_a_i),
       .b_i     (in_b_i),
       .c_i     (in_c_i),
-      .a_o     (a[l]),
-      .b_o     (b[l]),
-      .c_o     (c[l])
+      .a_o     (a),
+      .b_o     (b),
+      .c_o     (c)
     );
 
     ptxfma_s1_lane u_s1_lane (
       .f64_i  (kind1 == KIND_F64),
-      .a_i    (a[l]),
-      .b_i    (b[l]),
-      .c_i    (c[l]),
+      .a_i    (a),
+      .b_i    (b),
+      .c_i    (c),
       .raw_a_i(in_a_i),
       .raw_b_i(in_b_i),
       .raw_c_i(in_c_i),
-      .lane_o (lane_1[l])
+      .lane_o (lane)
     );
 
-    assign a32[l] = a[l].sig[SigW-1:F32SigLsb];
-    assign b32[l] = b[l].sig[SigW-1:F32SigLsb];
+    assign a32[l] = a.sig[SigW-1:F32SigLsb];
+    assign b32[l] = b.sig[SigW-1:F32SigLsb];
   end
 
   // vmad operands and addend.
@@ -134,11 +138,11 @@ module ptxfma_top import ptxfma_pkg::*; (
       mcand2_hi = mcand2_lo;
       mplier    = {{(MplierW - VmOpW){vm_tb[VmOpW-1]}}, vm_tb};
     end else if (kind1 == KIND_F64) begin
-      mcand_lo  = MCandW'(a[0].sig);
+      mcand_lo  = MCandW'(g_s1_lane[0].a.sig);
       mcand_hi  = mcand_lo;
-      mcand2_lo = MCandW'(a[0].sig) << 1;
+      mcand2_lo = MCandW'(g_s1_lane[0].a.sig) << 1;
       mcand2_hi = mcand2_lo;
-      mplier    = MplierW'(b[0].sig);
+      mplier    = MplierW'(g_s1_lane[0].b.sig);
     end else if (en_1.lane1) begin
       mcand_lo  = MCandW'(a32[0]);
       mcand_hi  = MCandW'(a32[1]) << F32x2Shift;
@@ -182,8 +186,8 @@ module ptxfma_top import ptxfma_pkg::*; (
     s1_d.mul_sum   = mul_sum;
     s1_d.mul_carry = mul_carry;
     s1_d.vm        = en_1.vm ? vm_1 : '0;
-    s1_d.lane0     = en_1.lane0 ? lane_1[0] : '0;
-    s1_d.lane1     = en_1.lane1 ? lane_1[1] : '0;
+    s1_d.lane0     = en_1.lane0 ? g_s1_lane[0].lane : '0;
+    s1_d.lane1     = en_1.lane1 ? g_s1_lane[1].lane : '0;
 `ifdef FAULT_STICKY_RZ
     // Injected fault: the alignment sticky is lost under .rz.
     if (ctrl1.rnd == RND_RZ) begin
@@ -202,7 +206,6 @@ module ptxfma_top import ptxfma_pkg::*; (
   lane_en_t          en_2;
   logic [MulW-1:0]   prod;
   logic [VmTmpW-1:0] vm_tmp_2;
-  s2_lane_t          lane_2 [Lanes];
 
   assign kind2  = kind_decode(s1_q.ctrl.kind);
   assign en_2   = lane_enables(kind2);
@@ -217,6 +220,8 @@ module ptxfma_top import ptxfma_pkg::*; (
   );
 
   for (genvar l = 0; l < Lanes; l++) begin : g_s2_lane
+    s2_lane_t lane;
+
     // A binary32 product is F32ProdW (48) bits, lane l's F32x2HiLsb * l up (47:0, 103:56):
     // MSB-aligned to the 106-bit product position. Lane 0 of f64 takes the whole product.
     logic [MulW-1:0] p;
@@ -228,7 +233,7 @@ module ptxfma_top import ptxfma_pkg::*; (
       .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
       .p_i     (p),
       .lane_i  ((l == 0) ? s1_q.lane0 : s1_q.lane1),
-      .lane_o  (lane_2[l])
+      .lane_o  (lane)
     );
   end
 
@@ -237,8 +242,8 @@ module ptxfma_top import ptxfma_pkg::*; (
     s2_d.tag    = s1_q.tag;
     s2_d.ctrl   = s1_q.ctrl;
     s2_d.vm_tmp = en_2.vm ? vm_tmp_2 : '0;
-    s2_d.lane0  = en_2.lane0 ? lane_2[0] : '0;
-    s2_d.lane1  = en_2.lane1 ? lane_2[1] : '0;
+    s2_d.lane0  = en_2.lane0 ? g_s2_lane[0].lane : '0;
+    s2_d.lane1  = en_2.lane1 ? g_s2_lane[1].lane : '0;
   end
 
   /////////////////////////////////////////////////////////////////////////////////////////////
@@ -248,7 +253,6 @@ module ptxfma_top import ptxfma_pkg::*; (
   kind_e            kind3;
   lane_en_t         en_3;
   logic [DataW-1:0] vm_res_3;
-  s3_lane_t         lane_3 [Lanes];
 
   assign kind3  = kind_decode(s2_q.ctrl.kind);
   assign en_3   = lane_enables(kind3);
@@ -262,10 +266,12 @@ module ptxfma_top import ptxfma_pkg::*; (
   );
 
   for (genvar l = 0; l < Lanes; l++) begin : g_s3_lane
+    s3_lane_t lane;
+
     ptxfma_s3_lane u_s3_lane (
       .f64_i (kind3 == KIND_F64),
       .lane_i((l == 0) ? s2_q.lane0 : s2_q.lane1),
-      .lane_o(lane_3[l])
+      .lane_o(lane)
     );
   end
 
@@ -274,8 +280,8 @@ module ptxfma_top import ptxfma_pkg::*; (
     s3_d.tag    = s2_q.tag;
     s3_d.ctrl   = s2_q.ctrl;
     s3_d.vm_res = en_3.vm ? vm_res_3 : '0;
-    s3_d.lane0  = en_3.lane0 ? lane_3[0] : '0;
-    s3_d.lane1  = en_3.lane1 ? lane_3[1] : '0;
+    s3_d.lane0  = en_3.lane0 ? g_s3_lane[0].lane : '0;
+    s3_d.lane1  = en_3.lane1 ? g_s3_lane[1].lane : '0;
   end
 
   /////////////////////////////////////////////////////////////////////////////////////////////
@@ -286,7 +292,6 @@ module ptxfma_top import ptxfma_pkg::*; (
   rnd_e             rnd4;
   logic             f64_4, flush4;
   logic [DataW-1:0] vm_d_4;
-  logic [DataW-1:0] res_4 [Lanes];
 
   assign kind4  = kind_decode(s3_q.ctrl.kind);
   assign rnd4   = effective_rnd(kind4, s3_q.ctrl.rnd);
@@ -294,13 +299,15 @@ module ptxfma_top import ptxfma_pkg::*; (
   assign flush4 = ctrl_flush(kind4, s3_q.ctrl.ftz);
 
   for (genvar l = 0; l < Lanes; l++) begin : g_round
+    logic [DataW-1:0] res;
+
     ptxfma_round u_round (
       .f64_i  (f64_4),
       .rnd_i  (rnd4),
       .flush_i(flush4),
       .sat_i  (s3_q.ctrl.sat),
       .lane_i ((l == 0) ? s3_q.lane0 : s3_q.lane1),
-      .res_o  (res_4[l])
+      .res_o  (res)
     );
   end
 
@@ -317,8 +324,8 @@ module ptxfma_top import ptxfma_pkg::*; (
     out_d.tag   = s3_q.tag;
     unique case (kind4)
       KIND_VMAD:  out_d.d = vm_d_4;
-      KIND_F32X2: out_d.d = (res_4[1] << F32W) | res_4[0];
-      default:    out_d.d = res_4[0];
+      KIND_F32X2: out_d.d = (g_round[1].res << F32W) | g_round[0].res;
+      default:    out_d.d = g_round[0].res;
     endcase
   end
 
