@@ -108,6 +108,10 @@ pub struct DivergenceRow {
     pub reproduce: Vec<String>,
     /// The waveform, written for the first divergence of each signature only.
     pub waveform: Option<String>,
+    /// Trace time of the clock edge at which `cosim.mismatch` rises in `waveform` (this
+    /// divergence's cycle); null where no waveform was written.
+    #[serde(default)]
+    pub waveform_mismatch_time: Option<u64>,
 }
 
 /// Divergences sharing a signature.

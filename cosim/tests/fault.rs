@@ -19,16 +19,6 @@ fn the_divergence(r: &RunResult) -> &DivergenceRow {
     &r.divergences[0]
 }
 
-/// The time the waveform's marker rises: only the printed report says it.
-fn marker_time(out: &str) -> u64 {
-    out.split("cosim.mismatch rises at time ")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no marker time in:\n{out}"))
-        .parse()
-        .unwrap()
-}
-
 fn check_fault_caught(golden: &str) {
     let dir = scratch(&format!("fault-{}", golden.replace(':', "-")));
     let json = dir.join("result.json");
@@ -52,7 +42,9 @@ fn check_fault_caught(golden: &str) {
     assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
     let result = RunResult::read_json(&json).unwrap_or_else(|e| panic!("{e}\n{err}"));
     let r = the_divergence(&result);
-    let edge_time = marker_time(&out);
+    let edge_time = r
+        .waveform_mismatch_time
+        .expect("the trace time of the divergence's edge");
     // The fault drops a sticky bit, which lives in s1 (alignment) and s2 (the sum).
     assert!(
         r.stage == "s1" || r.stage == "s2",

@@ -153,6 +153,12 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
             d.signature
         );
     }
+    // The JSON names the waveform and its marked edge as the report does.
+    assert_eq!(
+        res.divergences[0].waveform.as_deref().map(PathBuf::from),
+        Some(r.waveform.clone())
+    );
+    assert_eq!(res.divergences[0].waveform_mismatch_time, Some(r.edge_time));
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("ports out_d_o | f32 | fma.rp"), "{xml}");
 

@@ -338,7 +338,12 @@ pub fn run(a: Args) -> Result<u8, Error> {
                 signatures.push(sig);
                 print!("\n{}", row.report);
                 if !stopped {
-                    row.waveform = wave_for(c, d, &sides, &a.waves_dir, a.window, a.fst);
+                    if let Some((path, time)) =
+                        wave_for(c, d, &sides, &a.waves_dir, a.window, a.fst)
+                    {
+                        row.waveform = Some(path);
+                        row.waveform_mismatch_time = Some(time);
+                    }
                 }
             } else {
                 println!(
@@ -496,11 +501,13 @@ fn triage(
         report,
         reproduce,
         waveform: None,
+        waveform_mismatch_time: None,
     })
 }
 
 /// Writes the waveform of `d` (the `window` cycles up to it, regenerated from the chunk's
-/// stream) and prints where it is; returns its path.
+/// stream) and prints where it is; returns its path and the trace time of the divergence's
+/// edge, where `cosim.mismatch` rises.
 fn wave_for(
     c: &Chunk,
     d: &Divergence,
@@ -508,7 +515,7 @@ fn wave_for(
     dir: &std::path::Path,
     window: u64,
     fst: bool,
-) -> Option<String> {
+) -> Option<(String, u64)> {
     let first = (d.cycle + 1).saturating_sub(window);
     let inputs: Vec<_> = c
         .stream()
@@ -539,7 +546,8 @@ fn wave_for(
         marks.as_ref().map(|m| &m[..]),
     );
     print_waves(&w, d.cycle);
-    w.ok().map(|w| w.path.display().to_string())
+    w.ok()
+        .map(|w| (w.path.display().to_string(), w.edge_time(d.cycle)))
 }
 
 /// The report's waveform lines.
