@@ -31,7 +31,13 @@ fn canonical(v: &Value) -> Value {
 fn strip(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            for k in ["seconds", "jobs", "shard", "waveform"] {
+            for k in [
+                "seconds",
+                "jobs",
+                "shard",
+                "waveform",
+                "waveform_mismatch_time",
+            ] {
                 m.remove(k);
             }
             for (_, x) in m.iter_mut() {
