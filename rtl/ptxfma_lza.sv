@@ -10,8 +10,8 @@
 // the normaliser corrects by one bit either way.
 
 module ptxfma_lza import ptxfma_pkg::*; (
-  input  logic [AddW-1:0] opa_i,
-  input  logic [AddW-1:0] opb_i,
+  input  logic [AddW-1:0]      opa_i,
+  input  logic [AddW-1:0]      opb_i,
   output logic [ShiftCntW-1:0] cnt_o  // predicted leading zeros of bits MagW-1:0 (164:0)
 );
 

@@ -7,13 +7,13 @@
 // shift is shifted right, collecting sticky.
 
 module ptxfma_normalize import ptxfma_pkg::*; (
-  input  logic [MagW-1:0] mag_i,
+  input  logic [MagW-1:0]      mag_i,
   input  logic [ShiftCntW-1:0] lza_cnt_i,
-  input  exp_t            eref_i,   // window bit k weighs 2^(eref - 107 + k)
-  input  logic            f64_i,    // selects the result format's minimum exponent
-  output logic [MagW-1:0] norm_o,
-  output logic            sticky_o,
-  output exp_t            exp_o     // exponent of norm_o bit 164
+  input  exp_t                 eref_i,   // window bit k weighs 2^(eref - 107 + k)
+  input  logic                 f64_i,    // selects the result format's minimum exponent
+  output logic [MagW-1:0]      norm_o,
+  output logic                 sticky_o,
+  output exp_t                 exp_o     // exponent of norm_o bit 164
 );
 
   // Left shift of the 166-bit window by sh (sh >= 166 gives zero), built for the Verilated
