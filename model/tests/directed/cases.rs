@@ -727,27 +727,6 @@ fn s8_vmad_by_hand() {
         ),
         0xffff_ffff
     );
-    assert_eq!(vm(|k| k.scale = Scale::Shr7, 0, 0, m), 0xffff_ffff);
-    // ...but an unsigned result is scaled as unsigned, from the 64-bit window (the H100:
-    // vmad.u32.u32.u32.sat.shr7 0.b0 0.b0 0x80000000 is 0xffffffff): 0xffffffff80000000 >> 7
-    // = 0x01ffffffff000000, clamped high; .shr15 alike. A signed result shifts in ones:
-    // vmad.s32.s32.s32.sat.shr7 0 0 0x80000000 is -2^24 = 0xff000000.
-    let sat_shr = |s: Scale| {
-        move |k: &mut Ctrl| {
-            k.sat = true;
-            k.scale = s;
-            k.asel = Sel::B0;
-            k.bsel = Sel::B0;
-        }
-    };
-    assert_eq!(vm(sat_shr(Scale::Shr7), 0, 0, 0x8000_0000), 0xffff_ffff);
-    assert_eq!(vm(sat_shr(Scale::Shr15), 0, 0, m), 0xffff_ffff);
-    let signed_sat_shr = |k: &mut Ctrl| {
-        sat_shr(Scale::Shr7)(k);
-        k.a_signed = true;
-        k.b_signed = true;
-    };
-    assert_eq!(vm(signed_sat_shr, 0, 0, 0x8000_0000), 0xff00_0000);
     // Result bits 63:32 are zero.
     assert_eq!(vm(ss, m, m, m) >> 32, 0);
 }
