@@ -4,38 +4,98 @@
 //! tininess after rounding, vmad signedness and scaling) and a sample of directed vectors around
 //! them, so a change that drifts from silicon fails here, on any machine, without a GPU.
 
-use ptxfma_model::op::{parse_line, Target};
-use ptxfma_model::pipeline::eval;
+use ptxfma_model::lanes::Backend;
+use ptxfma_model::op::{parse_line, Instr, Target};
+use ptxfma_model::pipeline::{eval, LATENCY};
+use ptxfma_model::regs::Out;
+use ptxfma_model::{PipeIn, Pipeline};
+
+/// The file's lines: line number, instruction text, decoded instruction, the GPU's result.
+fn answers() -> Vec<(usize, &'static str, Instr, u64)> {
+    let text = include_str!("data/silicon_h100.txt");
+    let target = Target::parse("sm_90").unwrap();
+    let v: Vec<_> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with("//") && !l.trim().is_empty())
+        .map(|(n, line)| {
+            let (instr, gpu) = line
+                .split_once(" -> ")
+                .expect("`<instruction> -> <result>`");
+            let want = u64::from_str_radix(gpu.trim_start_matches("0x"), 16).expect("hex");
+            let i = parse_line(instr, target).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
+            (n + 1, instr, i, want)
+        })
+        .collect();
+    assert!(v.len() > 8000, "only {} answers read", v.len());
+    v
+}
 
 #[test]
 fn the_model_gives_the_h100s_answers() {
-    let text = include_str!("data/silicon_h100.txt");
-    let target = Target::parse("sm_90").unwrap();
-    let mut checked = 0;
+    let answers = answers();
+    let checked = answers.len();
     let mut wrong = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.starts_with("//") || line.trim().is_empty() {
-            continue;
-        }
-        let (instr, gpu) = line
-            .split_once(" -> ")
-            .expect("`<instruction> -> <result>`");
-        let want = u64::from_str_radix(gpu.trim_start_matches("0x"), 16).expect("hex result");
-        let i = parse_line(instr, target).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
+    for (n, instr, i, want) in &answers {
         let got = eval(&i.ctrl, i.a, i.b, i.c);
-        if got != want {
-            wrong.push(format!(
-                "line {}: {instr}: H100 {want:#x}, model {got:#x}",
-                n + 1
-            ));
+        if got != *want {
+            wrong.push(format!("line {n}: {instr}: H100 {want:#x}, model {got:#x}"));
         }
-        checked += 1;
     }
-    assert!(checked > 8000, "only {checked} answers read");
     assert!(
         wrong.is_empty(),
         "{} of {checked} differ:\n{}",
         wrong.len(),
         wrong[..wrong.len().min(20)].join("\n")
     );
+}
+
+/// The same answers through `Pipeline::run_on` on every backend this CPU runs (the portable
+/// lane backend everywhere), the lines sorted by control word so the lane engine takes them
+/// sixteen at a time: its rounder (S4) and NaN rules (S2) must agree with silicon too, not only
+/// with the scalar stages on random operands.
+#[test]
+fn every_backend_gives_the_h100s_answers() {
+    let mut answers = answers();
+    answers.sort_by_key(|(_, _, i, _)| i.ctrl.encode());
+    let lead = LATENCY - 1;
+    let mut inputs: Vec<PipeIn> = answers
+        .iter()
+        .map(|(_, _, i, _)| PipeIn {
+            valid: true,
+            ctrl: i.ctrl.encode(),
+            a: i.a,
+            b: i.b,
+            c: i.c,
+            ..PipeIn::default()
+        })
+        .collect();
+    inputs.extend(std::iter::repeat_n(PipeIn::default(), lead));
+    let backends: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.runs_here()).collect();
+    assert!(backends.contains(&Backend::Portable));
+    for backend in backends {
+        let mut out = vec![Out::default(); inputs.len()];
+        let laned = Pipeline::new().run_on(backend, &inputs, &mut out);
+        let wrong: Vec<String> = answers
+            .iter()
+            .zip(&out[lead..])
+            .filter(|((_, _, _, want), o)| o.d != *want)
+            .map(|((n, instr, _, want), o)| {
+                format!("line {n}: {instr}: H100 {want:#x}, {backend} {:#x}", o.d)
+            })
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{backend}: {} of {} differ:\n{}",
+            wrong.len(),
+            answers.len(),
+            wrong[..wrong.len().min(20)].join("\n")
+        );
+        if backend.is_lanes() {
+            assert!(
+                laned >= 1000,
+                "{backend}: only {laned} answers went through the lane engine"
+            );
+        }
+    }
 }
