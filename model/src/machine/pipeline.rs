@@ -158,7 +158,8 @@ impl Pipeline {
     /// time: runs of [`LANES`] inputs that share a control word of a kind with a lane-parallel
     /// form (every float kind) go through the lane engine (`batch`) side by side, the rest
     /// through the scalar stages. The first three outputs come from the banks as they were, and
-    /// the last three inputs are ticked in so the banks end where `tick` would leave them.
+    /// the last three inputs are ticked in so the banks end where `tick` would leave them. A
+    /// reset input breaks the t-3 rule, so the inputs on either side of one are run apart.
     ///
     /// The lane engine runs on [`Backend::selected`]: the fastest backend this CPU runs, or the
     /// one `PTXFMA_LANES` names. [`Pipeline::run_on`] takes the backend as an argument.
