@@ -9,8 +9,8 @@
 
 use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
-use ptxfma_model::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::regs::{S1Lane, S2Lane, S3Lane, U165};
+use ptxfma_model::machine::pipeline::PipeIn;
+use ptxfma_model::machine::regs::{S1Lane, S2Lane, S3Lane, S1, S2, S3, U165};
 use ptxfma_model::unpack::lane_operands;
 use ptxfma_model::vmad_select::part_select;
 use ptxfma_model::{align as malign, booth, sm1x as msm1x};
@@ -132,13 +132,22 @@ pub(crate) struct Counts<'a> {
     pub unspelled: &'a mut u64,
 }
 
+/// The stage registers a cycle is sampled from: the model's, or those read back from its
+/// frame.
+#[derive(Clone, Copy)]
+pub struct Banks<'a> {
+    pub s1: &'a S1,
+    pub s2: &'a S2,
+    pub s3: &'a S3,
+}
+
 /// One cycle (see `Coverage::sample`).
 pub(crate) fn sample(
     c: Counts<'_>,
     shadow: &mut Shadow,
     inp: &PipeIn,
     prev: &PipeIn,
-    p: &Pipeline,
+    p: Banks<'_>,
 ) {
     let m = bins::model();
     let h = c.hits;
@@ -727,6 +736,7 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ptxfma_model::machine::pipeline::Pipeline;
     use ptxfma_model::round::round;
     use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
 
