@@ -12,8 +12,10 @@
 //! the build that wrote them; files from a build with other bins merge by name.
 
 pub mod bins;
+mod classify;
 mod html;
 mod report;
+mod rounded;
 mod sample;
 mod subscriber;
 

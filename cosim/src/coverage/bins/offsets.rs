@@ -1,6 +1,6 @@
 //! Where each bin lies in its group: the sampler indexes bins as `group start + offset`. Each
-//! group's bins are declared once, in report order, and numbered by [`bins!`] or
-//! [`named_bins!`]; a bin that stands for a run of bins (`NAN[7]`: one per NaN mask) is
+//! group's bins are declared once, in report order, and numbered by `bins!` or
+//! `named_bins!`; a bin that stands for a run of bins (`NAN[7]`: one per NaN mask) is
 //! declared with its length, so no offset is written by hand.
 
 /// Numbers a group's bins in the order given: `NAME` is one bin, `NAME[k]` a run of `k` bins
