@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
-use crate::batch::Batch;
+use crate::batch::{Batch, Producer};
 use crate::coverage::{Coverage, Subscriber};
 use crate::frame;
 use crate::golden::Golden;
@@ -240,12 +240,14 @@ pub fn run_with(
     rtl.reset()?;
     golden.reset()?;
     let coverage = (cfg.coverage && golden.is_model()).then(Subscriber::new);
+    let golden_name = golden.name();
+    let producer = Producer::new(stream, golden, cfg.batch.max(1));
     let t0 = Instant::now();
     let mut checker = Checker::new(cfg, hooks, coverage);
     if cfg.overlap {
-        overlapped(rtl, golden, stream, &mut checker)?;
+        overlapped(rtl, producer, &mut checker, golden_name)?;
     } else {
-        inline(rtl, golden, stream, &mut checker)?;
+        inline(rtl, producer, &mut checker)?;
     }
     let mut out = checker.into_outcome();
     out.seconds = t0.elapsed().as_secs_f64();
@@ -264,36 +266,14 @@ fn drain_cycles(rtl: &Rtl, cfg: &Config) -> Result<usize, Error> {
     }
 }
 
-/// The stimulus and the reference's side of a batch: the next `batch` cycles of `stream` from
-/// cycle `start`, prepared for the RTL, and the reference's frames for them. False when the
-/// stream is exhausted.
-fn produce(
-    b: &mut Batch,
-    stream: &mut impl Iterator<Item = Cycle>,
-    golden: &mut dyn Golden,
-    start: u64,
-    batch: usize,
-) -> Result<bool, Error> {
-    if !b.take(stream, start, batch) {
-        return Ok(false);
-    }
-    b.expected.resize(b.inputs.len() * frame::WORDS, 0);
-    golden.run(&b.inputs, &mut b.expected)?;
-    Ok(true)
-}
-
 /// Both sides in the calling thread, one batch after the other.
 fn inline(
     rtl: &mut Rtl,
-    golden: &mut dyn Golden,
-    mut stream: impl Iterator<Item = Cycle>,
+    mut producer: Producer<'_, impl Iterator<Item = Cycle>>,
     checker: &mut Checker<'_>,
 ) -> Result<(), Error> {
-    let batch = checker.cfg.batch.max(1);
-    let mut b = Batch::with_capacity(batch);
-    let mut start = 0;
-    while produce(&mut b, &mut stream, golden, start, batch)? {
-        start += b.inputs.len() as u64;
+    let mut b = producer.empty();
+    while producer.fill(&mut b)? {
         if checker.check(rtl, &b)? {
             break;
         }
@@ -305,16 +285,14 @@ fn inline(
 /// overlap.
 fn overlapped(
     rtl: &mut Rtl,
-    golden: &mut dyn Golden,
-    stream: impl Iterator<Item = Cycle> + Send,
+    producer: Producer<'_, impl Iterator<Item = Cycle> + Send>,
     checker: &mut Checker<'_>,
+    golden_name: String,
 ) -> Result<(), Error> {
-    let batch = checker.cfg.batch.max(1);
-    let golden_name = golden.name();
     let (tx, rx) = mpsc::sync_channel::<Result<Batch, Error>>(2);
     let (back_tx, back_rx) = mpsc::channel::<Batch>();
     std::thread::scope(|s| -> Result<(), Error> {
-        let worker = s.spawn(move || fill_batches(stream, golden, batch, &tx, &back_rx));
+        let worker = s.spawn(move || fill_batches(producer, &tx, &back_rx));
         let compared = check_batches(rtl, checker, &rx, &back_tx);
         // Unblock and stop the reference's thread whatever happened here.
         drop(rx);
@@ -331,23 +309,15 @@ fn overlapped(
 /// sends them on `tx`, until the stream ends, the reference fails (the error is sent) or the
 /// receiver is gone.
 fn fill_batches(
-    mut stream: impl Iterator<Item = Cycle>,
-    golden: &mut dyn Golden,
-    batch: usize,
+    mut producer: Producer<'_, impl Iterator<Item = Cycle>>,
     tx: &mpsc::SyncSender<Result<Batch, Error>>,
     back: &mpsc::Receiver<Batch>,
 ) {
-    let mut start = 0u64;
     loop {
-        let mut b = back
-            .try_recv()
-            .unwrap_or_else(|_| Batch::with_capacity(batch));
-        let r = match produce(&mut b, &mut stream, golden, start, batch) {
+        let mut b = back.try_recv().unwrap_or_else(|_| producer.empty());
+        let r = match producer.fill(&mut b) {
             Ok(false) => return,
-            Ok(true) => {
-                start += b.inputs.len() as u64;
-                Ok(b)
-            }
+            Ok(true) => Ok(b),
             Err(e) => Err(e),
         };
         let failed = r.is_err();

@@ -34,6 +34,7 @@ impl Registers {
         for &k in &banks {
             self.seen.insert(issue_of(k));
         }
+        let fields = frame::differing_fields(bank, e, a);
         // A reset since the operation's issue cycle (or in it) leaves the reset state there.
         let issue = issue_of(bank).filter(|&c| (c..=cycle).all(|x| !cycle_at(hist, b, x).0.reset));
         let at = issue.map(|c| cycle_at(hist, b, c));
@@ -43,7 +44,7 @@ impl Registers {
             input: at.map(|(p, _)| p),
             family: at.and_then(|(_, f)| f),
             bank,
-            fields: frame::differing_fields(bank, e, a),
+            fields,
             banks,
             expected: e.to_vec(),
             actual: a.to_vec(),
