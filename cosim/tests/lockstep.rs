@@ -5,13 +5,18 @@ mod common;
 
 use common::{cosim, num, run_in, scratch, Flip, Vcd};
 use ptxfma_cosim::frame::Bank;
-use ptxfma_cosim::golden::{ModelGolden, RtlGolden};
-use ptxfma_cosim::lockstep::{self, Config, Divergence, Stream};
+use ptxfma_cosim::golden::{Golden, ModelGolden, RtlGolden};
+use ptxfma_cosim::lockstep::{self, Config, Divergence, Outcome, Stream};
 use ptxfma_cosim::rtl::{self, Rtl, VariantMeta};
 use ptxfma_cosim::stim::Family;
 use ptxfma_cosim::stream::{self, Families};
 use ptxfma_cosim::waves;
 use ptxfma_model::pipeline::{PipeIn, LATENCY};
+
+/// Runs `inputs` (from a file or the command line, as far as the lockstep knows).
+fn run(rtl: &mut Rtl, golden: &mut dyn Golden, inputs: &[PipeIn], cfg: &Config) -> Outcome {
+    lockstep::run(rtl, golden, stream::decoded(inputs.to_vec()), cfg).unwrap()
+}
 
 fn stream(seed: u64, fam: Family, n: u64) -> Vec<PipeIn> {
     Stream::new(seed, &Families::one(fam), n).inputs().collect()
@@ -27,13 +32,7 @@ fn rtl_against_itself_agrees_on_every_family() {
             batch: 1000,
             ..Config::default()
         };
-        let out = lockstep::run(
-            &mut rtl,
-            &mut g,
-            stream::decoded(inputs.iter().copied()),
-            &cfg,
-        )
-        .unwrap();
+        let out = run(&mut rtl, &mut g, &inputs, &cfg);
         assert!(
             out.divergences.is_empty(),
             "{}: {:?}",
@@ -68,13 +67,7 @@ fn reset_mid_stream_clears_both_sides_and_they_carry_on() {
         retired: true,
         ..Config::default()
     };
-    let out = lockstep::run(
-        &mut rtl,
-        &mut model,
-        stream::decoded(inputs.iter().copied()),
-        &cfg,
-    )
-    .unwrap();
+    let out = run(&mut rtl, &mut model, &inputs, &cfg);
     assert!(out.divergences.is_empty(), "{:?}", out.divergences[0]);
     // Operations presented in a reset cycle are not counted (nor executed).
     assert_eq!(out.vectors, n);
@@ -118,13 +111,7 @@ fn a_flipped_field_is_pinned_to_its_stage_field_and_operation() {
         window: 32,
         ..Config::default()
     };
-    let out = lockstep::run(
-        &mut rtl,
-        &mut g,
-        stream::decoded(inputs.iter().copied()),
-        &cfg,
-    )
-    .unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &cfg);
     assert_eq!(out.divergences.len(), 1);
     let Divergence::Registers {
         cycle,
@@ -163,13 +150,7 @@ fn earliest_bank_is_named_first() {
     let inputs = stream(4, Family::F32, 200);
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = Flip::new(&[(Bank::S3, "lane0.sign", 50), (Bank::S1, "lane0.sign_p", 52)]);
-    let out = lockstep::run(
-        &mut rtl,
-        &mut g,
-        stream::decoded(inputs),
-        &Config::default(),
-    )
-    .unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &Config::default());
     let d = &out.divergences[0];
     let Divergence::Registers { banks, .. } = d else {
         panic!("{d:?}");
@@ -197,13 +178,7 @@ fn divergences_count_operations_not_cycles() {
         max_divergences: 10,
         ..Config::default()
     };
-    let out = lockstep::run(
-        &mut rtl,
-        &mut g,
-        stream::decoded(inputs.iter().copied()),
-        &cfg,
-    )
-    .unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &cfg);
     let got: Vec<(u64, Bank, Option<u64>)> = out
         .divergences
         .iter()
@@ -226,13 +201,7 @@ fn divergence_waveform_has_both_sides_and_the_marker() {
     let inputs = stream(3, Family::F64, 500);
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = Flip::new(&[(Bank::S2, "lane1.eref", 127)]);
-    let out = lockstep::run(
-        &mut rtl,
-        &mut g,
-        stream::decoded(inputs.iter().copied()),
-        &Config::default(),
-    )
-    .unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &Config::default());
     let dir = scratch("waves-flip");
     let path = dir.join("flip.vcd");
     let w = waves::write_window(&path, "default", &g, &out.window, out.window_start).unwrap();
