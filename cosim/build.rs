@@ -47,14 +47,19 @@
 //! no runtime, so the runtime files are compiled explicitly; the generated code needs the same
 //! `VM_*` defines Verilator's own makefile would pass.
 
-use std::collections::hash_map::DefaultHasher;
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
-use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::SystemTime;
+
+#[path = "build/cache.rs"]
+mod cache;
+#[path = "build/variants.rs"]
+mod variants;
+
+use cache::{cache_dir, cached, hash, write_if_changed};
+use variants::{variants, Build, Design, Variant};
 
 /// Runtime sources that a trace-enabled, single-threaded model needs (Verilator's makefile
 /// calls them VM_GLOBAL_FAST).
@@ -74,14 +79,6 @@ const VERILATOR_FLAGS: &[&str] = &["--cc", "-O3", "-Wno-fatal"];
 /// `VM_COVERAGE`, which depends on the variant ([`Variant::coverage`]).
 const CXX_DEFINES: &[(&str, &str)] = &[("VM_SC", "0"), ("VM_TRACE_FST", "0")];
 
-/// Verilator options of the `coverage` variant (cargo feature `rtl-coverage`).
-const COVERAGE_FLAGS: &[&str] = &["--coverage-line", "--coverage-toggle"];
-
-/// Verilator options of the `random_init*` variants (cargo feature `random-init`): initial
-/// values and explicit X assignments become calls to the runtime's random generator, which
-/// returns zeros unless the context's `randReset(2)` is set.
-const RANDOM_INIT_FLAGS: &[&str] = &["--x-initial", "unique", "--x-assign", "unique"];
-
 /// verilated.mk's CFG_CXXFLAGS_NO_UNUSED: the generated code is known to trip these.
 const CXX_FLAGS: &[&str] = &[
     "-faligned-new",
@@ -93,93 +90,6 @@ const CXX_FLAGS: &[&str] = &[
     "-Wno-unused-variable",
     "-Wno-shadow",
 ];
-
-/// Cache entries kept per variant and build; older ones are deleted so repeated RTL edits do
-/// not fill the disk, while flipping between a few RTL versions stays cheap.
-const KEEP_PER_VARIANT: usize = 4;
-
-struct Variant {
-    name: String,
-    defines: Vec<String>,
-    /// Verilator options of this variant only, beyond those of its build.
-    flags: &'static [&'static str],
-    /// Which design the variant builds.
-    design: Design,
-}
-
-impl Variant {
-    /// Verilated with coverage points: its models need `VM_COVERAGE=1` and the runtime
-    /// `verilated_cov.cpp`.
-    fn coverage(&self) -> bool {
-        self.flags.iter().any(|f| f.starts_with("--coverage"))
-    }
-
-    /// The models' optimisation level: a coverage model's eval functions hold a counter per
-    /// point, and compiling its fast model took clang 23 CPU s at -O0 against more than 6 CPU
-    /// minutes at -O1 (-O3 did not finish): that compile is part of every `make test`, so
-    /// coverage models are compiled at -O0 and run slower.
-    fn opt_level(&self, b: Build) -> u32 {
-        match b {
-            Build::Fast if self.coverage() => 0,
-            _ => ModelCxx::opt_level(b),
-        }
-    }
-}
-
-/// The designs a variant can build.
-#[derive(Clone, Copy, PartialEq)]
-enum Design {
-    /// `rtl/files.txt`: the pipe with its stage registers on ports (`ptxfma_top`).
-    Pipe,
-    /// `rtl/alt/files.txt`: another f32 FMA with only the result ports (`ptxfma_alt_top`), checked
-    /// by `--compare ports` (docs/dut.md). Cargo feature `alt-design`.
-    Alt,
-}
-
-/// The two builds of a variant.
-#[derive(Clone, Copy, PartialEq)]
-enum Build {
-    /// Regressions: `ptxfma_sim_top` (inputs sampled on the falling edge), untraced, optimised.
-    Fast,
-    /// Replays and waveforms: `ptxfma_top`, traced, -O0.
-    Traced,
-}
-
-impl Build {
-    const ALL: [Build; 2] = [Build::Fast, Build::Traced];
-
-    fn name(self) -> &'static str {
-        match self {
-            Build::Fast => "fast",
-            Build::Traced => "traced",
-        }
-    }
-
-    /// The C++ class prefix of `v`'s model. Fast and traced prefixes start differently, so no
-    /// variant name can make two of them collide.
-    fn prefix(self, v: &Variant) -> String {
-        format!("V{}_{}", self.name(), v.name)
-    }
-
-    /// The top module of `v` in this build. A ports-only design has no falling-edge wrapper:
-    /// both builds use its own top.
-    fn top(self, v: &Variant) -> &'static str {
-        match (v.design, self) {
-            (Design::Alt, _) => "ptxfma_alt_top",
-            (Design::Pipe, Build::Fast) => "ptxfma_sim_top",
-            (Design::Pipe, Build::Traced) => "ptxfma_top",
-        }
-    }
-
-    /// Verilator options beyond VERILATOR_FLAGS. `--trace-structs` makes every packed-struct
-    /// field its own signal in the divergence waveform.
-    fn verilator_flags(self) -> &'static [&'static str] {
-        match self {
-            Build::Fast => &[],
-            Build::Traced => &["--trace", "--trace-structs"],
-        }
-    }
-}
 
 /// `VM_TRACE` and `VM_TRACE_VCD` for a build with or without tracing, `VM_COVERAGE` for one
 /// with or without coverage.
@@ -240,6 +150,7 @@ fn main() {
         .unwrap_or_else(|| manifest.join("../rtl"));
 
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-changed=src/rtl.rs");
     // A directory is scanned recursively: this covers rtl/sim/ too.
@@ -362,27 +273,19 @@ fn main() {
     for (v, b, _) in &models {
         writeln!(h, "#include \"{}.h\"", b.prefix(v)).unwrap();
     }
-    h.push_str("// X(name, fast model, traced model)\n#define PTXFMA_FOR_EACH_VARIANT(X)");
-    for v in variants.iter().filter(|v| v.design == Design::Pipe) {
+    h.push_str(
+        "// X(name, fast model, traced model, registers: whether the design has its stage \
+         registers on ports; without, the shim fills only the port words of a frame)\n\
+         #define PTXFMA_FOR_EACH_VARIANT(X)",
+    );
+    for v in &variants {
         write!(
             h,
-            " X(\"{}\", {}, {})",
+            " X(\"{}\", {}, {}, {})",
             v.name,
             Build::Fast.prefix(v),
-            Build::Traced.prefix(v)
-        )
-        .unwrap();
-    }
-    h.push('\n');
-    // Designs with only the result ports: the shim fills only the port words of a frame.
-    h.push_str("#define PTXFMA_FOR_EACH_PORTS_VARIANT(X)");
-    for v in variants.iter().filter(|v| v.design == Design::Alt) {
-        write!(
-            h,
-            " X(\"{}\", {}, {})",
-            v.name,
-            Build::Fast.prefix(v),
-            Build::Traced.prefix(v)
+            Build::Traced.prefix(v),
+            v.design == Design::Pipe
         )
         .unwrap();
     }
@@ -592,55 +495,6 @@ fn compile_model(include: &Path, cxx: &ModelCxx, v: &Variant, b: Build, dir: &Pa
         .compile(&lib_name(v, b));
 }
 
-/// The cache entry `<cache>/<what>-<key>`, built by `make` into a temporary directory and
-/// renamed into place, so an interrupted or concurrent build never leaves a half entry.
-fn cached(cache: &Path, what: &str, key: &str, make: impl FnOnce(&Path)) -> PathBuf {
-    let dir = cache.join(format!("{what}-{key}"));
-    if !dir.is_dir() {
-        let tmp = cache.join(format!("{what}-{key}.tmp{}", std::process::id()));
-        let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir_all(&tmp).unwrap_or_else(|e| fail(&format!("{}: {e}", tmp.display())));
-        make(&tmp);
-        if fs::rename(&tmp, &dir).is_err() {
-            // Another build got there first with the same key: same content, keep theirs.
-            let _ = fs::remove_dir_all(&tmp);
-        }
-        prune(cache, what, &dir);
-    }
-    // Mark as recently used for pruning.
-    if let Ok(f) = fs::File::open(&dir) {
-        let _ = f.set_modified(SystemTime::now());
-    }
-    dir
-}
-
-/// Deletes all but the newest KEEP_PER_VARIANT entries named `<what>-*`.
-fn prune(cache: &Path, what: &str, keep: &Path) {
-    let prefix = format!("{what}-");
-    let mut entries: Vec<(SystemTime, PathBuf)> = fs::read_dir(cache)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let rest = name.strip_prefix(&prefix)?;
-            // Only complete entries of exactly this name (not `model-a_b-*` for `model-a`).
-            if rest.len() != 16 || !rest.bytes().all(|c| c.is_ascii_hexdigit()) {
-                return None;
-            }
-            let t = e.metadata().ok()?.modified().ok()?;
-            Some((t, e.path()))
-        })
-        .collect();
-    entries.sort();
-    let excess = entries.len().saturating_sub(KEEP_PER_VARIANT);
-    for (_, p) in entries.into_iter().take(excess) {
-        if p != keep {
-            let _ = fs::remove_dir_all(p);
-        }
-    }
-}
-
 fn verilate(verilator: &str, v: &Variant, b: Build, sources: &[PathBuf], mdir: &Path) {
     let mut cmd = Command::new(verilator);
     cmd.args(VERILATOR_FLAGS)
@@ -759,103 +613,6 @@ fn rtl_sources(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn variants() -> Vec<Variant> {
-    let split = |s: &str| -> Vec<String> {
-        s.split([',', ' '])
-            .filter(|d| !d.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let mut out = vec![Variant {
-        name: "default".into(),
-        defines: split(&env::var("PTXFMA_RTL_DEFINES").unwrap_or_default()),
-        flags: &[],
-        design: Design::Pipe,
-    }];
-    if env::var_os("CARGO_FEATURE_FAULT_STICKY").is_some() {
-        out.push(Variant {
-            name: "fault_sticky_rz".into(),
-            defines: vec!["FAULT_STICKY_RZ".into()],
-            flags: &[],
-            design: Design::Pipe,
-        });
-    }
-    if env::var_os("CARGO_FEATURE_RTL_COVERAGE").is_some() {
-        out.push(Variant {
-            name: "coverage".into(),
-            defines: Vec::new(),
-            flags: COVERAGE_FLAGS,
-            design: Design::Pipe,
-        });
-    }
-    if env::var_os("CARGO_FEATURE_RANDOM_INIT").is_some() {
-        for (name, defines) in [
-            ("random_init", vec![]),
-            (
-                "random_init_fault_reset",
-                vec!["FAULT_S1_TAG_NO_RESET".into()],
-            ),
-        ] {
-            out.push(Variant {
-                name: name.into(),
-                defines,
-                flags: RANDOM_INIT_FLAGS,
-                design: Design::Pipe,
-            });
-        }
-    }
-    if env::var_os("CARGO_FEATURE_ALT_DESIGN").is_some() {
-        for (name, define) in [("alt", None), ("alt_fault", Some("FAULT_ALT_STICKY_RP"))] {
-            out.push(Variant {
-                name: name.into(),
-                defines: define.into_iter().map(String::from).collect(),
-                flags: &[],
-                design: Design::Alt,
-            });
-        }
-    }
-    for spec in env::var("PTXFMA_RTL_VARIANTS")
-        .unwrap_or_default()
-        .split([' ', ';'])
-        .filter(|s| !s.is_empty())
-    {
-        let (name, defs) = spec.split_once(':').unwrap_or((spec, ""));
-        let ok = !name.is_empty()
-            && name
-                .bytes()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_');
-        if !ok {
-            fail(&format!(
-                "PTXFMA_RTL_VARIANTS: bad variant name `{name}` (use [a-z0-9_]+, as in \
-                 `name:DEF1,DEF2=3`)"
-            ));
-        }
-        if out.iter().any(|v| v.name == name) {
-            continue;
-        }
-        out.push(Variant {
-            name: name.into(),
-            defines: split(defs),
-            flags: &[],
-            design: Design::Pipe,
-        });
-    }
-    out
-}
-
-fn cache_dir(out_dir: &Path) -> PathBuf {
-    if let Some(d) = env::var_os("PTXFMA_RTL_CACHE_DIR") {
-        return PathBuf::from(d);
-    }
-    // OUT_DIR is <target>/<profile>/build/<pkg>-<hash>/out: share across profiles, since the
-    // C++ flags do not depend on the profile.
-    out_dir
-        .ancestors()
-        .nth(4)
-        .unwrap_or(out_dir)
-        .join("ptxfma-rtl-cache")
-}
-
 fn verilator_version(verilator: &str) -> String {
     let out = Command::new(verilator).arg("--version").output();
     let v = match out {
@@ -890,23 +647,6 @@ fn run(prog: &str, args: &[&str]) -> String {
         ));
     }
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// 64-bit hash as 16 hex digits. `DefaultHasher` may change between Rust releases; that only
-/// costs a rebuild.
-fn hash(parts: &[&[u8]]) -> String {
-    let mut h = DefaultHasher::new();
-    for p in parts {
-        h.write_usize(p.len());
-        h.write(p);
-    }
-    format!("{:016x}", h.finish())
-}
-
-fn write_if_changed(path: &Path, text: &str) {
-    if fs::read_to_string(path).ok().as_deref() != Some(text) {
-        fs::write(path, text).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
-    }
 }
 
 /// Build scripts report errors by panicking; cargo prints the message.

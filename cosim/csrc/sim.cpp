@@ -178,21 +178,20 @@ class SimOf final : public Sim {
   uint64_t cycles_ = 0;
 };
 
+// The simulator of one variant: its traced model or its fast one.
+template <class Fast, class Traced, bool Regs>
+std::unique_ptr<Sim> make_sim(bool trace, int32_t rand_seed) {
+  if (trace) return std::unique_ptr<Sim>(new SimOf<Traced, true, Regs>(rand_seed));
+  return std::unique_ptr<Sim>(new SimOf<Fast, false, Regs>(rand_seed));
+}
+
 }  // namespace
 
 std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed) {
-#define PTXFMA_NEW(NAME, FAST, TRACED)                                      \
-  if (variant == rust::Str(NAME))                                           \
-    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true>(rand_seed)) \
-                 : std::unique_ptr<Sim>(new SimOf<FAST, false>(rand_seed));
+#define PTXFMA_NEW(NAME, FAST, TRACED, REGS) \
+  if (variant == rust::Str(NAME)) return make_sim<FAST, TRACED, REGS>(trace, rand_seed);
   PTXFMA_FOR_EACH_VARIANT(PTXFMA_NEW)
 #undef PTXFMA_NEW
-#define PTXFMA_NEW_PORTS(NAME, FAST, TRACED)                                       \
-  if (variant == rust::Str(NAME))                                                  \
-    return trace ? std::unique_ptr<Sim>(new SimOf<TRACED, true, false>(rand_seed)) \
-                 : std::unique_ptr<Sim>(new SimOf<FAST, false, false>(rand_seed));
-  PTXFMA_FOR_EACH_PORTS_VARIANT(PTXFMA_NEW_PORTS)
-#undef PTXFMA_NEW_PORTS
   throw std::invalid_argument("no RTL variant named " + std::string(variant));
 }
 

@@ -7,7 +7,6 @@
 
 use ptxfma_model::pipeline::{PipeIn, Pipeline};
 
-use crate::coverage::Coverage;
 use crate::frame;
 use crate::rtl::Rtl;
 use crate::Error;
@@ -22,12 +21,10 @@ pub trait Golden: Send {
     fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error>;
     /// A new instance in the reset state, for replays.
     fn fresh(&self) -> Result<Box<dyn Golden>, Error>;
-    /// Starts sampling functional coverage every cycle (the model does; another RTL as the
-    /// reference has no model registers to sample and ignores it).
-    fn enable_coverage(&mut self) {}
-    /// The coverage sampled since the last call, when sampling.
-    fn take_coverage(&mut self) -> Option<Coverage> {
-        None
+    /// Whether its frames are the golden model's: functional coverage is sampled from those
+    /// (another RTL as the reference is not sampled).
+    fn is_model(&self) -> bool {
+        false
     }
 }
 
@@ -35,9 +32,6 @@ pub trait Golden: Send {
 #[derive(Default)]
 pub struct ModelGolden {
     p: Pipeline,
-    /// Functional coverage, when sampled, and the previous cycle's input it needs.
-    coverage: Option<Box<Coverage>>,
-    prev: PipeIn,
 }
 
 impl ModelGolden {
@@ -53,7 +47,6 @@ impl Golden for ModelGolden {
 
     fn reset(&mut self) -> Result<(), Error> {
         self.p.reset();
-        self.prev = PipeIn::default();
         Ok(())
     }
 
@@ -61,11 +54,6 @@ impl Golden for ModelGolden {
         for (inp, f) in inputs.iter().zip(frames.chunks_exact_mut(frame::WORDS)) {
             let out = self.p.tick(inp);
             frame::write_model(&self.p, &out, f);
-            if let Some(c) = &mut self.coverage {
-                c.sample(inp, &self.prev, &self.p);
-                // After a reset nothing was issued the cycle before.
-                self.prev = if inp.reset { PipeIn::default() } else { *inp };
-            }
         }
         Ok(())
     }
@@ -74,12 +62,8 @@ impl Golden for ModelGolden {
         Ok(Box::new(ModelGolden::new()))
     }
 
-    fn enable_coverage(&mut self) {
-        self.coverage.get_or_insert_with(Box::default);
-    }
-
-    fn take_coverage(&mut self) -> Option<Coverage> {
-        self.coverage.as_mut().map(|c| *std::mem::take(c))
+    fn is_model(&self) -> bool {
+        true
     }
 }
 

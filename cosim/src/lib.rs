@@ -2,13 +2,17 @@
 //!
 //! - [`rtl`]: the Verilated RTL (built by `build.rs`) behind a safe, batched API;
 //! - [`frame`]: what is compared each cycle, and how a difference is pinned to a field;
-//! - [`golden`]: the reference side (the model, or another RTL variant);
-//! - [`lockstep`]: the engine that runs both sides and compares them;
-//! - [`ports`]: ports-only checking (results matched by tag, any latency);
+//! - [`stream`]: the stimulus, the cycle-by-cycle input of a chunk with each operation's family
+//!   (families interleaved, bubbles, drain);
+//! - [`batch`]: cycles moved together, encoded for the RTL beside the reference's frames;
+//! - [`golden`]: the reference side, which only computes (the model, or another RTL variant);
+//! - [`lockstep`]: the engine that feeds both sides, runs the RTL side and hands the frames to
+//!   the scoreboard and the coverage subscriber;
+//! - [`scoreboard`]: how frames are judged (whole registers, or the ports) and the divergences;
+//! - [`ports`]: the rules of ports-only checking (results matched by tag, any latency);
 //! - [`waves`]: the VCD of a divergence window (RTL hierarchy + model registers + marker);
 //! - [`fst`]: the same waveform as FST;
 //! - [`report`]: the divergence report;
-//! - [`stream`]: the cycle-by-cycle input of a chunk (families interleaved, bubbles, drain);
 //! - [`chunk`]: a run as a list of chunks, and its shards;
 //! - [`regress`]: the chunks run by several workers, each with its own RTL and model;
 //! - [`results`]: JSON results, their merge, and JUnit XML;
@@ -17,6 +21,7 @@
 //! - [`temporary`]: outputs written under temporary names, and Ctrl-C's immediate exit;
 //! - [`cli`]: the `fma-cosim` command line.
 
+pub mod batch;
 pub mod chunk;
 pub mod cli;
 pub mod coverage;
@@ -32,6 +37,7 @@ pub mod report;
 pub mod results;
 pub mod rtl;
 pub mod rtlcov;
+pub mod scoreboard;
 pub mod stim;
 pub mod stream;
 pub mod temporary;

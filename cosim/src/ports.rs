@@ -17,6 +17,8 @@ use ptxfma_model::ctrl::{Ctrl, Kind};
 use ptxfma_model::pipeline::PipeIn;
 
 use crate::frame::Bank;
+use crate::stim::Family;
+use crate::stream::Cycle;
 
 /// Cycles from an operation's issue to the cycle after whose edge the reference shows it at
 /// its ports (`LATENCY` register stages: 3).
@@ -106,18 +108,20 @@ pub struct PortsDiff {
     pub bound: u64,
 }
 
-/// A ports divergence as the checker finds it: the cycle it is seen in, the issue cycle and
-/// input of its operation (none for an unissued tag), and the details.
+/// A ports divergence as the checker finds it: the cycle it is seen in, the issue cycle,
+/// input and family of its operation (none for an unissued tag), and the details.
 pub struct Found {
     pub cycle: u64,
     pub issue: Option<u64>,
     pub input: Option<PipeIn>,
+    pub family: Option<Family>,
     pub diff: PortsDiff,
 }
 
 /// An issued operation not yet settled.
 struct Pending {
     input: PipeIn,
+    family: Option<Family>,
     expected: Option<u64>,
     /// (d, cycle) once the design retired it.
     actual: Option<(u64, u64)>,
@@ -148,12 +152,12 @@ impl Checker {
         self.inflight.get_mut(i as usize)
     }
 
-    /// Cycle `cycle`: its input, the reference's ports and the design's ports (valid, tag, d
-    /// low, d high). Divergences go to `found`.
+    /// Cycle `cycle`: its input and family, the reference's ports and the design's ports
+    /// (valid, tag, d low, d high). Divergences go to `found`.
     pub fn cycle(
         &mut self,
         cycle: u64,
-        input: &PipeIn,
+        (input, family): Cycle,
         expected: &[u32],
         actual: &[u32],
         found: &mut Vec<Found>,
@@ -165,7 +169,8 @@ impl Checker {
         }
         // Issue.
         self.inflight.push_back(input.issues().then_some(Pending {
-            input: *input,
+            input,
+            family,
             expected: None,
             actual: None,
         }));
@@ -208,6 +213,7 @@ impl Checker {
                     cycle,
                     issue: None,
                     input: None,
+                    family: None,
                     diff: PortsDiff {
                         fault: Fault::Unissued,
                         tag,
@@ -229,19 +235,21 @@ impl Checker {
         };
         let Some(Pending {
             input,
+            family,
             expected: Some(e),
             actual: Some((a, retired)),
         }) = slot
         else {
             return;
         };
-        let (input, e, a, retired) = (*input, *e, *a, *retired);
+        let (input, family, e, a, retired) = (*input, *family, *e, *a, *retired);
         *slot = None;
         if !result_matches(&Ctrl::decode(input.ctrl), a, e, false) {
             found.push(Found {
                 cycle: retired,
                 issue: Some(issue),
                 input: Some(input),
+                family,
                 diff: PortsDiff {
                     fault: Fault::Value,
                     tag: input.tag,
@@ -266,6 +274,7 @@ impl Checker {
             cycle,
             issue: Some(issue),
             input: Some(p.input),
+            family: p.family,
             diff: PortsDiff {
                 fault: Fault::Unretired,
                 tag: p.input.tag,
@@ -329,7 +338,7 @@ mod tests {
             let r = t.checked_sub(reference_age()).filter(|i| issue.contains(i));
             let e = ports(r.is_some(), r.unwrap_or(0) as u16, 100 + r.unwrap_or(0));
             let (av, (at, ad)) = (design(t).is_some(), design(t).unwrap_or((0, 0)));
-            c.cycle(t, &inp, &e, &ports(av, at, ad), &mut found);
+            c.cycle(t, (inp, None), &e, &ports(av, at, ad), &mut found);
         }
         c.finish(n, &mut found);
         found
@@ -403,25 +412,25 @@ mod tests {
         let mut c = Checker::new(16);
         let mut found = Vec::new();
         let none = ports(false, 0, 0);
-        c.cycle(0, &op(1), &none, &none, &mut found);
+        c.cycle(0, (op(1), None), &none, &none, &mut found);
         // A reset cycle: its valid input is not an operation, and operation 1 is gone.
         let reset = PipeIn {
             reset: true,
             ..op(2)
         };
-        c.cycle(1, &reset, &none, &none, &mut found);
-        c.cycle(2, &op(3), &none, &none, &mut found);
+        c.cycle(1, (reset, None), &none, &none, &mut found);
+        c.cycle(2, (op(3), None), &none, &none, &mut found);
         for t in 3..40 {
             let done = t == 2 + reference_age();
             let p = ports(done, 3, 7);
-            c.cycle(t, &PipeIn::default(), &p, &p, &mut found);
+            c.cycle(t, (PipeIn::default(), None), &p, &p, &mut found);
         }
         c.finish(40, &mut found);
         assert!(found.is_empty(), "{}", found.len());
         // A result under the reset operation's tag was never issued.
         c.cycle(
             40,
-            &PipeIn::default(),
+            (PipeIn::default(), None),
             &none,
             &ports(true, 1, 0),
             &mut found,
@@ -435,22 +444,22 @@ mod tests {
         let mut found = Vec::new();
         let none = ports(false, 0, 0);
         // Two operations with tag 5 in flight; the reference's results differ.
-        c.cycle(0, &op(5), &none, &none, &mut found);
-        c.cycle(1, &op(5), &none, &none, &mut found);
+        c.cycle(0, (op(5), None), &none, &none, &mut found);
+        c.cycle(1, (op(5), None), &none, &none, &mut found);
         for t in 2..reference_age() {
-            c.cycle(t, &PipeIn::default(), &none, &none, &mut found);
+            c.cycle(t, (PipeIn::default(), None), &none, &none, &mut found);
         }
         let t = reference_age();
         c.cycle(
             t,
-            &PipeIn::default(),
+            (PipeIn::default(), None),
             &ports(true, 5, 10),
             &ports(true, 5, 10),
             &mut found,
         );
         c.cycle(
             t + 1,
-            &PipeIn::default(),
+            (PipeIn::default(), None),
             &ports(true, 5, 11),
             &ports(true, 5, 12),
             &mut found,

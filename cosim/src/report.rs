@@ -8,7 +8,6 @@ use ptxfma_model::pipeline::{PipeIn, LATENCY};
 use crate::frame::{self, Bank, FieldDiff};
 use crate::golden::Golden;
 use crate::lockstep::Divergence;
-use crate::ports::PortsDiff;
 use crate::rtl::Rtl;
 use crate::stim::{self, Vector};
 use crate::Error;
@@ -155,12 +154,18 @@ fn compare_alone(exp: &[u32], act: &[u32]) -> Alone {
 
 /// The report of a `--compare ports` divergence: the operation, the expected and retired
 /// results, and the cycles it was issued and retired in; `reproduce` as the caller has them.
-pub fn ports_divergence(
-    d: &Divergence,
-    p: &PortsDiff,
-    origin: &Origin,
-    reproduce: &[String],
-) -> String {
+pub fn ports_divergence(d: &Divergence, origin: &Origin, reproduce: &[String]) -> String {
+    let Divergence::Ports {
+        cycle,
+        issue,
+        input,
+        diff: p,
+        ..
+    } = d
+    else {
+        return divergence(d, origin, None);
+    };
+    let cycle = *cycle;
     let mut s = String::new();
     heading(&mut s, " (ports)", origin);
     let _ = writeln!(
@@ -169,7 +174,7 @@ pub fn ports_divergence(
         p.fault.describe(),
         p.fault.port()
     );
-    match (&d.input, d.issue) {
+    match (input, *issue) {
         (Some(inp), Some(issue)) => {
             let ctrl = Ctrl::decode(inp.ctrl);
             let _ = writeln!(
@@ -179,15 +184,7 @@ pub fn ports_divergence(
                 inp.tag,
                 inp.ctrl
             );
-            for (k, name) in ["a", "b", "c"].iter().enumerate() {
-                let raw = [inp.a, inp.b, inp.c][k];
-                let _ = writeln!(
-                    s,
-                    "  {}     {name} = {}",
-                    if k == 0 { "operands" } else { "        " },
-                    operand(&ctrl, k, raw)
-                );
-            }
+            operand_lines(&mut s, &ctrl, inp);
             let show = |v: Option<u64>| v.map_or("none".to_string(), |v| result(&ctrl, v));
             let _ = writeln!(
                 s,
@@ -204,18 +201,17 @@ pub fn ports_divergence(
                 ),
                 None => writeln!(
                     s,
-                    "  cycles      issued {issue}, not retired by cycle {} (bound {})",
-                    d.cycle, p.bound
+                    "  cycles      issued {issue}, not retired by cycle {cycle} (bound {})",
+                    p.bound
                 ),
             };
         }
         _ => {
             let _ = writeln!(
                 s,
-                "  tag         {:#06x} retired in cycle {} with d = {:#018x}, and no operation \
+                "  tag         {:#06x} retired in cycle {cycle} with d = {:#018x}, and no operation \
                  with that tag was in flight",
                 p.tag,
-                d.cycle,
                 p.actual.unwrap_or(0)
             );
         }
@@ -227,6 +223,19 @@ pub fn ports_divergence(
         }
     }
     s
+}
+
+/// The operand lines of a report: a, b and c decoded by the format `ctrl` reads them in.
+fn operand_lines(s: &mut String, ctrl: &Ctrl, inp: &PipeIn) {
+    for (k, name) in ["a", "b", "c"].iter().enumerate() {
+        let raw = [inp.a, inp.b, inp.c][k];
+        let _ = writeln!(
+            s,
+            "  {}     {name} = {}",
+            if k == 0 { "operands" } else { "        " },
+            operand(ctrl, k, raw)
+        );
+    }
 }
 
 /// The first line of a divergence report: which RTL against which reference, where.
@@ -244,40 +253,53 @@ fn heading(s: &mut String, kind: &str, origin: &Origin) {
     );
 }
 
-/// The full divergence report.
+/// The full report of a register divergence (a ports divergence gets
+/// [`ports_divergence`]'s, without reproduce lines).
 pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> String {
+    let Divergence::Registers {
+        cycle,
+        issue,
+        input,
+        bank,
+        fields,
+        banks,
+        ..
+    } = d
+    else {
+        return ports_divergence(d, origin, &[]);
+    };
+    let (cycle, bank) = (*cycle, *bank);
     let mut s = String::new();
     heading(&mut s, "", origin);
-    let _ = writeln!(s, "  cycle       {} (banks after its rising edge)", d.cycle);
-    let others: Vec<&str> = d
-        .banks
+    let _ = writeln!(s, "  cycle       {cycle} (banks after its rising edge)");
+    let others: Vec<&str> = banks
         .iter()
-        .filter(|&&b| b != d.bank)
+        .filter(|&&b| b != bank)
         .map(|b| b.name())
         .collect();
     let _ = writeln!(
         s,
         "  stage       {} ({}){}",
-        d.bank.name(),
-        d.bank.rtl_name(),
+        bank.name(),
+        bank.rtl_name(),
         if others.is_empty() {
             String::new()
         } else {
             format!("; also differing this cycle: {}", others.join(", "))
         }
     );
-    for (k, f) in d.fields.iter().take(MAX_FIELDS).enumerate() {
+    for (k, f) in fields.iter().take(MAX_FIELDS).enumerate() {
         let label = if k == 0 { "field" } else { "     " };
         let _ = writeln!(s, "  {label}       {}", field_line(f));
     }
-    if d.fields.len() > MAX_FIELDS {
+    if fields.len() > MAX_FIELDS {
         let _ = writeln!(
             s,
             "              ... and {} more fields",
-            d.fields.len() - MAX_FIELDS
+            fields.len() - MAX_FIELDS
         );
     }
-    match (&d.input, d.issue) {
+    match (input, *issue) {
         (Some(inp), Some(issue)) => {
             let ctrl = Ctrl::decode(inp.ctrl);
             let what = if inp.valid {
@@ -290,15 +312,7 @@ pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> Str
                 "  instruction {what}   (presented in cycle {issue}, tag {:#06x}, ctrl {:#08x})",
                 inp.tag, inp.ctrl
             );
-            for (k, name) in ["a", "b", "c"].iter().enumerate() {
-                let raw = [inp.a, inp.b, inp.c][k];
-                let _ = writeln!(
-                    s,
-                    "  {}     {name} = {}",
-                    if k == 0 { "operands" } else { "        " },
-                    operand(&ctrl, k, raw)
-                );
-            }
+            operand_lines(&mut s, &ctrl, inp);
             if let Some(al) = alone {
                 let _ = writeln!(
                     s,
@@ -325,7 +339,7 @@ pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> Str
                 }
             }
             let _ = writeln!(s, "  reproduce");
-            let lines = origin.reproduce(inp, issue, d.cycle);
+            let lines = origin.reproduce(inp, issue, cycle);
             let model_line = lines.len() - usize::from(inp.valid);
             for (k, line) in lines.iter().enumerate() {
                 let note = if k == 1 && origin.stream_args.is_some() {
@@ -341,8 +355,7 @@ pub fn divergence(d: &Divergence, origin: &Origin, alone: Option<&Alone>) -> Str
         _ => {
             let _ = writeln!(
                 s,
-                "  instruction none: the bank still holds its reset value (all zero) in cycle {}",
-                d.cycle
+                "  instruction none: the bank still holds its reset value (all zero) in cycle {cycle}"
             );
         }
     }

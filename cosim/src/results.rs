@@ -12,6 +12,7 @@ use crate::chunk::{self, Shard};
 use crate::coverage::Coverage;
 use crate::stim::Family;
 use crate::stream::Families;
+use crate::temporary::write_atomically;
 use crate::Error;
 
 /// The `schema` field of every results file.
@@ -470,8 +471,6 @@ impl RunResult {
         write_atomically(path, self.junit().as_bytes())
     }
 }
-
-pub use crate::temporary::write_atomically;
 
 /// What `merge` found wrong with its inputs.
 fn bad(msg: String) -> Error {

@@ -18,11 +18,13 @@
 //!   ([`crate::directed`]), aimed at the coverage bins random operands rarely reach.
 //!
 //! A stream is entirely determined by (seed, families in order, operations), which is what
-//! makes a reported cycle replayable.
+//! makes a reported cycle replayable. It yields each cycle's input with the family of the
+//! operation it issues, as drawn: nothing downstream decodes a control word to get it back.
 
 use std::fmt;
 
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::directed::{self, Biased};
 use crate::stim::{splitmix64, Family, Rng, Stimulus};
@@ -95,6 +97,19 @@ impl fmt::Display for Families {
     }
 }
 
+/// One cycle of a stream: its input, and the family of the operation it issues (`None` when it
+/// issues nothing: a bubble, a reset, the drain).
+pub type Cycle = (PipeIn, Option<Family>);
+
+/// Inputs that come from outside a stream (a file, a command line) as cycles: the family of an
+/// operation is then that of its control word.
+pub fn decoded(inputs: impl IntoIterator<Item = PipeIn>) -> impl Iterator<Item = Cycle> {
+    inputs.into_iter().map(|p| {
+        let family = p.issues().then(|| Family::of(&Ctrl::decode(p.ctrl)));
+        (p, family)
+    })
+}
+
 /// A run of back-to-back operations of one family.
 struct Run {
     family: usize,
@@ -104,6 +119,7 @@ struct Run {
 pub struct Stream {
     /// One generator per family, in the order of the stream's families.
     stims: Vec<Biased<Stimulus>>,
+    families: Vec<Family>,
     traffic: Rng,
     resets: Rng,
     run: Option<Run>,
@@ -132,6 +148,7 @@ impl Stream {
         };
         Stream {
             stims,
+            families: families.0.clone(),
             traffic: Rng::new(seed ^ 0x0B0B_B1E5),
             resets: Rng::new(seed ^ 0x2E5E_7000_0000_0001),
             run: None,
@@ -148,7 +165,12 @@ impl Stream {
         for _ in 0..index {
             s.next()?;
         }
-        s.next()
+        s.next().map(|(p, _)| p)
+    }
+
+    /// The inputs alone.
+    pub fn inputs(self) -> impl Iterator<Item = PipeIn> {
+        self.map(|(p, _)| p)
     }
 
     /// A bubble: it still carries arbitrary data and control bits, and both sides must compute
@@ -192,10 +214,11 @@ impl Stream {
 }
 
 impl Iterator for Stream {
-    type Item = PipeIn;
+    type Item = Cycle;
 
-    fn next(&mut self) -> Option<PipeIn> {
+    fn next(&mut self) -> Option<Cycle> {
         let tag = self.cycle as u16;
+        let mut family = None;
         let inp = if self.left == 0 {
             if self.drain == 0 {
                 return None;
@@ -228,25 +251,32 @@ impl Iterator for Stream {
             let f = self.next_family();
             let v = self.stims[f].next()?;
             self.left -= 1;
+            family = Some(self.families[f]);
             v.input(tag)
         };
         self.cycle += 1;
-        Some(inp)
+        Some((inp, family))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::ctrl::Ctrl;
 
     fn family_of(p: &PipeIn) -> Family {
         Family::of(&Ctrl::decode(p.ctrl))
     }
 
     #[test]
+    fn the_family_yielded_is_that_of_the_control_word() {
+        for (p, f) in Stream::new(4, &Families::all(), 20_000) {
+            assert_eq!(f, p.issues().then(|| family_of(&p)), "{p:?}");
+        }
+    }
+
+    #[test]
     fn all_families_interleave_cycle_by_cycle() {
-        let s: Vec<PipeIn> = Stream::new(3, &Families::all(), 70_000).collect();
+        let s: Vec<PipeIn> = Stream::new(3, &Families::all(), 70_000).inputs().collect();
         let ops: Vec<&PipeIn> = s.iter().filter(|p| p.issues()).collect();
         assert_eq!(ops.len(), 70_000);
         // Resets land about once in RESET_EVERY cycles, some of them with valid inputs that
@@ -293,7 +323,7 @@ mod tests {
     #[test]
     fn a_single_family_stream_holds_only_that_family() {
         for f in Family::ALL {
-            let s: Vec<PipeIn> = Stream::new(9, &Families::one(f), 500).collect();
+            let s: Vec<PipeIn> = Stream::new(9, &Families::one(f), 500).inputs().collect();
             assert!(s.iter().filter(|p| p.issues()).all(|p| family_of(p) == f));
         }
     }
@@ -301,9 +331,9 @@ mod tests {
     #[test]
     fn streams_are_replayable_and_seeded() {
         let fams = Families::parse("vmad,f64").unwrap();
-        let a: Vec<PipeIn> = Stream::new(5, &fams, 300).collect();
-        assert_eq!(a, Stream::new(5, &fams, 300).collect::<Vec<_>>());
-        assert_ne!(a, Stream::new(6, &fams, 300).collect::<Vec<_>>());
+        let a: Vec<PipeIn> = Stream::new(5, &fams, 300).inputs().collect();
+        assert_eq!(a, Stream::new(5, &fams, 300).inputs().collect::<Vec<_>>());
+        assert_ne!(a, Stream::new(6, &fams, 300).inputs().collect::<Vec<_>>());
         for i in [0u64, 17, 299] {
             assert_eq!(Stream::nth(5, &fams, 300, i), Some(a[i as usize]));
         }

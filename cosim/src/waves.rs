@@ -49,6 +49,20 @@ impl Waves {
     }
 }
 
+/// What a waveform replays: `inputs` (stream cycles `first_cycle..`) on a tracing build of
+/// `variant` and on a fresh copy of `golden`.
+#[derive(Clone, Copy)]
+pub struct WindowSpec<'a> {
+    pub variant: &'a str,
+    pub golden: &'a dyn Golden,
+    pub inputs: &'a [PipeIn],
+    pub first_cycle: u64,
+    /// `cosim.mismatch` high after the edges of these stream cycles instead of wherever the
+    /// frames differ: for `--compare ports`, where the design's frames have no registers and
+    /// its results may retire in other cycles than the model's.
+    pub marks: Option<&'a [u64]>,
+}
+
 /// Replays `inputs` (stream cycles `first_cycle..`) plus `LATENCY` idle cycles from reset on
 /// a tracing build of `variant` and on a fresh copy of `golden`, and writes the VCD to `path`
 /// (FST when its extension is `.fst`).
@@ -59,20 +73,19 @@ pub fn write_window(
     inputs: &[PipeIn],
     first_cycle: u64,
 ) -> Result<Waves, Error> {
-    write_window_marked(path, variant, golden, inputs, first_cycle, None)
+    let spec = WindowSpec {
+        variant,
+        golden,
+        inputs,
+        first_cycle,
+        marks: None,
+    };
+    write(path, &spec)
 }
 
-/// [`write_window`], with `cosim.mismatch` high after the edges of the stream cycles `marks`
-/// instead of wherever the frames differ: for `--compare ports`, where the design's frames
-/// have no registers and its results may retire in other cycles than the model's.
-pub fn write_window_marked(
-    path: &Path,
-    variant: &str,
-    golden: &dyn Golden,
-    inputs: &[PipeIn],
-    first_cycle: u64,
-    marks: Option<&[u64]>,
-) -> Result<Waves, Error> {
+/// Replays the window `spec` plus `LATENCY` idle cycles from reset and writes the VCD to
+/// `path` (FST when its extension is `.fst`).
+pub fn write(path: &Path, spec: &WindowSpec<'_>) -> Result<Waves, Error> {
     let io = |e: std::io::Error| Error::new(format!("cannot write {}: {e}", path.display()));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| {
@@ -88,33 +101,26 @@ pub fn write_window_marked(
     let merged = Temporary::beside(path, "tmp");
     // Fail early, with the real reason, if the destination cannot be written.
     let out = merged.create().map_err(io)?;
-    let w = write_parts(
-        path,
-        &rtl_part,
-        out,
-        variant,
-        golden,
-        inputs,
-        first_cycle,
-        marks,
-    )?;
+    let w = write_parts(path, &rtl_part, out, spec)?;
     merged.persist(path).map_err(io)?;
     Ok(w)
 }
 
-/// [`write_window`] once the temporaries are chosen: Verilator writes `rtl_part`, the merged
+/// [`write`] once the temporaries are chosen: Verilator writes `rtl_part`, the merged
 /// waveform goes to `out`.
-#[allow(clippy::too_many_arguments)]
 fn write_parts(
     path: &Path,
     rtl_part: &Temporary,
     mut out: fs::File,
-    variant: &str,
-    golden: &dyn Golden,
-    inputs: &[PipeIn],
-    first_cycle: u64,
-    marks: Option<&[u64]>,
+    spec: &WindowSpec<'_>,
 ) -> Result<Waves, Error> {
+    let WindowSpec {
+        variant,
+        golden,
+        inputs,
+        first_cycle,
+        ..
+    } = *spec;
     let io = |e: std::io::Error| Error::new(format!("cannot write {}: {e}", path.display()));
     let mut all = inputs.to_vec();
     let end = first_cycle + inputs.len() as u64;
@@ -148,10 +154,8 @@ fn write_parts(
         &rtl_text,
         &exp,
         &act,
-        first_cycle,
-        reset_time,
-        t0,
-        marks,
+        spec,
+        (reset_time, t0),
         &mut mismatches,
     )
     .map_err(io)?;
@@ -176,18 +180,16 @@ struct ModelPart {
     changes: BTreeMap<u64, String>,
 }
 
-// Private plumbing of one call: the arguments are the window's facts, not options.
-#[allow(clippy::too_many_arguments)]
+/// `times`: the trace times of the reset and of the first replayed cycle.
 fn model_part(
     rtl_text: &str,
     exp: &[u32],
     act: &[u32],
-    first_cycle: u64,
-    reset_time: u64,
-    t0: u64,
-    marks: Option<&[u64]>,
+    spec: &WindowSpec<'_>,
+    (reset_time, t0): (u64, u64),
     mismatches: &mut Vec<u64>,
 ) -> std::io::Result<ModelPart> {
+    let (first_cycle, marks) = (spec.first_cycle, spec.marks);
     let mut next = max_id(rtl_text).map_or(IdCode::FIRST, |m| m.next());
     let mut alloc = || {
         let id = next;
@@ -372,4 +374,28 @@ pub fn file_name(family: &str, seed: u64, cycle: u64, fst: bool) -> String {
         family.replace(['.', '/', ','], "_"),
         if fst { "fst" } else { "vcd" }
     )
+}
+
+/// The report's waveform lines.
+pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
+    match w {
+        Ok(w) => {
+            let marked = w.mismatches.contains(&cycle);
+            println!(
+                "  waveform    {}\n              cycles {}..{} plus drain; model registers under \
+                 `model`, RTL under `TOP`; cosim.mismatch rises at time {} (cycle {cycle}){}",
+                w.path.display(),
+                w.first_cycle,
+                cycle,
+                w.edge_time(cycle),
+                if marked {
+                    ""
+                } else {
+                    "\n              WARNING: the replayed window does not reproduce the \
+                     divergence (state older than the window?)"
+                }
+            );
+        }
+        Err(e) => println!("  waveform    not written: {e}"),
+    }
 }

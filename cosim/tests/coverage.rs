@@ -24,9 +24,10 @@ fn drive(cov: &mut Coverage, c: &Chunk, corners: bool) {
         .iter()
         .map(|f| Stimulus::new(c.seed, &[*f]))
         .collect();
-    for inp in c.stream() {
+    for (inp, fam) in c.stream() {
         let inp = if !corners && inp.valid {
-            let fam = Family::of(&Ctrl::decode(inp.ctrl));
+            // A valid input in a reset cycle issues nothing: its word is all there is.
+            let fam = fam.unwrap_or_else(|| Family::of(&Ctrl::decode(inp.ctrl)));
             let v = plain[fam as usize].next().unwrap();
             v.input(inp.tag)
         } else {

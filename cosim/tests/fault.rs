@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{run_in, scratch, Vcd};
+use common::{run_json, scratch, Vcd};
 use ptxfma_cosim::results::{DivergenceRow, RunResult};
 
 /// The one divergence of the run's JSON result (`--json`).
@@ -22,8 +22,9 @@ fn the_divergence(r: &RunResult) -> &DivergenceRow {
 fn check_fault_caught(golden: &str) {
     let dir = scratch(&format!("fault-{}", golden.replace(':', "-")));
     let json = dir.join("result.json");
-    let (code, out, err) = run_in(
+    let (code, out, err, result) = run_json::<RunResult>(
         &dir,
+        &json,
         &[
             "--rtl",
             "fault_sticky_rz",
@@ -35,12 +36,9 @@ fn check_fault_caught(golden: &str) {
             "20000",
             "--seed",
             "11",
-            "--json",
-            json.to_str().unwrap(),
         ],
     );
     assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
-    let result = RunResult::read_json(&json).unwrap_or_else(|e| panic!("{e}\n{err}"));
     let r = the_divergence(&result);
     let edge_time = r
         .waveform_mismatch_time

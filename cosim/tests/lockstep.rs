@@ -5,16 +5,21 @@ mod common;
 
 use common::{cosim, num, run_in, scratch, Flip, Vcd};
 use ptxfma_cosim::frame::Bank;
-use ptxfma_cosim::golden::{ModelGolden, RtlGolden};
-use ptxfma_cosim::lockstep::{self, Config, Stream};
+use ptxfma_cosim::golden::{Golden, ModelGolden, RtlGolden};
+use ptxfma_cosim::lockstep::{self, Config, Divergence, Outcome, Stream};
 use ptxfma_cosim::rtl::{self, Rtl, VariantMeta};
 use ptxfma_cosim::stim::Family;
-use ptxfma_cosim::stream::Families;
+use ptxfma_cosim::stream::{self, Families};
 use ptxfma_cosim::waves;
 use ptxfma_model::pipeline::{PipeIn, LATENCY};
 
+/// Runs `inputs` (from a file or the command line, as far as the lockstep knows).
+fn run(rtl: &mut Rtl, golden: &mut dyn Golden, inputs: &[PipeIn], cfg: &Config) -> Outcome {
+    lockstep::run(rtl, golden, stream::decoded(inputs.to_vec()), cfg).unwrap()
+}
+
 fn stream(seed: u64, fam: Family, n: u64) -> Vec<PipeIn> {
-    Stream::new(seed, &Families::one(fam), n).collect()
+    Stream::new(seed, &Families::one(fam), n).inputs().collect()
 }
 
 #[test]
@@ -27,7 +32,7 @@ fn rtl_against_itself_agrees_on_every_family() {
             batch: 1000,
             ..Config::default()
         };
-        let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &cfg).unwrap();
+        let out = run(&mut rtl, &mut g, &inputs, &cfg);
         assert!(
             out.divergences.is_empty(),
             "{}: {:?}",
@@ -48,7 +53,7 @@ fn rtl_against_itself_agrees_on_every_family() {
 #[test]
 fn reset_mid_stream_clears_both_sides_and_they_carry_on() {
     let n = 60_000;
-    let inputs: Vec<PipeIn> = Stream::new(11, &Families::all(), n).collect();
+    let inputs: Vec<PipeIn> = Stream::new(11, &Families::all(), n).inputs().collect();
     let resets: Vec<usize> = (0..inputs.len()).filter(|&i| inputs[i].reset).collect();
     let in_flight = |r: usize| (r.saturating_sub(LATENCY - 1)..r).any(|i| inputs[i].valid);
     assert!(
@@ -62,7 +67,7 @@ fn reset_mid_stream_clears_both_sides_and_they_carry_on() {
         retired: true,
         ..Config::default()
     };
-    let out = lockstep::run(&mut rtl, &mut model, inputs.iter().copied(), &cfg).unwrap();
+    let out = run(&mut rtl, &mut model, &inputs, &cfg);
     assert!(out.divergences.is_empty(), "{:?}", out.divergences[0]);
     // Operations presented in a reset cycle are not counted (nor executed).
     assert_eq!(out.vectors, n);
@@ -106,18 +111,31 @@ fn a_flipped_field_is_pinned_to_its_stage_field_and_operation() {
         window: 32,
         ..Config::default()
     };
-    let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &cfg).unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &cfg);
     assert_eq!(out.divergences.len(), 1);
-    let d = &out.divergences[0];
-    assert_eq!(d.cycle, 128);
-    assert_eq!(d.bank, Bank::S2);
-    assert_eq!(d.banks, vec![Bank::S2]);
-    assert_eq!(d.fields.len(), 1);
-    assert_eq!(d.fields[0].name, "lane1.eref");
-    assert_eq!(d.fields[0].width, 14);
-    assert_eq!(d.fields[0].expected[0] ^ d.fields[0].actual[0], 1);
-    assert_eq!(d.issue, Some(127));
-    assert_eq!(d.input, Some(inputs[127]));
+    let Divergence::Registers {
+        cycle,
+        bank,
+        banks,
+        fields,
+        issue,
+        input,
+        family,
+        ..
+    } = &out.divergences[0]
+    else {
+        panic!("{:?}", out.divergences[0]);
+    };
+    assert_eq!(*cycle, 128);
+    assert_eq!(*bank, Bank::S2);
+    assert_eq!(*banks, vec![Bank::S2]);
+    assert_eq!(fields.len(), 1);
+    assert_eq!(fields[0].name, "lane1.eref");
+    assert_eq!(fields[0].width, 14);
+    assert_eq!(fields[0].expected[0] ^ fields[0].actual[0], 1);
+    assert_eq!(*issue, Some(127));
+    assert_eq!(*input, Some(inputs[127]));
+    assert_eq!(*family, Some(Family::F64));
     // The run stopped right there, and kept the last 32 cycles as the waveform window.
     assert_eq!(out.cycles, 129);
     let valid = inputs[..129].iter().filter(|p| p.valid).count() as u64;
@@ -132,13 +150,16 @@ fn earliest_bank_is_named_first() {
     let inputs = stream(4, Family::F32, 200);
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = Flip::new(&[(Bank::S3, "lane0.sign", 50), (Bank::S1, "lane0.sign_p", 52)]);
-    let out = lockstep::run(&mut rtl, &mut g, inputs.into_iter(), &Config::default()).unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &Config::default());
     let d = &out.divergences[0];
-    assert_eq!(d.cycle, 52);
-    assert_eq!(d.bank, Bank::S1);
-    assert_eq!(d.banks, vec![Bank::S1, Bank::S3]);
-    assert_eq!(d.fields[0].name, "lane0.sign_p");
-    assert_eq!(d.issue, Some(52));
+    let Divergence::Registers { banks, .. } = d else {
+        panic!("{d:?}");
+    };
+    assert_eq!(d.cycle(), 52);
+    assert_eq!(d.stage(), Bank::S1);
+    assert_eq!(*banks, vec![Bank::S1, Bank::S3]);
+    assert_eq!(d.first_field(), "lane0.sign_p");
+    assert_eq!(d.issue(), Some(52));
 }
 
 #[test]
@@ -157,11 +178,11 @@ fn divergences_count_operations_not_cycles() {
         max_divergences: 10,
         ..Config::default()
     };
-    let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &cfg).unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &cfg);
     let got: Vec<(u64, Bank, Option<u64>)> = out
         .divergences
         .iter()
-        .map(|d| (d.cycle, d.bank, d.issue))
+        .map(|d| (d.cycle(), d.stage(), d.issue()))
         .collect();
     assert_eq!(
         got,
@@ -171,7 +192,7 @@ fn divergences_count_operations_not_cycles() {
             (63, Bank::Ports, Some(60)),
         ]
     );
-    assert_eq!(out.divergences[2].fields[0].name, "out_d_o");
+    assert_eq!(out.divergences[2].first_field(), "out_d_o");
     assert_eq!(out.cycles, inputs.len() as u64);
 }
 
@@ -180,7 +201,7 @@ fn divergence_waveform_has_both_sides_and_the_marker() {
     let inputs = stream(3, Family::F64, 500);
     let mut rtl = Rtl::new("default", false).unwrap();
     let mut g = Flip::new(&[(Bank::S2, "lane1.eref", 127)]);
-    let out = lockstep::run(&mut rtl, &mut g, inputs.iter().copied(), &Config::default()).unwrap();
+    let out = run(&mut rtl, &mut g, &inputs, &Config::default());
     let dir = scratch("waves-flip");
     let path = dir.join("flip.vcd");
     let w = waves::write_window(&path, "default", &g, &out.window, out.window_start).unwrap();

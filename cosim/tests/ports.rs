@@ -11,7 +11,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{cosim, num, run_in, scratch, Vcd};
+use common::{cosim, num, read_json, run_in, scratch, Vcd};
 use ptxfma_cosim::results::RunResult;
 
 /// `fma-cosim run --rtl RTL --compare ports --filter f32 ARGS`, waveforms to `dir`.
@@ -41,7 +41,7 @@ fn the_alt_design_passes_ports_only_checking() {
     );
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("ports only (latency bound 64)"), "{out}");
-    let r = RunResult::read_json(&json).unwrap();
+    let r = read_json::<RunResult>(&json);
     assert!(r.passed);
     assert_eq!(r.total_vectors(), 200_000);
     assert_eq!(r.params.compare, "ports");
@@ -141,7 +141,7 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
     );
 
     // Every divergence is an .rp operation's result, in the JSON and the JUnit XML.
-    let res = RunResult::read_json(&json).unwrap();
+    let res = read_json::<RunResult>(&json);
     assert!(!res.passed);
     assert_eq!(res.divergences.len(), 20);
     for d in &res.divergences {
@@ -206,7 +206,7 @@ fn the_fault_is_found_the_same_by_any_number_of_jobs() {
             ],
         );
         assert_eq!(code, 1, "{out}{err}");
-        let r = RunResult::read_json(&json).unwrap();
+        let r = read_json::<RunResult>(&json);
         r.divergences
             .iter()
             .map(|d| (d.chunk, d.cycle, d.signature.clone()))
@@ -298,7 +298,7 @@ fn shards_merge_to_the_unsharded_run_and_not_with_a_register_run() {
     ]);
     assert_eq!(code, 1, "{out}{err}");
     let key = |p: &std::path::Path| {
-        let r = RunResult::read_json(p).unwrap();
+        let r = read_json::<RunResult>(p);
         let d: Vec<_> = r
             .divergences
             .iter()

@@ -6,18 +6,14 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{cosim, run_in, scratch};
+use common::{cosim, read_json, run_in, run_json, scratch};
 use serde_json::Value;
 
 /// Runs `fma-cosim run` with `args` plus `--json` into `dir`; returns (exit code, stdout, JSON).
-fn run_json(dir: &Path, name: &str, args: &[&str]) -> (i32, String, Value) {
+fn run_named(dir: &Path, name: &str, args: &[&str]) -> (i32, String, Value) {
     let json = dir.join(format!("{name}.json"));
-    let waves = dir.join(format!("{name}-waves"));
-    let all = [args, &["--json", json.to_str().unwrap()]].concat();
-    let (code, out, err) = run_in(&waves, &all);
-    assert!(code == 0 || code == 1, "{all:?}: exit {code}\n{out}{err}");
-    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{json:?}: {e}\n{err}"));
-    (code, out, serde_json::from_str(&text).unwrap())
+    let (code, out, _, v) = run_json(&dir.join(format!("{name}-waves")), &json, args);
+    (code, out, v)
 }
 
 /// The JSON without what legitimately differs between equal runs: times, worker count,
@@ -81,7 +77,7 @@ fn the_summary_and_first_divergence_do_not_depend_on_jobs() {
     for jobs in ["1", "2", "3"] {
         let mut args = FAULT.to_vec();
         args.extend_from_slice(&["--jobs", jobs, "--max-divergences", "7"]);
-        let (code, out, v) = run_json(&dir, &format!("j{jobs}"), &args);
+        let (code, out, v) = run_named(&dir, &format!("j{jobs}"), &args);
         assert_eq!(code, 1, "{out}");
         let divs = v["divergences"].as_array().unwrap();
         assert!(divs.len() >= 7, "{out}");
@@ -132,8 +128,8 @@ fn the_summary_and_first_divergence_do_not_depend_on_jobs() {
 fn a_passing_run_is_the_same_for_every_job_count() {
     let dir = scratch("jobs-pass");
     let args = ["--count", "14000", "--chunk-size", "1000", "--seed", "5"];
-    let (_, _, one) = run_json(&dir, "one", &[&args[..], &["--jobs", "1"]].concat());
-    let (_, _, two) = run_json(&dir, "two", &[&args[..], &["--jobs", "2"]].concat());
+    let (_, _, one) = run_named(&dir, "one", &[&args[..], &["--jobs", "1"]].concat());
+    let (_, _, two) = run_named(&dir, "two", &[&args[..], &["--jobs", "2"]].concat());
     assert_eq!(canonical(&one), canonical(&two));
     assert_eq!(one["passed"], true);
     assert_eq!(one["chunks"].as_array().unwrap().len(), 14);
@@ -155,7 +151,7 @@ fn shards_and_merge(dir: &Path, args: &[&str], n: u32) -> (Vec<PathBuf>, PathBuf
         let mut a = args.to_vec();
         a.extend_from_slice(&["--shard", &shard, "--jobs", "1"]);
         let name = format!("shard{k}");
-        let _ = run_json(dir, &name, &a);
+        let _ = run_named(dir, &name, &a);
         files.push(dir.join(format!("{name}.json")));
     }
     (files, dir.join("merged.json"), dir.join("junit.xml"))
@@ -178,12 +174,12 @@ fn merge(files: &[PathBuf], json: &Path, junit: &Path) -> (i32, String, String) 
 fn shards_merge_to_exactly_the_unsharded_run() {
     let dir = scratch("shards-pass");
     let args = ["--count", "21000", "--chunk-size", "2000", "--seed", "3"];
-    let (_, _, whole) = run_json(&dir, "whole", &[&args[..], &["--jobs", "2"]].concat());
+    let (_, _, whole) = run_named(&dir, "whole", &[&args[..], &["--jobs", "2"]].concat());
     let (files, json, junit) = shards_and_merge(&dir, &args, 4);
     // Each shard holds a part; together, every chunk once.
     let mut counts = 0;
     for f in &files {
-        let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let v: Value = read_json(f);
         let n = v["chunks"].as_array().unwrap().len();
         assert!(n > 0 && n < 14, "{f:?} holds {n} chunks");
         counts += n;
@@ -192,7 +188,7 @@ fn shards_merge_to_exactly_the_unsharded_run() {
     let (code, out, err) = merge(&files, &json, &junit);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("PASSED"), "{out}");
-    let merged: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let merged: Value = read_json(&json);
     assert_eq!(canonical(&merged), canonical(&whole));
     assert_eq!(merged["shard"], Value::Null);
     let x = std::fs::read_to_string(&junit).unwrap();
@@ -221,13 +217,13 @@ fn merged_fault_run_carries_every_divergence_into_junit() {
     let dir = scratch("shards-fault");
     let mut args = FAULT.to_vec();
     args.extend_from_slice(&["--max-divergences", "5"]);
-    let (code, _, whole) = run_json(&dir, "whole", &[&args[..], &["--jobs", "2"]].concat());
+    let (code, _, whole) = run_named(&dir, "whole", &[&args[..], &["--jobs", "2"]].concat());
     assert_eq!(code, 1);
     let (files, json, junit) = shards_and_merge(&dir, &args, 3);
     let (code, out, err) = merge(&files, &json, &junit);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("FAILED"), "{out}");
-    let merged: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let merged: Value = read_json(&json);
     assert_eq!(
         without_paths(canonical(&merged)),
         without_paths(canonical(&whole))
@@ -265,7 +261,7 @@ fn merge_names_missing_duplicated_and_foreign_shards() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("shard 3/3 missing"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v: Value = read_json(&json);
     assert_eq!(v["passed"], false);
     assert_eq!(v["problems"][0], "shard 3/3 missing");
     let x = std::fs::read_to_string(&junit).unwrap();
@@ -496,8 +492,7 @@ fn ctrl_c_at_any_time_leaves_no_cut_waveform_and_no_temporary() {
         // The results are written together, and say what the exit status says.
         assert_eq!(json.exists(), junit.exists(), "{what}");
         if json.exists() {
-            let v: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+            let v: serde_json::Value = read_json(&json);
             assert_eq!(v["interrupted"], code == Some(130), "{what}");
             let xml = std::fs::read_to_string(&junit).unwrap();
             assert!(xml.trim_end().ends_with("</testsuites>"), "{what}: {xml}");

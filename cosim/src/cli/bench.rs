@@ -11,8 +11,9 @@ use crate::golden::{self, Golden};
 use crate::lockstep::{self, Config};
 use crate::regress::{self, Placement, Progress};
 use crate::rtl::{self, Rtl};
+use crate::stim::Family;
 use crate::stim::Stimulus;
-use crate::stream::Families;
+use crate::stream::{Cycle, Families};
 use crate::Error;
 
 use super::{families, in_range, number, SidesArgs};
@@ -45,11 +46,14 @@ pub struct Args {
 pub fn bench(a: Args) -> Result<u8, Error> {
     let sides = a.sides.sides()?;
     let count = a.count;
-    let inputs: Vec<PipeIn> = Stimulus::new(a.seed, &a.filter.0)
+    // Each input with its family, as a stream yields them (drawn, not decoded, so that the
+    // lockstep's rate counts no decoding).
+    let cycles: Vec<Cycle> = Stimulus::new(a.seed, &a.filter.0)
         .take(count as usize)
         .enumerate()
-        .map(|(i, v)| v.input(i as u16))
+        .map(|(i, v)| (v.input(i as u16), Some(Family::of(&v.ctrl))))
         .collect();
+    let inputs: Vec<PipeIn> = cycles.iter().map(|&(p, _)| p).collect();
     let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();
     println!(
         "fma-cosim bench: {count} operations, families {}, RTL `{}`, reference {}, {} cores",
@@ -112,7 +116,7 @@ pub fn bench(a: Args) -> Result<u8, Error> {
         if round > 0 {
             rtl_rate = rtl_rate.max(rtl_alone(&mut rtl)?);
         }
-        let out = lockstep::run(&mut rtl, golden.as_mut(), inputs.iter().copied(), &cfg)?;
+        let out = lockstep::run(&mut rtl, golden.as_mut(), cycles.iter().copied(), &cfg)?;
         best = best.max(out.cycles as f64 / out.seconds);
         if !out.divergences.is_empty() {
             println!(

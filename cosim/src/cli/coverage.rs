@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::coverage::Coverage;
-use crate::results::write_atomically;
+use crate::temporary::write_atomically;
 use crate::Error;
 
 use super::check_out_file;

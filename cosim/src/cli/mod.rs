@@ -7,6 +7,7 @@ mod bench;
 mod coverage;
 mod replay;
 mod run;
+mod triage;
 mod vectors;
 mod wave;
 

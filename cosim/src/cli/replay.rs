@@ -11,11 +11,11 @@ use crate::golden;
 use crate::lockstep::{self, Config, Stream};
 use crate::report::{self, Origin};
 use crate::stim;
-use crate::stream::Families;
-use crate::waves;
+use crate::stream::{self, Families};
+use crate::waves::{self, print_waves};
 use crate::Error;
 
-use super::run::{print_waves, MAX_WINDOW};
+use super::run::MAX_WINDOW;
 use super::{check_dir_writable, commands, families, in_range, number, SidesArgs};
 
 #[derive(clap::Args, Debug)]
@@ -126,6 +126,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             )));
         };
         let inputs: Vec<PipeIn> = Stream::new(seed, fams, count)
+            .inputs()
             .skip(first as usize)
             .take((index - first + 1) as usize)
             .collect();
@@ -162,14 +163,12 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         coverage: false,
         compare: crate::ports::Compare::Registers,
     };
-    let out = lockstep::run(&mut rtl, golden.as_mut(), all.into_iter(), &cfg)?;
+    let out = lockstep::run(&mut rtl, golden.as_mut(), stream::decoded(all), &cfg)?;
     if let Some(d) = out.divergences.first() {
         let mut d = d.clone();
-        d.cycle += first;
-        d.issue = d.issue.map(|c| c + first);
+        d.shift(first);
         let alone = d
-            .input
-            .as_ref()
+            .input()
             .map(|inp| report::replay_alone(&sides.rtl, golden.as_ref(), inp))
             .transpose()?;
         print!("{}", report::divergence(&d, &origin, alone.as_ref()));
@@ -181,7 +180,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
                 &out.window,
                 out.window_start + first,
             ),
-            d.cycle,
+            d.cycle(),
         );
         return Ok(1);
     }

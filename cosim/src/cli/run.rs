@@ -4,29 +4,23 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::chunk::{self, Chunk, Shard};
-use crate::golden;
 use ptxfma_model::ctrl::Rnd;
 use ptxfma_model::testfloat::{self, Func};
 
 use crate::coverage::Coverage;
-use crate::lockstep::{self, Config, Divergence};
+use crate::lockstep::Config;
 use crate::ports::{self, Compare};
 use crate::progress::{self, Mode};
-use crate::regress::{self, Placement, Progress, Sides};
-use crate::report::{self, Origin};
-use crate::results::{ChunkRow, DivergenceRow, Params, RunResult};
+use crate::regress::{self, Placement, Progress, Ran, Sides};
+use crate::results::{ChunkRow, Params, RunResult};
 use crate::rtl;
 use crate::rtlcov;
-use crate::stim;
-use crate::stim::Family;
 use crate::stream::Families;
 use crate::temporary;
-use crate::waves;
 use crate::Error;
 
-use super::{
-    check_dir_writable, check_out_file, commands, families, in_range, number, vectors, SidesArgs,
-};
+use super::triage::{self, Triaged, WaveOpts};
+use super::{check_dir_writable, check_out_file, families, in_range, number, vectors, SidesArgs};
 
 /// Largest `--count`: beyond this a run is a farm's job, split with `--shard`.
 const MAX_COUNT: u64 = 1 << 40;
@@ -134,10 +128,40 @@ enum CompareArg {
     Ports,
 }
 
-pub fn run(a: Args) -> Result<u8, Error> {
+pub fn run(mut a: Args) -> Result<u8, Error> {
     // Ctrl-C from here on stops the run cleanly.
     let progress: &'static Progress = Box::leak(Box::default());
     progress::on_interrupt(progress);
+    let sides = sides(&a)?;
+    let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
+    check_dir_writable(&a.waves_dir, "waves directory")?;
+    if let Some(path) = a.vectors.take() {
+        let src = vectors::Source {
+            path,
+            testfloat: a.testfloat.map(|f| (f, a.rounding.unwrap_or(Rnd::Rn))),
+            strict_nan: a.strict_nan,
+        };
+        return vectors::run(&src, &sides, &a.waves_dir);
+    }
+    for p in [&a.json, &a.junit, &a.coverage, &a.rtl_coverage]
+        .into_iter()
+        .flatten()
+    {
+        check_out_file(p, "output file")?;
+    }
+    let plan = plan(&a, &sides, jobs)?;
+    let (ran, seconds) = regress(&a, &plan, &sides, progress)?;
+    let waves = WaveOpts {
+        dir: &a.waves_dir,
+        window: a.window,
+        fst: a.fst,
+    };
+    let triaged = triage::triage(&ran, &sides, &waves, &progress.stop)?;
+    write(&a, &plan, &ran, seconds, triaged)
+}
+
+/// The two sides, once the RTL variant is known to support what was asked of it.
+fn sides(a: &Args) -> Result<Sides, Error> {
     let mut sides = a.sides.sides()?;
     let meta = rtl::variant(&sides.rtl)?;
     if a.random_init.is_some() && !meta.random_init() {
@@ -156,26 +180,25 @@ pub fn run(a: Args) -> Result<u8, Error> {
     }
     sides.random_init = a.random_init;
     sides.rtl_coverage = a.rtl_coverage.clone();
-    let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
-    check_dir_writable(&a.waves_dir, "waves directory")?;
-    if let Some(path) = a.vectors {
-        let src = vectors::Source {
-            path,
-            testfloat: a.testfloat.map(|f| (f, a.rounding.unwrap_or(Rnd::Rn))),
-            strict_nan: a.strict_nan,
-        };
-        return vectors::run(&src, &sides, &a.waves_dir);
-    }
-    for p in [&a.json, &a.junit, &a.coverage, &a.rtl_coverage]
-        .into_iter()
-        .flatten()
-    {
-        check_out_file(p, "output file")?;
-    }
-    let plan = chunk::plan(a.seed, a.count, &a.filter, a.chunk_size)?;
+    Ok(sides)
+}
+
+/// What a run will do: the whole chunk list, the chunks of this shard, the workers, and the
+/// lockstep's knobs.
+struct Plan {
+    all: Vec<Chunk>,
+    chunks: Vec<Chunk>,
+    params: Params,
+    jobs: usize,
+    cfg: Config,
+}
+
+/// Plans the run and prints its banner.
+fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
+    let all = chunk::plan(a.seed, a.count, &a.filter, a.chunk_size)?;
     let chunks: Vec<Chunk> = match a.shard {
-        Some(s) => plan.iter().filter(|c| s.holds(c.index)).cloned().collect(),
-        None => plan.clone(),
+        Some(s) => all.iter().filter(|c| s.holds(c.index)).cloned().collect(),
+        None => all.clone(),
     };
     let params = Params {
         seed: a.seed,
@@ -215,7 +238,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
         a.count,
         a.filter.0.len(),
         if a.filter.0.len() == 1 { "y" } else { "ies" },
-        plan.len(),
+        all.len(),
         a.shard.map_or(String::new(), |s| format!(
             " (shard {s}: {} chunks)",
             chunks.len()
@@ -239,7 +262,6 @@ pub fn run(a: Args) -> Result<u8, Error> {
     if chunks.is_empty() {
         println!("  this shard holds no chunk: the run has fewer chunks than shards");
     }
-
     let cfg = Config {
         batch: a.batch as usize,
         max_divergences: a.max_divergences as usize,
@@ -249,6 +271,24 @@ pub fn run(a: Args) -> Result<u8, Error> {
         coverage: a.coverage.is_some(),
         compare,
     };
+    Ok(Plan {
+        all,
+        chunks,
+        params,
+        jobs,
+        cfg,
+    })
+}
+
+/// Runs the planned chunks over the workers, with the progress display; then merges and
+/// prints the RTL coverage, when asked. Returns what ran and the wall time.
+fn regress(
+    a: &Args,
+    plan: &Plan,
+    sides: &Sides,
+    progress: &'static Progress,
+) -> Result<(Ran, f64), Error> {
+    let jobs = plan.jobs;
     // The workers' RTL coverage files, temporaries until merged: not even a second Ctrl-C
     // leaves them behind.
     let _worker_parts: Vec<temporary::Temporary> = a
@@ -256,12 +296,12 @@ pub fn run(a: Args) -> Result<u8, Error> {
         .iter()
         .flat_map(|f| (0..jobs).map(|k| temporary::Temporary::new(rtlcov::worker_file(f, k))))
         .collect();
-    let total: u64 = chunks.iter().map(|c| c.ops).sum();
+    let total: u64 = plan.chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
     let finished = AtomicBool::new(false);
     let ran = std::thread::scope(|s| {
         let h = s.spawn(|| {
-            let r = regress::run(&chunks, &sides, &cfg, jobs, progress);
+            let r = regress::run(&plan.chunks, sides, &plan.cfg, jobs, progress);
             finished.store(true, Ordering::Release);
             r
         });
@@ -281,15 +321,16 @@ pub fn run(a: Args) -> Result<u8, Error> {
             rtlcov::Summary::new(&points).table()
         );
     }
+    Ok((ran, seconds))
+}
 
-    let (cosim_cmd, model_cmd) = commands();
-    let mut rows = Vec::new();
-    let mut divergences = Vec::new();
-    let mut signatures: Vec<String> = Vec::new();
-    let mut triage_stopped = false;
-    let mut replayer: Option<report::Replayer> = None;
-    for (c, out) in &ran.chunks {
-        rows.push(ChunkRow {
+/// The result: the summary table, the functional coverage, the verdict, and the JSON and
+/// JUnit files; returns the exit status.
+fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Result<u8, Error> {
+    let rows = ran
+        .chunks
+        .iter()
+        .map(|(c, out)| ChunkRow {
             index: c.index,
             stream: c.families.to_string(),
             seed: c.seed,
@@ -299,70 +340,23 @@ pub fn run(a: Args) -> Result<u8, Error> {
                 .families
                 .0
                 .iter()
-                .map(|f| (f.name().to_string(), out.by_family[family_position(*f)]))
+                .map(|&f| (f.name().to_string(), out.by_family[f as usize]))
                 .collect(),
             cycles: out.cycles,
             seconds: out.seconds,
             divergences: out.divergences.len(),
             interrupted: out.interrupted,
-        });
-        let origin = Origin {
-            stream_args: Some(c.stream_args()),
-            family: c.families.to_string(),
-            seed: Some(c.seed),
-            sides_args: sides.args(),
-            rtl: sides.rtl.clone(),
-            golden: sides.golden.clone(),
-            window: a.window as usize,
-            cosim_cmd: cosim_cmd.clone(),
-            model_cmd: model_cmd.clone(),
-        };
-        for d in &out.divergences {
-            // After Ctrl-C the divergences are still listed, without replays or waveforms.
-            let stopped = progress.stop.load(Ordering::Relaxed);
-            triage_stopped |= stopped;
-            let sig = signature(c, d);
-            let first = !signatures.contains(&sig);
-            if replayer.is_none() && !stopped {
-                let reference = golden::from_spec(&sides.golden)?;
-                replayer = Some(report::Replayer::new(&sides.rtl, reference.as_ref())?);
-            }
-            // A ports divergence is not replayed alone: the design's latency is its own.
-            let replay = if stopped || d.ports.is_some() {
-                None
-            } else {
-                replayer.as_mut()
-            };
-            let mut row = triage(c, d, &origin, replay, &sides)?;
-            if first {
-                signatures.push(sig);
-                print!("\n{}", row.report);
-                if !stopped {
-                    if let Some((path, time)) =
-                        wave_for(c, d, &sides, &a.waves_dir, a.window, a.fst)
-                    {
-                        row.waveform = Some(path);
-                        row.waveform_mismatch_time = Some(time);
-                    }
-                }
-            } else {
-                println!(
-                    "\ndivergence in chunk {} cycle {}: same signature as an earlier one ({})",
-                    c.index, d.cycle, row.signature
-                );
-            }
-            divergences.push(row);
-        }
-    }
+        })
+        .collect();
     let mut result = RunResult::new(
         rtl::VERILATOR_VERSION,
-        params,
+        plan.params.clone(),
         a.shard,
-        plan.len(),
-        jobs,
+        plan.all.len(),
+        plan.jobs,
         seconds,
         rows,
-        divergences,
+        triaged.divergences,
     );
     if a.coverage.is_some() {
         let mut total = Coverage::new();
@@ -373,7 +367,7 @@ pub fn run(a: Args) -> Result<u8, Error> {
         }
         result.coverage = Some(total);
     }
-    let interrupted = ran.interrupted || triage_stopped;
+    let interrupted = ran.interrupted || triaged.stopped;
     if interrupted {
         result.interrupted = true;
         result.passed = false;
@@ -414,162 +408,4 @@ pub fn run(a: Args) -> Result<u8, Error> {
     } else {
         1
     })
-}
-
-/// What makes two divergences the same bug as far as triage can tell: the first differing
-/// stage and field, the family, and the instruction with its modifiers.
-fn signature(c: &Chunk, d: &Divergence) -> String {
-    format!(
-        "{} {} | {} | {}",
-        d.bank.name(),
-        first_field(d),
-        family(c, d),
-        instruction(d)
-    )
-}
-
-/// The family of the divergent operation (the stream's for a bubble or the reset state).
-fn family(c: &Chunk, d: &Divergence) -> String {
-    match &d.input {
-        Some(inp) if inp.valid => Family::ALL[lockstep::family_index(inp.ctrl)].name().into(),
-        _ => c.families.to_string(),
-    }
-}
-
-/// The position of `f` in [`Family::ALL`], where [`lockstep::Outcome::by_family`] counts it.
-fn family_position(f: Family) -> usize {
-    Family::ALL.iter().position(|&x| x == f).unwrap_or(0)
-}
-
-fn first_field(d: &Divergence) -> &str {
-    d.fields.first().map_or("?", |f| f.name.as_str())
-}
-
-fn instruction(d: &Divergence) -> String {
-    match &d.input {
-        Some(inp) if inp.valid => stim::ptx_spelling(&ptxfma_model::ctrl::Ctrl::decode(inp.ctrl)),
-        Some(_) => "bubble".to_string(),
-        None => "reset".to_string(),
-    }
-}
-
-/// The record of one divergence: its signature, report and reproduce lines. With `replay`, the
-/// report says what the operation gives replayed alone.
-fn triage(
-    c: &Chunk,
-    d: &Divergence,
-    origin: &Origin,
-    replay: Option<&mut report::Replayer>,
-    sides: &Sides,
-) -> Result<DivergenceRow, Error> {
-    let alone = match (&d.input, replay) {
-        (Some(inp), Some(r)) => r
-            .alone(inp)
-            .map_err(|e| eprintln!("warning: replaying the operation alone failed: {e}"))
-            .ok(),
-        _ => None,
-    };
-    let reproduce = match (&d.ports, &d.input, d.issue) {
-        (Some(p), input, _) => {
-            let mut lines = vec![format!(
-                "{} run {} --chunk-size {} --compare ports --latency-bound {}{}",
-                origin.cosim_cmd,
-                c.stream_args(),
-                c.ops,
-                p.bound,
-                sides.args()
-            )];
-            lines.extend(input.and_then(|i| origin.model_line(&i)));
-            lines
-        }
-        (None, Some(inp), Some(issue)) => origin.reproduce(inp, issue, d.cycle),
-        _ => Vec::new(),
-    };
-    let report = match &d.ports {
-        Some(p) => report::ports_divergence(d, p, origin, &reproduce),
-        None => report::divergence(d, origin, alone.as_ref()),
-    };
-    Ok(DivergenceRow {
-        chunk: c.index,
-        family: family(c, d),
-        cycle: d.cycle,
-        issue: d.issue,
-        stage: d.bank.name().into(),
-        signature: signature(c, d),
-        field: first_field(d).to_string(),
-        instruction: instruction(d),
-        report,
-        reproduce,
-        waveform: None,
-        waveform_mismatch_time: None,
-    })
-}
-
-/// Writes the waveform of `d` (the `window` cycles up to it, regenerated from the chunk's
-/// stream) and prints where it is; returns its path and the trace time of the divergence's
-/// edge, where `cosim.mismatch` rises.
-fn wave_for(
-    c: &Chunk,
-    d: &Divergence,
-    sides: &Sides,
-    dir: &std::path::Path,
-    window: u64,
-    fst: bool,
-) -> Option<(String, u64)> {
-    let first = (d.cycle + 1).saturating_sub(window);
-    let inputs: Vec<_> = c
-        .stream()
-        .skip(first as usize)
-        .take((d.cycle + 1 - first) as usize)
-        .collect();
-    let path = dir.join(waves::file_name(
-        &c.families.to_string(),
-        c.seed,
-        d.cycle,
-        fst,
-    ));
-    let reference = match golden::from_spec(&sides.golden) {
-        Ok(g) => g,
-        Err(e) => {
-            println!("  waveform    not written: {e}");
-            return None;
-        }
-    };
-    // At the ports the model's results come at its own latency: mark the divergence's cycle.
-    let marks = d.ports.as_ref().map(|_| [d.cycle]);
-    let w = waves::write_window_marked(
-        &path,
-        &sides.rtl,
-        reference.as_ref(),
-        &inputs,
-        first,
-        marks.as_ref().map(|m| &m[..]),
-    );
-    print_waves(&w, d.cycle);
-    w.ok()
-        .map(|w| (w.path.display().to_string(), w.edge_time(d.cycle)))
-}
-
-/// The report's waveform lines.
-pub fn print_waves(w: &Result<waves::Waves, Error>, cycle: u64) {
-    match w {
-        Ok(w) => {
-            let marked = w.mismatches.contains(&cycle);
-            println!(
-                "  waveform    {}\n              cycles {}..{} plus drain; model registers under \
-                 `model`, RTL under `TOP`; cosim.mismatch rises at time {} (cycle {cycle}){}",
-                w.path.display(),
-                w.first_cycle,
-                cycle,
-                w.edge_time(cycle),
-                if marked {
-                    ""
-                } else {
-                    "\n              WARNING: the replayed window does not reproduce the \
-                     divergence (state older than the window?)"
-                }
-            );
-        }
-        Err(e) => println!("  waveform    not written: {e}"),
-    }
 }

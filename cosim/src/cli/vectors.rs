@@ -25,6 +25,7 @@ use crate::lockstep::{self, Config};
 use crate::regress::Sides;
 use crate::report::{self, Origin};
 use crate::stim;
+use crate::stream;
 use crate::Error;
 
 /// Operations per lockstep segment.
@@ -232,15 +233,15 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
             .iter()
             .map(|v| v.inp)
             .chain((0..LATENCY).map(|_| PipeIn::default()));
-        let out = lockstep::run(&mut rtl, golden.as_mut(), inputs, &cfg)?;
+        let out = lockstep::run(&mut rtl, golden.as_mut(), stream::decoded(inputs), &cfg)?;
         if let Some(d) = out.divergences.first() {
             divergences += 1;
-            let alone = match &d.input {
+            let alone = match d.input() {
                 Some(inp) => Some(report::replay_alone(&sides.rtl, golden.as_ref(), inp)?),
                 None => None,
             };
             let line = d
-                .issue
+                .issue()
                 .and_then(|c| segment.get(c as usize))
                 .map_or(0, |v| v.line);
             print!(
@@ -248,7 +249,7 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
                 report::divergence(d, &origin, alone.as_ref())
             );
             let path = waves_dir.join(format!("vectors-line{line}.vcd"));
-            super::run::print_waves(
+            crate::waves::print_waves(
                 &crate::waves::write_window(
                     &path,
                     &sides.rtl,
@@ -256,7 +257,7 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
                     &out.window,
                     out.window_start,
                 ),
-                d.cycle,
+                d.cycle(),
             );
             break;
         }

@@ -12,19 +12,24 @@
 //! the build that wrote them; files from a build with other bins merge by name.
 
 pub mod bins;
+mod classify;
 mod html;
 mod report;
+mod rounded;
 mod sample;
+mod subscriber;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use ptxfma_model::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::Error;
 use bins::{BinDef, GroupDef, Layout};
+pub use sample::Banks;
+pub use subscriber::Subscriber;
 
 /// `schema` of a coverage file.
 pub const SCHEMA: &str = "ptxfma-coverage";
@@ -138,6 +143,16 @@ impl Coverage {
     /// `p.s2` the previous operation's, and so on). Call it every cycle, bubbles included, so
     /// that each operation is followed through `s1`, `s2` and `s3`.
     pub fn sample(&mut self, inp: &PipeIn, prev: &PipeIn, p: &Pipeline) {
+        let banks = Banks {
+            s1: &p.s1,
+            s2: &p.s2,
+            s3: &p.s3,
+        };
+        self.sample_banks(inp, prev, banks);
+    }
+
+    /// [`Coverage::sample`] from the stage registers alone.
+    pub fn sample_banks(&mut self, inp: &PipeIn, prev: &PipeIn, p: Banks<'_>) {
         if self.layout.is_some() {
             // Counts read from a file of another build: carry them over to this build's table.
             let mut n = Coverage::new();
@@ -330,7 +345,7 @@ impl Coverage {
         let mut s = serde_json::to_string_pretty(self)
             .map_err(|e| Error::new(format!("coverage JSON: {e}")))?;
         s.push('\n');
-        crate::results::write_atomically(path, s.as_bytes())
+        crate::temporary::write_atomically(path, s.as_bytes())
     }
 
     /// Reads a coverage file, or the `coverage` object of a results file that carries one.

@@ -7,15 +7,17 @@
 //! the sm_1x product's range for the result): those ride along in a three-entry shadow of the
 //! pipeline, checked against each bank's valid bit, tag and control word.
 
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind};
 use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
-use ptxfma_model::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::regs::{S1Lane, S2Lane, S3Lane, U165};
+use ptxfma_model::machine::pipeline::PipeIn;
+use ptxfma_model::machine::regs::{S1Lane, S2Lane, S3Lane, S1, S2, S3};
 use ptxfma_model::unpack::lane_operands;
 use ptxfma_model::vmad_select::part_select;
 use ptxfma_model::{align as malign, booth, sm1x as msm1x};
 
 use super::bins::{self, *};
+use super::classify::{classify, is_sub};
+use super::rounded::rounded;
 
 /// Facts about one lane of an operation, carried from `s1` to the later banks.
 #[derive(Clone, Copy, Debug, Default)]
@@ -66,63 +68,6 @@ fn decode(m: &'static Model, e: &Entry, valid: bool, tag: u16, ctrl: u32) -> Opt
     }
 }
 
-/// Operand class by a six-bit key: bit 0 exponent all ones, 1 exponent zero, 2 fraction
-/// zero, 3 quiet bit, 4 the minimum normal, 5 the maximum finite. Bit 7 of an entry: the class
-/// has a sign (add the sign bit).
-const CLASS_TAB: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut k = 0;
-    while k < 64 {
-        let (top, ze, fz, q) = (k & 1 != 0, k & 2 != 0, k & 4 != 0, k & 8 != 0);
-        let (min, max) = (k & 16 != 0, k & 32 != 0);
-        t[k] = if top {
-            if fz {
-                class::POS_INF as u8 | 0x80
-            } else if q {
-                class::QNAN as u8
-            } else {
-                class::SNAN as u8
-            }
-        } else if ze {
-            if fz {
-                class::POS_ZERO as u8 | 0x80
-            } else {
-                class::POS_SUB as u8 | 0x80
-            }
-        } else if min {
-            class::POS_MIN as u8 | 0x80
-        } else if max {
-            class::POS_MAX as u8 | 0x80
-        } else {
-            class::POS_NORMAL as u8 | 0x80
-        };
-        k += 1;
-    }
-    t
-};
-
-/// Operand class (`bins::class`) of `bits` in format `f`, without branches.
-#[inline(always)]
-pub fn classify(f: Fmt, bits: u64) -> usize {
-    let e = f.exp_of(bits);
-    let frac = bits & f.frac_mask();
-    let fz = frac == 0;
-    let k = (e == f.exp_max()) as usize
-        | ((e == 0) as usize) << 1
-        | (fz as usize) << 2
-        | ((frac & f.quiet_bit() != 0) as usize) << 3
-        | (((e == 1) & fz) as usize) << 4
-        | (((e == f.exp_max() - 1) & (frac == f.frac_mask())) as usize) << 5;
-    let t = CLASS_TAB[k];
-    let s = ((bits >> (f.width() - 1)) & 1) as usize;
-    (t & 0x7F) as usize + (s & (t >> 7) as usize)
-}
-
-#[inline(always)]
-fn is_sub(c: usize) -> bool {
-    c | 1 == class::NEG_SUB
-}
-
 const M48: u128 = (1 << 48) - 1;
 
 /// Counters the sampler updates.
@@ -132,13 +77,22 @@ pub(crate) struct Counts<'a> {
     pub unspelled: &'a mut u64,
 }
 
+/// The stage registers a cycle is sampled from: the model's, or those read back from its
+/// frame.
+#[derive(Clone, Copy)]
+pub struct Banks<'a> {
+    pub s1: &'a S1,
+    pub s2: &'a S2,
+    pub s3: &'a S3,
+}
+
 /// One cycle (see `Coverage::sample`).
 pub(crate) fn sample(
     c: Counts<'_>,
     shadow: &mut Shadow,
     inp: &PipeIn,
     prev: &PipeIn,
-    p: &Pipeline,
+    p: Banks<'_>,
 ) {
     let m = bins::model();
     let h = c.hits;
@@ -510,94 +464,6 @@ const EVENT: [usize; 8] = [
     round::ABOVE_UP,
 ];
 
-/// What the rounder decides for one finite, nonzero lane: `round::round`'s steps, kept.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Rounded {
-    /// Round bit, sticky, increment, carry out of the significand.
-    rb: bool,
-    st: bool,
-    /// The sticky bit alone makes `st` (no significand bit below the round bit is set).
-    sticky_only: bool,
-    inc: bool,
-    carry: bool,
-    /// The significand's top bit before and after rounding.
-    pre_normal: bool,
-    normal: bool,
-    /// Rounded significand (0: the value rounded to zero).
-    sig_f: u64,
-    overflow: bool,
-    flushed: bool,
-    /// The encoded result before `.sat`, as `round::round` gives it.
-    enc: u64,
-}
-
-#[inline(always)]
-pub(crate) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
-    let p = op.p as usize;
-    let sig = (l.norm >> (165 - p)).as_limbs()[0];
-    let rb = l.norm.bit(164 - p);
-    let below = !(l.norm & U165::low_mask(164 - p)).is_zero();
-    let st = below | l.sticky;
-    let inc = match op.rnd {
-        Rnd::Rn => rb & (st | (sig & 1 != 0)),
-        Rnd::Rz => false,
-        Rnd::Rm => l.sign & (rb | st),
-        Rnd::Rp => !l.sign & (rb | st),
-    };
-    let sum = sig + inc as u64;
-    let carry = sum >> p != 0;
-    let sig_f = sum >> carry as u32;
-    let e = l.exp as i32 + carry as i32;
-    let normal = (sig_f >> (p - 1)) & 1 != 0;
-    let overflow = normal & (e > op.emax as i32);
-    // S4: tiny after rounding. Below 2^emin before rounding (bit 164 clear) and not brought up
-    // to it by rounding the p bits one position lower (all ones, incremented).
-    let ones = (1u64 << p) - 1;
-    let sig_u = (l.norm >> (164 - p)).as_limbs()[0] & ones;
-    let rb_u = l.norm.bit(163 - p);
-    let st_u = !(l.norm & U165::low_mask(163 - p)).is_zero() | l.sticky;
-    let inc_u = match op.rnd {
-        Rnd::Rn => rb_u & (st_u | (sig_u & 1 != 0)),
-        Rnd::Rz => false,
-        Rnd::Rm => l.sign & (rb_u | st_u),
-        Rnd::Rp => !l.sign & (rb_u | st_u),
-    };
-    let tiny = !l.norm.bit(164) & !(sig_u == ones && inc_u);
-    let flushed = tiny & op.flush;
-    let width = if p == 53 { 64 } else { 32 };
-    let sign = (l.sign as u64) << (width - 1);
-    let enc = if overflow {
-        let inf = ((1u64 << (width - p)) - 1) << (p - 1);
-        let max = matches!(
-            (op.rnd, l.sign),
-            (Rnd::Rz, _) | (Rnd::Rm, false) | (Rnd::Rp, true)
-        );
-        sign | (inf - max as u64)
-    } else if flushed {
-        (l.flush_sign as u64) << (width - 1)
-    } else {
-        let biased = if normal {
-            (e - op.emin as i32 + 1) as u64
-        } else {
-            0
-        };
-        sign | biased << (p - 1) | (sig_f & ((1u64 << (p - 1)) - 1))
-    };
-    Rounded {
-        rb,
-        st,
-        sticky_only: l.sticky & !below,
-        inc,
-        carry,
-        pre_normal: (sig >> (p - 1)) & 1 != 0,
-        normal,
-        sig_f,
-        overflow,
-        flushed,
-        enc,
-    }
-}
-
 /// `s3` for one float lane: the rounder's decisions, as `round::round` makes them. Returns the
 /// lane's `bins::lane` class.
 fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneShadow>) -> usize {
@@ -722,71 +588,4 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
         }
     }
     cls
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ptxfma_model::round::round;
-    use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
-
-    /// The sampler's restatement of the rounder must encode exactly what `round::round` does
-    /// (before `.sat`), on every kind of lane the stimulus produces.
-    #[test]
-    fn rounded_encodes_as_the_rounder() {
-        let m = bins::model();
-        let mut p = Pipeline::new();
-        let mut checked = 0;
-        for (i, v) in Stimulus::new(11, FamilyFilter::all())
-            .take(300_000)
-            .enumerate()
-        {
-            p.tick(&v.input(i as u16));
-            let Some(Op::Float(op)) = m.op(p.s3.ctrl) else {
-                continue;
-            };
-            let plain = Ctrl {
-                sat: false,
-                ..op.ctrl
-            };
-            for l in [&p.s3.lane0, &p.s3.lane1] {
-                if l.spec_valid || l.zero {
-                    continue;
-                }
-                if op.ctrl.kind != Kind::F32x2 && std::ptr::eq(l, &p.s3.lane1) {
-                    continue;
-                }
-                assert_eq!(rounded(op, l).enc, round(&plain, l), "{:?} {l:?}", op.ctrl);
-                checked += 1;
-            }
-        }
-        assert!(checked > 100_000, "{checked}");
-    }
-
-    #[test]
-    fn classes_by_format() {
-        use class::*;
-        for (f, bits, k) in [
-            (F32, 0x0000_0000, POS_ZERO),
-            (F32, 0x8000_0000, NEG_ZERO),
-            (F32, 0x0000_0001, POS_SUB),
-            (F32, 0x807F_FFFF, NEG_SUB),
-            (F32, 0x0080_0000, POS_MIN),
-            (F32, 0x8080_0000, NEG_MIN),
-            (F32, 0x0080_0001, POS_NORMAL),
-            (F32, 0x7F7F_FFFF, POS_MAX),
-            (F32, 0xFF7F_FFFF, NEG_MAX),
-            (F32, 0x7F7F_FFFE, POS_NORMAL),
-            (F32, 0xFF80_0000, NEG_INF),
-            (F32, 0xFFC0_0000, QNAN),
-            (F32, 0x7F80_0001, SNAN),
-            (F16, 0x7BFF, POS_MAX),
-            (F16, 0x0400, POS_MIN),
-            (BF16, 0x7F81, SNAN),
-            (F64, 0x7FF8_0000_0000_0000, QNAN),
-            (F64, 0x000F_FFFF_FFFF_FFFF, POS_SUB),
-        ] {
-            assert_eq!(classify(f, bits), k, "{bits:#x}");
-        }
-    }
 }

@@ -152,3 +152,23 @@ pub fn cosim(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Runs `fma-cosim run --progress off ARGS --json JSON --waves-dir DIR`, which must finish
+/// (exit 0, or 1 for divergences); returns (exit code, stdout, stderr) and the JSON it wrote,
+/// as a `serde_json::Value` or a `RunResult`.
+pub fn run_json<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    json: &Path,
+    args: &[&str],
+) -> (i32, String, String, T) {
+    let all = [args, &["--json", json.to_str().unwrap()]].concat();
+    let (code, out, err) = run_in(dir, &all);
+    assert!(code == 0 || code == 1, "{all:?}: exit {code}\n{out}{err}");
+    (code, out, err, read_json(json))
+}
+
+/// A JSON file fma-cosim wrote.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> T {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

@@ -1,0 +1,322 @@
+//! The groups of one float family: operand classes, special cases, results, rounding,
+//! alignment, cancellation, the LZA and the normaliser.
+
+use super::table::{bin, geometry, operand_slots, real, Build, Reach};
+use super::*;
+
+/// Why the LZA never predicts one zero too many on a reachable sum.
+const LZA_OVER: &str = "the indicator's leading one is at the sum's leading digit or one \
+    above it, never below (checked on 69 M random adder inputs); the one overshoot is an \
+    all-zero indicator (count 165) on a magnitude of exactly 1 at window bit 0, where the \
+    addend reaches bit 0 and so lies below 2^53 in the window, cancelling a product that \
+    small: a nonzero binary64 product with one subnormal factor is at least 2^55 there, a \
+    binary32 product field starts at bit 61, and with two subnormal factors the addend is far \
+    above";
+
+/// Why only full-width products give a tie that the sticky bit breaks.
+const STICKY_TIE: &str = "the sticky bit comes from an addend wholly below the window (or \
+    from a value below the subnormal range, whose round bit is 0), so the round bit must be the \
+    product's lowest set bit, p bits below its leading one: the f16/bf16 product, the \
+    truncated sm_1x product and a * 1.0 have at most p bits, and mul has no addend";
+
+/// Why a mixed-precision right shift never drops a bit.
+const MIXED_RIGHT: &str = "a value below the subnormal range (eref < -183) needs c = 0: a \
+    nonzero f32 c is then more than 56 binades above ea + eb and holds the window; the \
+    product alone has its lowest bit at window bit 93 (bf16; f16 products never get there), \
+    and the right shift is at most 69 bits since ea + eb >= -252";
+
+/// Declares the groups of float family `f` (whose legal words `r` holds); their starts.
+pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
+    let n = f.name();
+    let x2 = f == Family::F32x2;
+    let lanes: &[&str] = if x2 { &["lane0 ", "lane1 "] } else { &[""] };
+
+    // Operand classes.
+    let mut bins = Vec::new();
+    for s in operand_slots(f) {
+        for cl in class::NAMES {
+            bins.push(bin(format!("{s} {cl}"), None));
+        }
+    }
+    let operands = b.group(
+        format!("{n}.operands"),
+        "Class of every real operand by format: zeros, subnormals, the minimum normal, \
+         normals, the maximum finite, infinities, quiet and signalling NaNs.",
+        bins,
+    );
+
+    // Special cases.
+    let b_real = |c: &Ctrl| !c.b_one;
+    let c_real = |c: &Ctrl| !c.c_zero;
+    let mut bins = vec![
+        bin("0 x inf: invalid", r.need("reads b", b_real)),
+        bin("inf x 0: invalid", r.need("reads b", b_real)),
+        bin(
+            "inf x subnormal flushed to 0: invalid",
+            r.need("flushes and reads b", |c| c.flush() && !c.b_one),
+        ),
+        bin("inf - inf: invalid", r.need("reads c", c_real)),
+        bin("inf + inf", r.need("reads c", c_real)),
+        bin("inf product, finite c", None),
+        bin("finite product, inf c", r.need("reads c", c_real)),
+    ];
+    for mask in 1..8usize {
+        let names: Vec<&str> = ["a", "b", "c"]
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask >> i & 1 != 0)
+            .map(|(_, s)| *s)
+            .collect();
+        let why = r.need(&format!("reads {}", names.join(" and ")), |c| {
+            let re = real(c);
+            (0..3).all(|i| mask >> i & 1 == 0 || re[i])
+        });
+        bins.push(bin(format!("NaN in {}", names.join(", ")), why));
+    }
+    bins.push(bin(
+        "NaN c beside an invalid product (the NaN wins)",
+        r.need("reads b and c", |c| !c.b_one && !c.c_zero),
+    ));
+    for (pos, pn) in ["a", "b", "c"].iter().enumerate() {
+        for q in ["signalling (quieted)", "quiet"] {
+            bins.push(bin(
+                format!("first NaN is {pn}, {q}"),
+                r.need(&format!("reads {pn}"), |c| real(c)[pos]),
+            ));
+        }
+    }
+    debug_assert_eq!(bins.len(), special::N);
+    let special = b.group(
+        format!("{n}.special"),
+        "The special-case unit's decisions: invalid products and sums, infinities, NaN \
+         in each combination of positions (the first NaN in b, c, a order is the f64 \
+         result, S2) and whether it was signalling.",
+        bins,
+    );
+
+    // Results.
+    let flush = r.need("flushes (.ftz)", |c| c.flush());
+    let noflush = r.need("keeps subnormals (no .ftz)", |c| !c.flush());
+    let sat = r.need("takes .sat", |c| c.sat);
+    let mut bins = vec![
+        bin("special: NaN", None),
+        bin("special: inf", None),
+        bin("exact zero: +0", None),
+        bin("exact zero: -0", None),
+        bin(
+            "exact zero from cancelling nonzero operands",
+            r.need("reads c", c_real),
+        ),
+        bin("normal", None),
+    ];
+    for rnd in RNDS {
+        for neg in [false, true] {
+            let s = if neg { "-" } else { "+" };
+            let to = match (rnd, neg) {
+                (Rnd::Rn, _) | (Rnd::Rm, true) | (Rnd::Rp, false) => "inf",
+                _ => "max finite",
+            };
+            bins.push(bin(
+                format!("overflow .{} {s}: {s}{to}", rnd_name(rnd)),
+                r.rnd(rnd),
+            ));
+        }
+    }
+    bins.push(bin(
+        "overflow caused by the rounding carry",
+        r.need("rounds up (not only .rz)", |c| c.rnd != Rnd::Rz),
+    ));
+    bins.push(bin("tiny: subnormal result, exact", noflush.clone()));
+    bins.push(bin("tiny: subnormal result, inexact", noflush.clone()));
+    bins.push(bin(
+        "tiny before rounding, rounds up to the minimum normal",
+        noflush.clone(),
+    ));
+    bins.push(bin("tiny: rounds to zero", noflush.clone()));
+    for (pos, s) in ["a", "b", "c"].iter().enumerate() {
+        bins.push(bin(
+            format!("ftz: subnormal {s} flushed"),
+            r.need(&format!("flushes and reads {s}"), |c| {
+                c.flush() && real(c)[pos]
+            }),
+        ));
+    }
+    bins.push(bin("ftz: subnormal result flushed", flush.clone()));
+    bins.push(bin(
+        "ftz: tiny before rounding, rounds to the minimum normal at p bits (kept, S4)",
+        flush.clone(),
+    ));
+    bins.push(bin(
+        "ftz: rounds up to the minimum normal at the subnormal quantum, not at p bits \
+         (flushed, S4)",
+        flush.clone(),
+    ));
+    bins.push(bin("sat: NaN -> +0", sat.clone()));
+    bins.push(bin("sat: negative -> +0", sat.clone()));
+    bins.push(bin("sat: -0 -> +0", sat.clone()));
+    bins.push(bin("sat: >= 1.0 -> 1.0", sat.clone()));
+    bins.push(bin("sat: +inf -> 1.0", sat.clone()));
+    bins.push(bin("sat: in [+0, 1.0) unchanged", sat.clone()));
+    debug_assert_eq!(bins.len(), result::N);
+    let result_ = b.group(
+        format!("{n}.result"),
+        "What the rounder produced: special and zero results, overflow per rounding mode \
+         and sign (to inf or held at max finite), tiny results, flushing of inputs and \
+         outputs by .ftz, and each .sat clamp.",
+        bins,
+    );
+
+    // Rounding events per mode.
+    let mut bins = Vec::new();
+    for rnd in RNDS {
+        for (e, en) in round::NAMES.iter().enumerate() {
+            let rule = match (rnd, e) {
+                (Rnd::Rn, round::BELOW_UP) => {
+                    Some("rn rounds up only at or above half".to_string())
+                }
+                (Rnd::Rn, round::ABOVE_DOWN) => Some("rn always rounds up above half".to_string()),
+                (
+                    Rnd::Rz,
+                    round::BELOW_UP
+                    | round::TIE_UP
+                    | round::ABOVE_UP
+                    | round::CARRY
+                    | round::TIE_CARRY
+                    | round::SUB_UP,
+                ) => Some("rz never rounds up".to_string()),
+                _ => None,
+            };
+            let rule = rule.or_else(|| {
+                let short = matches!(f, Family::Mixed | Family::Sm1x | Family::AddSubMul);
+                (e == round::STICKY_ABOVE && short).then(|| STICKY_TIE.to_string())
+            });
+            bins.push(bin(
+                format!(".{}: {en}", rnd_name(rnd)),
+                r.rnd(rnd).or(rule),
+            ));
+        }
+    }
+    let round_ = b.group(
+        format!("{n}.rounding"),
+        "Rounding mode x where the discarded bits fall (exact, below half, a tie, above \
+         half) x the rounding direction taken, round-ups that carry into the exponent, \
+         rounding at the subnormal quantum, and decisions that only the sticky bit makes.",
+        bins,
+    );
+
+    // Alignment.
+    let has_f64 = r.any(|c| c.kind == Kind::F64);
+    let has_f32 = r.any(|c| c.kind != Kind::F64);
+    let mut bins = Vec::new();
+    for lane in lanes {
+        for (k, kn) in align::NAMES.iter().enumerate() {
+            let why = match k {
+                align::ABOVE | align::OVERLAP | align::BELOW | align::PARTIAL => {
+                    let fits = |f64_: bool| {
+                        let (pc, plo) = geometry(f64_);
+                        (1..164).any(|sh| align_class(sh, pc, plo) == k)
+                    };
+                    if (has_f64 && fits(true)) || (has_f32 && fits(false)) {
+                        None
+                    } else {
+                        Some(format!(
+                            "window geometry: no shift puts a {}-bit addend there (the \
+                             product's field ends 3 bits above the window's bottom)",
+                            if has_f64 { 53 } else { 24 }
+                        ))
+                    }
+                }
+                align::C_ZERO => None,
+                _ => r.need("reads c", c_real),
+            };
+            bins.push(bin(format!("{lane}{kn}"), why));
+        }
+    }
+    let align_ = b.group(
+        format!("{n}.alignment"),
+        "The addend alignment shifter (d = ec - (ea + eb)): no addend, addend on top of a \
+         zero product, far above (held at the top), above / overlapping / below the \
+         product, partly or wholly shifted into sticky, the shift clamped.",
+        bins,
+    );
+
+    // Cancellation.
+    let short = match f {
+        Family::Mixed => Some(
+            "an f16/bf16 product has at most 22 significant bits and c 24, so a nonzero \
+             difference is a multiple of 2^-24 of the larger operand: at most p bits cancel",
+        ),
+        Family::Sm1x => Some(
+            "the truncated product and c both have 24 bits (c = 0 does not subtract), so a \
+             nonzero difference keeps at least the bit 2^-24 of the larger: at most p bits \
+             cancel",
+        ),
+        Family::AddSubMul => Some(
+            "a * 1.0 and c both have p bits (mul has no addend), so a nonzero difference \
+             keeps at least the bit 2^-p of the larger: at most p bits cancel",
+        ),
+        _ => None,
+    };
+    let mut bins = Vec::new();
+    for lane in lanes {
+        for (k, kn) in cancel::NAMES.iter().enumerate() {
+            let why = if k == cancel::BEYOND_P {
+                short.map(str::to_string)
+            } else {
+                r.need("reads c", c_real)
+            };
+            bins.push(bin(format!("{lane}{kn}"), why));
+        }
+    }
+    let cancel_ = b.group(
+        format!("{n}.cancellation"),
+        "Effective addition or subtraction of product and addend (both nonzero), and how \
+         many leading bits a subtraction cancels: none, 1, 2..p, beyond p, all (exact \
+         zero).",
+        bins,
+    );
+
+    // LZA accuracy.
+    let mut bins = Vec::new();
+    for lane in lanes {
+        for (k, kn) in lza::NAMES.iter().enumerate() {
+            let why = (k == lza::OVER).then(|| LZA_OVER.to_string());
+            bins.push(bin(format!("{lane}{kn}"), why));
+        }
+    }
+    let lza_ = b.group(
+        format!("{n}.lza"),
+        "The leading-zero anticipator's count against the true leading zeros of the sum, \
+         per effective operation: exact, or off by one in either direction (corrected by \
+         the normaliser).",
+        bins,
+    );
+
+    // Normaliser.
+    let mut bins = Vec::new();
+    for lane in lanes {
+        for (k, kn) in norm::NAMES.iter().enumerate() {
+            let why =
+                (f == Family::Mixed && k == norm::RIGHT_STICKY).then(|| MIXED_RIGHT.to_string());
+            bins.push(bin(format!("{lane}{kn}"), why));
+        }
+    }
+    let norm_ = b.group(
+        format!("{n}.normalise"),
+        "The normalising shift: by the LZA count, capped at the exponent limit (a \
+         subnormal result), or a right shift for a value below the subnormal range, with \
+         its sticky bits.",
+        bins,
+    );
+
+    FamIx {
+        operands,
+        special,
+        result: result_,
+        round: round_,
+        align: align_,
+        cancel: cancel_,
+        lza: lza_,
+        norm: norm_,
+    }
+}

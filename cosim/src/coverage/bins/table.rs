@@ -1,0 +1,478 @@
+//! The table itself: every group and bin in report order, with the reason of each bin no legal
+//! operation can reach.
+
+use super::float::float_groups;
+use super::*;
+
+/// What the legal control words of one family can do.
+pub(super) struct Reach {
+    name: &'static str,
+    ctrls: Vec<Ctrl>,
+}
+
+impl Reach {
+    pub(super) fn new(f: Family) -> Reach {
+        Reach {
+            name: f.name(),
+            ctrls: f.ctrls(),
+        }
+    }
+
+    pub(super) fn any(&self, p: impl Fn(&Ctrl) -> bool) -> bool {
+        self.ctrls.iter().any(p)
+    }
+
+    /// `None` when some legal word satisfies `p`, else the reason, naming what is missing.
+    pub(super) fn need(&self, what: &str, p: impl Fn(&Ctrl) -> bool) -> Option<String> {
+        if self.any(p) {
+            None
+        } else {
+            Some(format!(
+                "no legal `{}` instruction {what} (decoder: Family::ctrls)",
+                self.name
+            ))
+        }
+    }
+
+    pub(super) fn rnd(&self, r: Rnd) -> Option<String> {
+        self.need(&format!("takes .{}", rnd_name(r)), |c| c.rnd == r)
+    }
+}
+
+/// Which operands are real (not substituted) in a control word: a always; b unless `b_one`;
+/// c unless `c_zero`.
+pub(super) fn real(c: &Ctrl) -> [bool; 3] {
+    [true, !c.b_one, !c.c_zero]
+}
+
+pub(super) struct Build {
+    layout: Layout,
+}
+
+impl Build {
+    pub(super) fn group(&mut self, name: impl Into<String>, doc: &str, bins: Vec<BinDef>) -> usize {
+        let start = self.layout.bins.len();
+        self.layout.groups.push(GroupDef {
+            name: name.into(),
+            doc: doc.to_string(),
+            start,
+            len: bins.len(),
+        });
+        self.layout.bins.extend(bins);
+        start
+    }
+}
+
+pub(super) fn bin(name: impl Into<String>, unreachable: Option<String>) -> BinDef {
+    BinDef {
+        name: name.into(),
+        unreachable,
+    }
+}
+
+/// The `instr.words` name of a legal word: the PTX spelling, plus vmad's operand forms (the
+/// selectors and negations are written on the operands, not in the mnemonic).
+pub(super) fn word_name(c: &Ctrl) -> String {
+    let s = ptx_spelling(c);
+    if c.kind != Kind::Vmad {
+        return s;
+    }
+    format!(
+        "{s} {}a{} b{} {}c",
+        if c.neg_ab { "-" } else { "" },
+        sel_name(c.asel),
+        sel_name(c.bsel),
+        if c.neg_c { "-" } else { "" }
+    )
+}
+
+pub(super) fn vmad_form(c: &Ctrl) -> usize {
+    match (c.neg_ab, c.neg_c, c.po) {
+        (true, _, _) => 1,
+        (_, true, _) => 2,
+        (_, _, true) => 3,
+        _ => 0,
+    }
+}
+
+pub(super) const VMAD_FORMS: [&str; 4] = ["a*b + c", "-(a*b) + c", "a*b - c", "a*b + c + 1 (.po)"];
+
+pub(super) fn sel_index(s: Sel) -> usize {
+    SELS.iter().position(|&x| x == s).unwrap_or(6)
+}
+
+pub(super) fn scale_index(s: Scale) -> usize {
+    SCALES.iter().position(|&x| x == s).unwrap_or(0)
+}
+
+/// Operand slots of a float family's `operands` group: names and formats.
+pub(super) fn operand_slots(f: Family) -> Vec<&'static str> {
+    match f {
+        Family::F32x2 => vec![
+            "lane0 a", "lane0 b", "lane0 c", "lane1 a", "lane1 b", "lane1 c",
+        ],
+        Family::Mixed => vec!["a f16", "b f16", "a bf16", "b bf16", "c f32"],
+        Family::AddSubMul => vec!["f32 a", "f32 b", "f32 c", "f64 a", "f64 b", "f64 c"],
+        _ => vec!["a", "b", "c"],
+    }
+}
+
+/// Slot index of operand `pos` (0 a, 1 b, 2 c) in lane `lane` for a word of family `f`.
+pub(super) fn slot_of(f: Family, c: &Ctrl, lane: usize, pos: usize) -> usize {
+    match f {
+        Family::F32x2 => lane * 3 + pos,
+        Family::Mixed => match (pos, c.ab_fmt) {
+            (2, _) => 4,
+            (p, AbFmt::Bf16) => 2 + p,
+            (p, _) => p,
+        },
+        Family::AddSubMul => {
+            if c.kind == Kind::F64 {
+                3 + pos
+            } else {
+                pos
+            }
+        }
+        _ => pos,
+    }
+}
+
+/// The alignment geometry: the addend's significand bits (`pc`) and the lowest product bit in
+/// the window (`plo`), for binary64 and for the binary32 lanes.
+pub(super) fn geometry(f64_: bool) -> (i32, i32) {
+    if f64_ {
+        (53, 3)
+    } else {
+        (24, 61)
+    }
+}
+
+/// Alignment class of a shift that is neither the far-above, clamped nor full-out case, for
+/// an addend of `pc` bits beside a product field of window bits 108 down to `plo`.
+#[inline(always)]
+pub fn align_class(sh: i32, pc: i32, plo: i32) -> usize {
+    let chi = 163 - sh;
+    let clo = chi - (pc - 1);
+    let k = if chi < plo {
+        align::BELOW
+    } else {
+        align::OVERLAP
+    };
+    let k = if clo > 108 { align::ABOVE } else { k };
+    if clo < 0 {
+        align::PARTIAL
+    } else {
+        k
+    }
+}
+
+pub(super) fn build() -> Model {
+    let mut b = Build {
+        layout: Layout::default(),
+    };
+    let mut ix = Ix::default();
+    let reach: Vec<Reach> = Family::ALL.iter().map(|&f| Reach::new(f)).collect();
+
+    // ---- instructions ------------------------------------------------------------------
+    let words: Vec<Ctrl> = Family::ALL.iter().flat_map(|f| f.ctrls()).collect();
+    let (float_words, vmad_words) = words.split_at(
+        words
+            .iter()
+            .position(|c| c.kind == Kind::Vmad)
+            .unwrap_or(words.len()),
+    );
+    ix.words = b.group(
+        "instr.words",
+        "Every legal control word of the float families, by its PTX spelling: every legal \
+         modifier combination.",
+        float_words
+            .iter()
+            .map(|c| bin(word_name(c), None))
+            .collect(),
+    );
+    ix.vm_words = b.group(
+        "vmad.words",
+        "Every legal vmad control word: types, selectors, negations or .po, .sat, scale.",
+        vmad_words.iter().map(|c| bin(word_name(c), None)).collect(),
+    );
+    assert_eq!(ix.vm_words, ix.words + float_words.len());
+    let mut modes = Vec::new();
+    for (fi, f) in Family::ALL.iter().enumerate() {
+        let r = &reach[fi];
+        for rnd in RNDS {
+            for ftz in [false, true] {
+                for sat in [false, true] {
+                    let name = format!(
+                        "{} .{}{}{}",
+                        f.name(),
+                        rnd_name(rnd),
+                        if ftz { " .ftz" } else { "" },
+                        if sat { " .sat" } else { "" }
+                    );
+                    let why = r
+                        .rnd(rnd)
+                        .or_else(|| {
+                            r.need(
+                                if ftz {
+                                    "takes .ftz"
+                                } else {
+                                    "goes without .ftz"
+                                },
+                                |c| c.ftz == ftz,
+                            )
+                        })
+                        .or_else(|| {
+                            r.need(
+                                if sat {
+                                    "takes .sat"
+                                } else {
+                                    "goes without .sat"
+                                },
+                                |c| c.sat == sat,
+                            )
+                        })
+                        .or_else(|| {
+                            r.need("has this combination", |c| {
+                                c.rnd == rnd && c.ftz == ftz && c.sat == sat
+                            })
+                        });
+                    modes.push(bin(name, why));
+                }
+            }
+        }
+    }
+    ix.modes = b.group(
+        "instr.modes",
+        "Family x rounding mode x .ftz x .sat (vmad has no rounding modifier: it is encoded \
+         as .rn).",
+        modes,
+    );
+
+    // ---- per float family --------------------------------------------------------------
+    for f in Family::ALL.into_iter().filter(|&f| f != Family::Vmad) {
+        ix.fam[f as usize] = float_groups(&mut b, f, &reach[f as usize]);
+    }
+
+    // ---- cross-family datapath, f32x2, sm_1x, mixed ---------------------------------------
+    let mut bins = Vec::new();
+    for lane in ["lane0", "lane1"] {
+        for kn in lzapos::NAMES {
+            bins.push(bin(format!("{lane}: {kn}"), None));
+        }
+    }
+    ix.lza_pos = b.group(
+        "lza.position",
+        "Where the LZA indicator's leading one falls in each hardware lane's 166-bit window: \
+         each of the three 64-bit slices the RTL computes it on, the bits on either side of \
+         the slice boundaries, and a one-bit correction that crosses a boundary (lane 1 is \
+         used by f32x2 only).",
+        bins,
+    );
+
+    let mut bins = Vec::new();
+    for l0 in 0..lane::N {
+        for l1 in 0..lane::N {
+            let why = match (l0, l1) {
+                (lane::SUBNORMAL, lane::FLUSHED) | (lane::FLUSHED, lane::SUBNORMAL) => Some(
+                    "both lanes share .ftz: one cannot flush while the other keeps a subnormal"
+                        .to_string(),
+                ),
+                _ => None,
+            };
+            bins.push(bin(
+                format!("lane0 {} x lane1 {}", lane::NAMES[l0], lane::NAMES[l1]),
+                why,
+            ));
+        }
+    }
+    ix.x2_lanes = b.group(
+        "f32x2.lanes",
+        "The result class of lane 0 crossed with that of lane 1 (the lanes are independent, \
+         S5).",
+        bins,
+    );
+
+    ix.sm1x = b.group(
+        "sm1x.paths",
+        "The S7 paths of sm_1x mad.f32: c = +-0 (mul.rn then add.rn), the truncated product \
+         against rounding, a product beyond the f32 range brought back by c, a product below \
+         it kept.",
+        sm1x::NAMES.iter().map(|s| bin(*s, None)).collect(),
+    );
+
+    let mut bins = Vec::new();
+    for fmt in ["f16", "bf16"] {
+        for slot in mixed::SLOTS {
+            for cl in mixed::CLASSES {
+                bins.push(bin(format!("{fmt} {slot} {cl}"), None));
+            }
+        }
+    }
+    ix.mixed = b.group(
+        "mixed.inputs",
+        "Mixed precision: subnormal, infinite and NaN f16/bf16 inputs per operation and \
+         position (converted exactly, never flushed, S6).",
+        bins,
+    );
+
+    // ---- vmad --------------------------------------------------------------------------
+    let mut bins = Vec::new();
+    for a_s in [false, true] {
+        for b_s in [false, true] {
+            for asel in SELS {
+                for bsel in SELS {
+                    bins.push(bin(
+                        format!(
+                            "a.{}{} x b.{}{}",
+                            ty(a_s),
+                            sel_name(asel),
+                            ty(b_s),
+                            sel_name(bsel)
+                        ),
+                        None,
+                    ));
+                }
+            }
+        }
+    }
+    ix.vm_types = b.group("vmad.types", "vmad atype x btype x asel x bsel.", bins);
+    let mut bins = Vec::new();
+    for a_s in [false, true] {
+        for b_s in [false, true] {
+            for form in VMAD_FORMS {
+                bins.push(bin(format!("{} x {}: {form}", ty(a_s), ty(b_s)), None));
+            }
+        }
+    }
+    ix.vm_forms = b.group(
+        "vmad.forms",
+        "vmad source signedness x sign form (plain, negated product, negated c, .po).",
+        bins,
+    );
+    ix.vm_signs = b.group(
+        "vmad.values",
+        "Signs of the selected values: a and b as extended, c as read (sign-extended, S8).",
+        (0..8)
+            .map(|m| {
+                let s = |bit: usize| if m >> bit & 1 != 0 { "<0" } else { ">=0" };
+                bin(format!("a{} b{} c{}", s(0), s(1), s(2)), None)
+            })
+            .collect(),
+    );
+    let mut bins = Vec::new();
+    for signed in [false, true] {
+        for sc in SCALES {
+            for sat in [false, true] {
+                bins.push(bin(
+                    format!(
+                        "{} {}{}",
+                        if signed { "s32" } else { "u32" },
+                        scale_name(sc),
+                        if sat { " .sat" } else { "" }
+                    ),
+                    None,
+                ));
+            }
+        }
+    }
+    ix.vm_scale_sat = b.group("vmad.scale", "vmad final type x scale x .sat.", bins);
+    let mut bins = Vec::new();
+    for signed in [false, true] {
+        for sc in SCALES {
+            for kn in ["clamped high", "clamped low", "in range"] {
+                // An unsigned result is scaled with zeros shifted in (S8): never negative.
+                let why = (!signed && sc != Scale::None && kn == "clamped low").then(|| {
+                    "an unsigned result is scaled from its 64-bit window with zeros shifted \
+                     in (S8), so it is never below zero"
+                        .to_string()
+                });
+                bins.push(bin(
+                    format!(
+                        "{} {} .sat: {kn}",
+                        if signed { "s32" } else { "u32" },
+                        scale_name(sc)
+                    ),
+                    why,
+                ));
+            }
+        }
+    }
+    ix.vm_clamp = b.group(
+        "vmad.clamp",
+        "vmad .sat actually clamping the 64-bit result high or low, per final type and scale.",
+        bins,
+    );
+
+    // ---- traffic -----------------------------------------------------------------------
+    let mut bins = Vec::new();
+    for p in Family::ALL {
+        for c in Family::ALL {
+            bins.push(bin(format!("{} -> {}", p.name(), c.name()), None));
+        }
+    }
+    ix.traffic = b.group(
+        "traffic.families",
+        "Previous family x current family for valid operations in consecutive cycles.",
+        bins,
+    );
+
+    // ---- float words' table --------------------------------------------------------------
+    assert!(b.layout.bins.len() < NO_BIN as usize);
+    let mut floats = Vec::new();
+    let mut float_tab = vec![u16::MAX; 1 << 12];
+    for (wi, c) in float_words.iter().enumerate() {
+        let family = Family::of(c);
+        let fi = family as usize;
+        let word = c.encode();
+        let mode = ix.modes
+            + fi * 16
+            + RNDS.iter().position(|&r| r == c.rnd).unwrap() * 4
+            + (c.ftz as usize) * 2
+            + c.sat as usize;
+        let mut info = FloatOp {
+            word,
+            ctrl: *c,
+            family,
+            bin_word: (ix.words + wi) as Bin,
+            bin_mode: mode as Bin,
+            slots: [[NO_BIN; 3]; 2],
+            mixed: [NO_BIN; 2],
+            p: if c.kind == Kind::F64 { 53 } else { 24 },
+            emin: if c.kind == Kind::F64 { -1022 } else { -126 },
+            emax: if c.kind == Kind::F64 { 1023 } else { 127 },
+            flush: c.flush(),
+            rnd: if c.kind == Kind::Sm1x { Rnd::Rn } else { c.rnd },
+        };
+        let re = real(c);
+        let nl = if family == Family::F32x2 { 2 } else { 1 };
+        for (lane, slots) in info.slots.iter_mut().enumerate().take(nl) {
+            for (pos, slot) in slots.iter_mut().enumerate() {
+                if re[pos] {
+                    *slot = (ix.fam[fi].operands + slot_of(family, c, lane, pos) * class::N) as Bin;
+                }
+            }
+        }
+        if family == Family::Mixed {
+            let fmt = (c.ab_fmt == AbFmt::Bf16) as usize;
+            let base = |slot: usize| (ix.mixed + (fmt * 4 + slot) * 3) as Bin;
+            info.mixed = match (c.b_one, c.neg_c) {
+                (true, false) => [base(0), NO_BIN],
+                (true, true) => [base(1), NO_BIN],
+                _ => [base(2), base(3)],
+            };
+        }
+        assert_eq!(word & !0xFFF, 0, "float word {word:#x} uses bits above 11");
+        float_tab[word as usize] = floats.len() as u16;
+        floats.push(info);
+    }
+    let m = Model {
+        layout: b.layout,
+        ix,
+        floats,
+        float_tab,
+    };
+    for (i, c) in vmad_words.iter().enumerate() {
+        assert_eq!(m.vmad_op(*c).word as usize, m.ix.vm_words + i, "{c:?}");
+    }
+    m
+}

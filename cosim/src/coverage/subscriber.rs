@@ -1,0 +1,81 @@
+//! Functional coverage as a subscriber of the lockstep: once both sides have run a batch, the
+//! lockstep feeds it every cycle's input and the reference's frame, and the stage registers are
+//! read back from the frame's packed banks. The reference only computes; what is observed of
+//! it is decided here.
+
+use ptxfma_model::machine::ctrl::CTRL_BITS;
+use ptxfma_model::machine::pipeline::PipeIn;
+use ptxfma_model::machine::regs::{Reg, S1, S2, S3};
+
+use super::{Banks, Coverage};
+use crate::frame::Bank;
+
+const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
+
+/// Samples one stream, cycle after cycle from reset.
+#[derive(Default)]
+pub struct Subscriber {
+    coverage: Coverage,
+    /// The previous cycle's input (none after a reset).
+    prev: PipeIn,
+}
+
+impl Subscriber {
+    pub fn new() -> Subscriber {
+        Subscriber::default()
+    }
+
+    /// One cycle: its input and the reference's frame after it.
+    pub fn feed(&mut self, inp: &PipeIn, frame: &[u32]) {
+        let (s1, s2, s3) = read_back(frame);
+        let banks = Banks {
+            s1: &s1,
+            s2: &s2,
+            s3: &s3,
+        };
+        self.coverage.sample_banks(inp, &self.prev, banks);
+        // After a reset nothing was issued the cycle before.
+        self.prev = if inp.reset { PipeIn::default() } else { *inp };
+    }
+
+    /// The coverage sampled.
+    pub fn into_coverage(self) -> Coverage {
+        self.coverage
+    }
+}
+
+/// The stage registers of a frame.
+fn read_back(frame: &[u32]) -> (S1, S2, S3) {
+    let mut s1 = S1::unpack(&frame[Bank::S1.range()]);
+    let mut s2 = S2::unpack(&frame[Bank::S2.range()]);
+    let mut s3 = S3::unpack(&frame[Bank::S3.range()]);
+    // `Reg::unpack` sign-extends every integer field from its packed width; the control
+    // word is unsigned.
+    s1.ctrl &= CTRL_MASK;
+    s2.ctrl &= CTRL_MASK;
+    s3.ctrl &= CTRL_MASK;
+    (s1, s2, s3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame;
+    use crate::stim::{Family, Stimulus};
+    use ptxfma_model::machine::pipeline::Pipeline;
+
+    /// Sampling from the frame is sampling from the model: its banks read back whole.
+    #[test]
+    fn banks_read_back_from_the_frame_are_the_models() {
+        let mut p = Pipeline::new();
+        let mut f = vec![0u32; frame::WORDS];
+        for (i, v) in Stimulus::new(5, &Family::ALL).take(20_000).enumerate() {
+            let out = p.tick(&v.input(i as u16));
+            frame::write_model(&p, &out, &mut f);
+            let (s1, s2, s3) = read_back(&f);
+            assert_eq!(s1, p.s1, "{v:?}");
+            assert_eq!(s2, p.s2, "{v:?}");
+            assert_eq!(s3, p.s3, "{v:?}");
+        }
+    }
+}
