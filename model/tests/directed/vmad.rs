@@ -203,44 +203,17 @@ fn s8_vmad_by_hand() {
         0xffff_ffff
     );
     // Scaling sign-extends a signed result: -256 >> 7 = -2; -1 >> 15 = -1.
-    assert_eq!(
-        vm(
-            |k| {
-                ss(k);
-                k.scale = Scale::Shr7
-            },
-            0xffff_ff00,
-            1,
-            0
-        ),
-        0xffff_fffe
-    );
-    assert_eq!(
-        vm(
-            |k| {
-                ss(k);
-                k.scale = Scale::Shr15
-            },
-            0xffff_ffff,
-            1,
-            0
-        ),
-        0xffff_ffff
-    );
+    let ss_shr = |s: Scale| {
+        move |k: &mut Ctrl| {
+            ss(k);
+            k.scale = s;
+        }
+    };
+    assert_eq!(vm(ss_shr(Scale::Shr7), 0xffff_ff00, 1, 0), 0xffff_fffe);
+    assert_eq!(vm(ss_shr(Scale::Shr15), 0xffff_ffff, 1, 0), 0xffff_ffff);
     // c is sign-extended whatever the final type: 0 + 0xffffffff >> 7 is -1 >> 7 = -1 for a
     // signed and an unsigned result alike (the pseudo-code zero-extended: 0x01ffffff).
-    assert_eq!(
-        vm(
-            |k| {
-                ss(k);
-                k.scale = Scale::Shr7
-            },
-            0,
-            0,
-            m
-        ),
-        0xffff_ffff
-    );
+    assert_eq!(vm(ss_shr(Scale::Shr7), 0, 0, m), 0xffff_ffff);
     // Result bits 63:32 are zero.
     assert_eq!(vm(ss, m, m, m) >> 32, 0);
 }
