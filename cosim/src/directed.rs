@@ -20,8 +20,8 @@
 
 use std::sync::OnceLock;
 
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind};
 use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind};
 use ptxfma_model::stimulus::vector_for;
 
 use crate::stim::{Family, Rng, Vector};

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::coverage::Coverage;
 use crate::frame::{self, Bank, FieldDiff};
@@ -412,7 +412,7 @@ impl<'c> Checker<'c> {
 
 /// The position in [`Family::ALL`] of the family of control word `ctrl`.
 pub fn family_index(ctrl: u32) -> usize {
-    let f = Family::of(&ptxfma_model::ctrl::Ctrl::decode(ctrl));
+    let f = Family::of(&ptxfma_model::machine::ctrl::Ctrl::decode(ctrl));
     Family::ALL.iter().position(|&x| x == f).unwrap_or(0)
 }
 

@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::directed::{self, Biased};
 use crate::stim::{splitmix64, Family, Rng, Stimulus};
@@ -238,7 +238,7 @@ impl Iterator for Stream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::ctrl::Ctrl;
+    use ptxfma_model::machine::ctrl::Ctrl;
 
     fn family_of(p: &PipeIn) -> Family {
         Family::of(&Ctrl::decode(p.ctrl))

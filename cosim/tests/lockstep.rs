@@ -11,7 +11,7 @@ use ptxfma_cosim::rtl::{self, Rtl, VariantMeta};
 use ptxfma_cosim::stim::Family;
 use ptxfma_cosim::stream::Families;
 use ptxfma_cosim::waves;
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 fn stream(seed: u64, fam: Family, n: u64) -> Vec<PipeIn> {
     Stream::new(seed, &Families::one(fam), n).collect()

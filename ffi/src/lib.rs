@@ -28,15 +28,15 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 
-use ptxfma_model::batch;
 use ptxfma_model::cli::eval::read as read_line;
 use ptxfma_model::cli::quote::quote_spans;
 use ptxfma_model::cli::MAX_LINE;
-use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
-use ptxfma_model::lanes::Backend;
+use ptxfma_model::machine::batch;
+use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
+use ptxfma_model::machine::lanes::Backend;
+use ptxfma_model::machine::pipeline::{self, PipeIn, Pipeline, LANES, LATENCY};
+use ptxfma_model::machine::regs::{Out, Reg, S1, S2, S3};
 use ptxfma_model::op::{self, Target, VmadSrc};
-use ptxfma_model::pipeline::{self, PipeIn, Pipeline, LANES, LATENCY};
-use ptxfma_model::regs::{Out, Reg, S1, S2, S3};
 use ptxfma_model::stimulus::{is_legal, sel_suffix};
 
 /// Status of every call: `PTXFMA_STATUS_OK` (0), `PTXFMA_STATUS_NO_RESULT` (1, a line that
@@ -298,7 +298,7 @@ fn decode_spelling(s: &str, target: Target) -> Res<Ctrl> {
     }
     let mut src = VmadSrc::default();
     let mut negs = [false; 3];
-    let mut sels = [ptxfma_model::ctrl::Sel::W; 3];
+    let mut sels = [ptxfma_model::machine::ctrl::Sel::W; 3];
     for (i, tok) in ops.iter().enumerate() {
         let (neg, body) = match tok.strip_prefix('-') {
             Some(b) => (true, b),
@@ -343,8 +343,8 @@ fn decode_spelling(s: &str, target: Target) -> Res<Ctrl> {
 }
 
 /// The selectors an operand may carry, named through the model's own `sel_suffix`.
-const SELS: [ptxfma_model::ctrl::Sel; 6] = {
-    use ptxfma_model::ctrl::Sel::*;
+const SELS: [ptxfma_model::machine::ctrl::Sel; 6] = {
+    use ptxfma_model::machine::ctrl::Sel::*;
     [B0, B1, B2, B3, H0, H1]
 };
 

@@ -12,8 +12,8 @@
 //! - the front ends: the PTX decoder and printer ([`op`]), the stimulus ([`stimulus`]),
 //!   TestFloat vectors ([`testfloat`]) and the `fma-model` command ([`cli`]).
 //!
-//! Every part and machine module is also re-exported at the crate root (`ptxfma_model::round`,
-//! `ptxfma_model::pipeline`), the paths the other crates use.
+//! Every part and machine module is also re-exported at the crate root (`ptxfma_model::parts::round`,
+//! `ptxfma_model::machine::pipeline`), the paths the other crates use.
 
 // Number formats and the wide words the parts compute on.
 pub mod format;
@@ -21,11 +21,6 @@ pub mod wide;
 
 pub mod machine;
 pub mod parts;
-
-pub use machine::{batch, ctrl, lane, lanes, pipeline, regs};
-pub use parts::{
-    adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, unpack, vmad, vmad_select,
-};
 
 // Decoder and front ends.
 pub mod cli;
@@ -36,6 +31,3 @@ pub mod testfloat;
 
 // Independent checks.
 pub mod reference;
-
-pub use ctrl::Ctrl;
-pub use pipeline::{PipeIn, Pipeline, LATENCY};

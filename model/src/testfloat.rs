@@ -11,7 +11,7 @@ use std::path::Path;
 use flate2::read::MultiGzDecoder;
 
 use crate::cli::quote::quote;
-use crate::ctrl::{Ctrl, Kind, Rnd};
+use crate::machine::ctrl::{Ctrl, Kind, Rnd};
 
 /// A TestFloat function that is one PTX instruction on this pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

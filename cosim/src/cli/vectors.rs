@@ -15,9 +15,9 @@ use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use ptxfma_model::ctrl::{Ctrl, Rnd};
+use ptxfma_model::machine::ctrl::{Ctrl, Rnd};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_model::op::{self, Target};
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
 use ptxfma_model::testfloat::{self, Func};
 
 use crate::golden;

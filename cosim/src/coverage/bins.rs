@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_model::stimulus::{is_legal, ptx_spelling, Family};
 
 /// One bin of the table.

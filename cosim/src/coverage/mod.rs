@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use ptxfma_model::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::Error;

@@ -7,13 +7,13 @@
 //! the sm_1x product's range for the result): those ride along in a three-entry shadow of the
 //! pipeline, checked against each bank's valid bit, tag and control word.
 
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
-use ptxfma_model::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::regs::{S1Lane, S2Lane, S3Lane, U165};
-use ptxfma_model::unpack::lane_operands;
-use ptxfma_model::vmad_select::part_select;
-use ptxfma_model::{align as malign, booth, sm1x as msm1x};
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::machine::regs::{S1Lane, S2Lane, S3Lane, U165};
+use ptxfma_model::parts::unpack::lane_operands;
+use ptxfma_model::parts::vmad_select::part_select;
+use ptxfma_model::parts::{align as malign, booth, sm1x as msm1x};
 
 use super::bins::{self, *};
 
@@ -727,7 +727,7 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::round::round;
+    use ptxfma_model::parts::round::round;
     use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
 
     /// The sampler's restatement of the rounder must encode exactly what `round::round` does

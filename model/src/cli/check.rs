@@ -20,8 +20,8 @@ use std::path::PathBuf;
 
 use super::quote::{quote, quote_os};
 use super::{read_line, MAX_LINE};
-use crate::ctrl::{Ctrl, Rnd};
-use crate::pipeline::{PipeIn, Pipeline, LATENCY};
+use crate::machine::ctrl::{Ctrl, Rnd};
+use crate::machine::pipeline::{PipeIn, Pipeline, LATENCY};
 use crate::stimulus::eval_line;
 use crate::testfloat::{open, parse_line, parse_rounding, Case, Func};
 

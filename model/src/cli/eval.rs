@@ -12,9 +12,9 @@
 
 use super::quote::{quote, quote_spans};
 use super::{read_line, MAX_LINE};
-use crate::ctrl::Ctrl;
+use crate::machine::ctrl::Ctrl;
+use crate::machine::pipeline;
 use crate::op::{parse_line, Instr, Target};
-use crate::pipeline;
 use std::io::{self, BufRead, IsTerminal, Write};
 
 /// `fma-model eval --help`, after the one-line summary.
@@ -220,7 +220,7 @@ pub fn read(text: &str, target: &mut Target) -> Result<Option<Instr>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ctrl::Kind;
+    use crate::machine::ctrl::Kind;
 
     /// A stand-in evaluator whose answer depends on every input, so the tests can tell which
     /// control word and operands reached it: kind in the top byte, then a ^ b ^ c.

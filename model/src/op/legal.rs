@@ -1,7 +1,7 @@
 //! Which control words have a PTX spelling: the rule the printer and the stimulus generator
 //! share. Its agreement with the decoder is checked exhaustively in the tests below.
 
-use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// The float operation spelled by the b_one / c_zero / neg_c fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ pub fn is_legal(ctrl: &Ctrl) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ctrl::{Sel, CTRL_BITS};
+    use crate::machine::ctrl::{Sel, CTRL_BITS};
     use crate::op::{decode, decode_vmad, Target, VmadSrc};
     use std::collections::HashSet;
 

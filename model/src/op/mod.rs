@@ -64,7 +64,7 @@ pub use line::{parse_line, Instr};
 pub use target::{Target, TargetVariant};
 pub use vmad::{decode_vmad, VmadSrc};
 
-use crate::ctrl::Ctrl;
+use crate::machine::ctrl::Ctrl;
 use float::decode_float;
 use mnemonic::{split_mnemonic, Opcode};
 use vmad::decode_vmad_mods;

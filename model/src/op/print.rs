@@ -2,7 +2,7 @@
 //! for reports, replay scripts and `fma-model eval` lines.
 
 use super::legal::{is_legal, FloatOp};
-use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 
 /// The PTX spelling of a rounding mode (`rn`), without the dot.
 pub fn rnd_name(r: Rnd) -> &'static str {

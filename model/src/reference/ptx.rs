@@ -8,7 +8,7 @@
 
 use super::soft::Soft;
 use super::{sm1x, vmad, Ieee};
-use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// The one f32 NaN every f32 result NaN becomes (S1).
 pub const F32_NAN: u32 = 0x7fff_ffff;

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::ctrl::{Ctrl, Kind, Rnd};
 use crate::format::{Fmt, F32, F64};
+use crate::machine::ctrl::{Ctrl, Kind, Rnd};
 use crate::op::legal::FloatOp;
 
 use super::files::{Output, ResultsReader, VectorsReader};

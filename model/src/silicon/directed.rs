@@ -189,7 +189,7 @@ pub fn vectors(form: &Form) -> Vec<(u64, u64, u64)> {
         Shape::Vmad => product(&VMAD_EDGE, &VMAD_EDGE, &VMAD_EDGE, &mut v),
     }
     // Clear what the instruction does not read, then drop the repeats that makes.
-    let op = (form.ctrl.kind != crate::ctrl::Kind::Vmad)
+    let op = (form.ctrl.kind != crate::machine::ctrl::Kind::Vmad)
         .then(|| FloatOp::of(&form.ctrl))
         .flatten();
     for x in &mut v {

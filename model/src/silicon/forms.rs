@@ -7,7 +7,7 @@
 //! checked-in file equal to this module's output, and its fingerprint travels in every vector
 //! and result file so that files and program from different tables are refused.
 
-use crate::ctrl::{AbFmt, Ctrl, Kind};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind};
 use crate::op::legal::FloatOp;
 use crate::op::print::{ptx_spelling, sel_suffix};
 use crate::stimulus::Family;

@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::ctrl::Ctrl;
-use crate::pipeline::eval_batch;
+use crate::machine::ctrl::Ctrl;
+use crate::machine::pipeline::eval_batch;
 use crate::stimulus::{operands_for, splitmix64, Rng};
 
 use super::files::{write_block, write_vectors_head, Block, Output, VectorsHead};
@@ -154,7 +154,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::eval;
+    use crate::machine::pipeline::eval;
     use crate::silicon::files::VectorsReader;
 
     #[test]

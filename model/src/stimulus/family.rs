@@ -1,7 +1,7 @@
 //! Instruction families, each with its enumerated legal control words, and the `--families`
 //! filter over them.
 
-use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use crate::op::legal::FloatOp;
 
 /// Instruction families: the unit in which the tests count vectors and the co-simulator reports.
@@ -311,7 +311,7 @@ mod tests {
                 assert!(fam_of.insert(c.encode(), f).is_none(), "{c:?} twice");
             }
         }
-        for w in 0..(1u32 << crate::ctrl::CTRL_BITS) {
+        for w in 0..(1u32 << crate::machine::ctrl::CTRL_BITS) {
             let c = Ctrl::decode(w);
             if c.encode() != w {
                 continue;

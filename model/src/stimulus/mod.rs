@@ -30,7 +30,7 @@ pub use operands::{
 };
 pub use rng::{splitmix64, Rng};
 
-use crate::ctrl::Ctrl;
+use crate::machine::ctrl::Ctrl;
 
 /// The endless vector stream of one seed: a family drawn uniformly from the filter, then one of
 /// its legal control words uniformly (so every rounding mode and modifier gets its share), then
@@ -73,7 +73,7 @@ impl Iterator for Stimulus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ctrl::{Kind, Rnd};
+    use crate::machine::ctrl::{Kind, Rnd};
 
     #[test]
     fn same_seed_same_sequence_other_seed_differs() {

@@ -2,7 +2,7 @@
 //! per-control-word choice between them.
 
 use super::rng::Rng;
-use crate::ctrl::{AbFmt, Ctrl, Kind};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind};
 
 // ---------------------------------------------------------------------------------------------
 // Float operands
@@ -237,8 +237,8 @@ pub struct Vector {
 
 impl Vector {
     /// This vector presented to the pipe as a valid input with `tag`.
-    pub fn input(&self, tag: u16) -> crate::PipeIn {
-        crate::PipeIn {
+    pub fn input(&self, tag: u16) -> crate::machine::pipeline::PipeIn {
+        crate::machine::pipeline::PipeIn {
             valid: true,
             tag,
             ctrl: self.ctrl.encode(),
