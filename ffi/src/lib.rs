@@ -34,10 +34,11 @@ use ptxfma_model::cli::MAX_LINE;
 use ptxfma_model::machine::batch;
 use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
 use ptxfma_model::machine::lanes::Backend;
+use ptxfma_model::machine::legal::is_legal;
 use ptxfma_model::machine::pipeline::{self, PipeIn, Pipeline, LANES, LATENCY};
 use ptxfma_model::machine::regs::{Out, Reg, S1, S2, S3};
 use ptxfma_model::op::{self, Target, VmadSrc};
-use ptxfma_model::stimulus::{is_legal, sel_suffix};
+use ptxfma_model::stimulus::sel_suffix;
 
 /// Status of every call: `PTXFMA_STATUS_OK` (0), `PTXFMA_STATUS_NO_RESULT` (1, a line that
 /// evaluates nothing), or a negative error whose message [`ptxfma_last_error`] returns.

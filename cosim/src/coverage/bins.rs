@@ -15,7 +15,8 @@
 use std::sync::OnceLock;
 
 use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
-use ptxfma_model::stimulus::{is_legal, ptx_spelling, Family};
+use ptxfma_model::machine::legal::is_legal;
+use ptxfma_model::stimulus::{ptx_spelling, Family};
 
 /// One bin of the table.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -43,13 +43,14 @@
 //! - `float`: `fma`/`mad`/`add`/`sub`/`mul` in every float precision;
 //! - `vmad`: the integer `vmad` and its operand decorations ([`VmadSrc`]);
 //! - `line`: [`parse_line`], the `eval` line with its hex operands ([`Instr`]);
-//! - `legal`: [`is_legal`], which control words have a PTX spelling (checked against the decoder
-//!   on every word in its tests);
+//! - `legal_check`: the decoder against `machine::legal::is_legal`, which control words have a
+//!   PTX spelling, on every word;
 //! - `print`: the inverse of the decoder, a control word and its operands back to PTX text.
 
 mod error;
 mod float;
-pub mod legal;
+#[cfg(test)]
+mod legal_check;
 mod line;
 mod mnemonic;
 pub mod print;
@@ -59,7 +60,6 @@ mod test_util;
 mod vmad;
 
 pub use error::DecodeError;
-pub use legal::is_legal;
 pub use line::{parse_line, Instr};
 pub use target::{Target, TargetVariant};
 pub use vmad::{decode_vmad, VmadSrc};

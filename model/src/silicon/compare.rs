@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::format::{Fmt, F32, F64};
 use crate::machine::ctrl::{Ctrl, Kind, Rnd};
-use crate::op::legal::FloatOp;
+use crate::machine::legal::FloatOp;
 
 use super::files::{Output, ResultsReader, VectorsReader};
 use super::forms::{self, Form, Shape};

@@ -5,7 +5,7 @@
 //! and around 1.0 for `.sat` (S3), exact cancellations (signed zero), and vmad's boundary values
 //! under every selector (S8).
 
-use crate::op::legal::FloatOp;
+use crate::machine::legal::FloatOp;
 
 use super::forms::{Form, Shape};
 

@@ -8,7 +8,7 @@
 //! and result file so that files and program from different tables are refused.
 
 use crate::machine::ctrl::{AbFmt, Ctrl, Kind};
-use crate::op::legal::FloatOp;
+use crate::machine::legal::FloatOp;
 use crate::op::print::{ptx_spelling, sel_suffix};
 use crate::stimulus::Family;
 

@@ -2,7 +2,7 @@
 //! filter over them.
 
 use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
-use crate::op::legal::FloatOp;
+use crate::machine::legal::FloatOp;
 
 /// Instruction families: the unit in which the tests count vectors and the co-simulator reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -263,7 +263,7 @@ impl FamilyFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::op::is_legal;
+    use crate::machine::legal::is_legal;
     use crate::stimulus::Stimulus;
     use std::collections::{HashMap, HashSet};
 

@@ -12,14 +12,14 @@
 //!
 //! Where each part lives: `rng` (the PRNG), `family` (instruction families, their legal control
 //! words and the `--families` filter), `operands` (the operand generators); the stream itself,
-//! [`Stimulus`], is here. Legality ([`is_legal`]) and the PTX printer ([`ptx_spelling`] and the
-//! rest) live next to the decoder in [`crate::op`] and are re-exported here.
+//! [`Stimulus`], is here. Legality lives with the control word
+//! ([`crate::machine::legal`]); the PTX printer ([`ptx_spelling`] and the rest) lives next to
+//! the decoder in [`crate::op`] and is re-exported here.
 
 mod family;
 mod operands;
 mod rng;
 
-pub use crate::op::is_legal;
 pub use crate::op::print::{
     eval_line, operand_text, ptx_spelling, rnd_name, sel_suffix, target, Operand,
 };
