@@ -10,11 +10,13 @@
 //! * [`ptx`]: the PTX semantics (decisions S1-S9 in `docs/semantics.md`) layered on either IEEE
 //!   engine, dispatching sm_1x `mad` to [`sm1x`] and `vmad` to [`vmad`].
 //! * [`sm1x`]: sm_1x `mad.f32` from the PTX text in exact big-integer arithmetic.
+//! * [`f32_rules`]: the f32 NaN and saturation rules both [`ptx`] and [`sm1x`] apply.
 //! * [`vmad`]: the PTX `vmad` pseudo-code with a 128-bit intermediate, with the three changes
 //!   sm_90 silicon makes to it (S8).
 
 use crate::machine::ctrl::Rnd;
 
+pub mod f32_rules;
 #[cfg(target_arch = "x86_64")]
 pub mod host;
 pub mod ptx;
