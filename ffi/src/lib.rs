@@ -28,17 +28,17 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 
-use ptxfma_model::cli::eval::read as read_line;
-use ptxfma_model::cli::quote::quote_spans;
-use ptxfma_model::cli::MAX_LINE;
 use ptxfma_model::machine::batch;
 use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::legal::is_legal;
 use ptxfma_model::machine::pipeline::{self, PipeIn, Pipeline, LANES, LATENCY};
 use ptxfma_model::machine::regs::{Out, Reg, S1, S2, S3};
-use ptxfma_model::op::{self, Target, VmadSrc};
-use ptxfma_model::stimulus::sel_suffix;
+use ptxfma_ptx::print::sel_suffix;
+use ptxfma_ptx::quote::quote_spans;
+use ptxfma_ptx::read::read as read_line;
+use ptxfma_ptx::read::MAX_LINE;
+use ptxfma_ptx::{self as op, Target, VmadSrc};
 
 /// Status of every call: `PTXFMA_STATUS_OK` (0), `PTXFMA_STATUS_NO_RESULT` (1, a line that
 /// evaluates nothing), or a negative error whose message [`ptxfma_last_error`] returns.

@@ -81,8 +81,8 @@ fn run_group(
         let expect = ptx::eval(&ctrl, a, b, c);
         if (!out.valid || out.d != expect) && bad.len() < 8 {
             bad.push(format!(
-                "{backend}: {name}: `{}` want {expect:#x} got {:#x} (valid {})",
-                stimulus::eval_line(&ctrl, a, b, c),
+                "{backend}: {name}: ctrl {:#08x} a {a:#x} b {b:#x} c {c:#x} want {expect:#x} got {:#x} (valid {})",
+                ctrl.encode(),
                 out.d,
                 out.valid
             ));

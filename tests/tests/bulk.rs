@@ -154,7 +154,7 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
                 bad.push(format!(
                     "{}: `{}` want {want:#x} got {:#x}",
                     g.name,
-                    stimulus::eval_line(&ctrl, a, b, c),
+                    ptxfma_ptx::print::eval_line(&ctrl, a, b, c),
                     out.d
                 ));
             }
@@ -285,7 +285,7 @@ fn exhaustive_f16_and_bf16_inputs() {
                         if out.d != want && bad.len() < 8 {
                             bad.push(format!(
                                 "`{}` want {want:#x} got {:#x}",
-                                stimulus::eval_line(&ctrl, a, b, c),
+                                ptxfma_ptx::print::eval_line(&ctrl, a, b, c),
                                 out.d
                             ));
                         }
@@ -335,7 +335,7 @@ fn every_vmad_combination() {
             if got != want && bad.len() < 8 {
                 bad.push(format!(
                     "`{}` want {want:#x} got {got:#x}",
-                    stimulus::eval_line(ctrl, a, b, c)
+                    ptxfma_ptx::print::eval_line(ctrl, a, b, c)
                 ));
             }
         }

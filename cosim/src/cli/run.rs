@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::chunk::{self, Chunk, Shard};
 use crate::golden;
 use ptxfma_model::machine::ctrl::Rnd;
-use ptxfma_model::testfloat::{self, Func};
+use ptxfma_ptx::testfloat::{self, Func};
 
 use crate::coverage::Coverage;
 use crate::lockstep::{self, Config, Divergence};

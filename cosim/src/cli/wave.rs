@@ -4,7 +4,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
-use ptxfma_model::op::{self, Target};
+use ptxfma_ptx::{self as op, Target};
 
 use crate::golden;
 use crate::report;

@@ -1,6 +1,6 @@
 //! Which control words have a PTX spelling: a property of the control word that the printer and
 //! the stimulus generator share. Its agreement with the decoder is checked exhaustively next to
-//! the decoder (`op/legal_check.rs`).
+//! the decoder (`ptx/src/legal_check.rs`).
 
 use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 

@@ -20,9 +20,6 @@ mod family;
 mod operands;
 mod rng;
 
-pub use crate::op::print::{
-    eval_line, operand_text, ptx_spelling, rnd_name, sel_suffix, target, Operand,
-};
 pub use family::{Family, FamilyFilter};
 pub use operands::{
     float_operand, frac_pattern, int_operand, operands_for, vector_for, Fmt, Vector, BF16, F16,

@@ -8,7 +8,7 @@ use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{eval, LATENCY};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 use ptxfma_model::machine::regs::Out;
-use ptxfma_model::op::{parse_line, Instr, Target};
+use ptxfma_ptx::{parse_line, Instr, Target};
 
 /// The file's lines: line number, instruction text, decoded instruction, the GPU's result.
 fn answers() -> Vec<(usize, &'static str, Instr, u64)> {

@@ -3,9 +3,9 @@
 
 #[cfg(test)]
 mod tests {
-    use crate::machine::ctrl::{Ctrl, Sel, CTRL_BITS};
-    use crate::machine::legal::is_legal;
-    use crate::op::{decode, decode_vmad, Target, VmadSrc};
+    use crate::{decode, decode_vmad, Target, VmadSrc};
+    use ptxfma_model::machine::ctrl::{Ctrl, Sel, CTRL_BITS};
+    use ptxfma_model::machine::legal::is_legal;
     use std::collections::HashSet;
 
     /// Every control word the decoder produces, from every mnemonic its grammar accepts up to

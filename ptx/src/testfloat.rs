@@ -10,8 +10,8 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
-use crate::cli::quote::quote;
-use crate::machine::ctrl::{Ctrl, Kind, Rnd};
+use crate::quote::quote;
+use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
 
 /// A TestFloat function that is one PTX instruction on this pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn functions_are_the_ptx_instructions() {
-        use crate::op::{decode, Target};
+        use crate::{decode, Target};
         let t = Target::default();
         for (f, ptx) in [
             (Func::F32MulAdd, "fma.rm.f32"),
