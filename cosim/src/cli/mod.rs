@@ -237,10 +237,9 @@ fn commands() -> (String, String) {
         .as_deref()
         .map(|e| e.with_file_name("fma-model"))
         .filter(|m| m.is_file())
-        .map_or(
-            "cargo run -q --release -p fma-model -- eval".into(),
-            |m| format!("{} eval", shown(&m)),
-        );
+        .map_or("cargo run -q --release -p fma-model -- eval".into(), |m| {
+            format!("{} eval", shown(&m))
+        });
     (cosim, model)
 }
 
