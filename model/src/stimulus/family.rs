@@ -57,7 +57,7 @@ impl Family {
     }
 
     /// The family a control word belongs to. Total, so that a report can classify any word,
-    /// including one with no PTX spelling (see [`is_legal`]).
+    /// including one with no PTX spelling (see [`is_legal`](crate::machine::legal::is_legal)).
     pub fn of(ctrl: &Ctrl) -> Family {
         match ctrl.kind {
             Kind::Vmad => Family::Vmad,

@@ -13,8 +13,8 @@
 //! Where each part lives: `rng` (the PRNG), `family` (instruction families, their legal control
 //! words and the `--families` filter), `operands` (the operand generators); the stream itself,
 //! [`Stimulus`], is here. Legality lives with the control word
-//! ([`crate::machine::legal`]); the PTX printer ([`ptx_spelling`] and the rest) lives next to
-//! the decoder in [`crate::op`] and is re-exported here.
+//! ([`crate::machine::legal`]); the PTX printer (`ptxfma_ptx::print`) turns a vector back into
+//! an `fma-model eval` line.
 
 mod family;
 mod operands;

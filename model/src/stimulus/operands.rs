@@ -252,7 +252,7 @@ impl Vector {
 
 /// Operands for a fixed control word. Operands the instruction does not read are zero (`b` of
 /// add/sub, `c` of mul, bits 63:16 of f16/bf16 and 63:32 of f32 and vmad sources), so that a
-/// vector replays exactly from its [`eval_line`].
+/// vector replays exactly from its `fma-model eval` line (`ptxfma_ptx::print::eval_line`).
 pub fn operands_for(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
     match ctrl.kind {
         Kind::Vmad => (int_operand(rng), int_operand(rng), int_operand(rng)),
