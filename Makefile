@@ -433,7 +433,7 @@ py-env: $(PY_VENV)/.stamp
 
 # The pytest suite of the module (python/tests/), which compares it with `fma-model eval`.
 py-test: py-env
-	$(CARGO) build --release -p ptxfma-model --bin fma-model
+	$(CARGO) build --release -p fma-model
 	@target=$$($(CARGO) metadata --format-version 1 --no-deps | \
 	          sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
 	PYTHONDONTWRITEBYTECODE=1 FMA_MODEL="$$target/release/fma-model" $(PY) -m pytest -q -p no:cacheprovider python/tests

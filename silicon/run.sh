@@ -23,7 +23,7 @@ driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1)
 nvcc_version=$(nvcc --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')
 
 if [[ -z ${FMA_MODEL:-} ]]; then
-  cargo build --release --quiet -p ptxfma-model
+  cargo build --release --quiet -p fma-model
   FMA_MODEL=target/release/fma-model
 fi
 mkdir -p "$dir"

@@ -20,8 +20,8 @@
 
 use std::sync::OnceLock;
 
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind};
 use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind};
 use ptxfma_model::stimulus::vector_for;
 
 use crate::stim::{Family, Rng, Vector};
@@ -494,7 +494,7 @@ fn vmad_corner(rng: &mut Rng, _ctrl: &Ctrl) -> (u64, u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::stimulus::is_legal;
+    use ptxfma_model::machine::legal::is_legal;
 
     #[test]
     fn corners_are_legal_and_fit_their_formats() {

@@ -5,7 +5,7 @@
 //! clean one) checks the co-simulator's own machinery independently of the model, and is how
 //! its tests run while the model's datapath is unfinished.
 
-use ptxfma_model::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 
 use crate::frame;
 use crate::rtl::Rtl;

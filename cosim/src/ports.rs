@@ -13,8 +13,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use ptxfma_model::ctrl::{Ctrl, Kind};
-use ptxfma_model::pipeline::PipeIn;
+use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+use ptxfma_model::machine::pipeline::PipeIn;
 
 use crate::frame::Bank;
 use crate::stim::Family;
@@ -300,7 +300,7 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::ctrl::Rnd;
+    use ptxfma_model::machine::ctrl::Rnd;
 
     fn ports(valid: bool, tag: u16, d: u64) -> [u32; 4] {
         [valid as u32, tag as u32, d as u32, (d >> 32) as u32]

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Sel};
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Sel};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::frame::{self, Bank, FieldDiff};
 use crate::golden::Golden;
@@ -406,7 +406,7 @@ pub fn operand(c: &Ctrl, which: usize, v: u64) -> String {
             };
             // A whole word, c included, is read as s32 whatever its type (S8).
             let signed = signed || sel == Sel::W;
-            let x = ptxfma_model::vmad_select::part_select(v as u32, sel, signed);
+            let x = ptxfma_model::parts::vmad_select::part_select(v as u32, sel, signed);
             if signed {
                 format!("selected {x} (signed)")
             } else {
@@ -489,7 +489,7 @@ fn f16_to_f32(h: u16) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::ctrl::Rnd;
+    use ptxfma_model::machine::ctrl::Rnd;
 
     #[test]
     fn f16_conversion_is_exact() {

@@ -14,8 +14,8 @@
 
 use std::pin::Pin;
 
-use ptxfma_model::pipeline::PipeIn;
-use ptxfma_model::regs::{Out, Reg, S1, S2, S3};
+use ptxfma_model::machine::pipeline::PipeIn;
+use ptxfma_model::machine::regs::{Out, Reg, S1, S2, S3};
 
 use crate::frame;
 use crate::Error;
@@ -138,7 +138,7 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
         ("rst_ni", 1),
         ("in_valid_i", 1),
         ("in_tag_i", 16),
-        ("in_ctrl_i", ptxfma_model::ctrl::CTRL_BITS),
+        ("in_ctrl_i", ptxfma_model::machine::ctrl::CTRL_BITS),
         ("in_a_i", 64),
         ("in_b_i", 64),
         ("in_c_i", 64),

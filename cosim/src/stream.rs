@@ -47,7 +47,7 @@ impl Families {
     /// A comma-separated list (`f32,vmad`) or `all`. Empty names are errors, not a default;
     /// repeats are dropped.
     pub fn parse(s: &str) -> Result<Families, String> {
-        let quote = ptxfma_model::cli::quote::quote;
+        let quote = ptxfma_ptx::quote::quote;
         let known = || {
             let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
             format!("{}, all", names.join(", "))

@@ -17,7 +17,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use vcd::{IdCode, ReferenceIndex, ScopeType, Value, VarType};
 
 use crate::frame::{self, Bank, Limbs};

@@ -11,7 +11,7 @@ use ptxfma_cosim::rtl::{self, Rtl, VariantMeta};
 use ptxfma_cosim::stim::Family;
 use ptxfma_cosim::stream::{self, Families};
 use ptxfma_cosim::waves;
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 /// Runs `inputs` (from a file or the command line, as far as the lockstep knows).
 fn run(rtl: &mut Rtl, golden: &mut dyn Golden, inputs: &[PipeIn], cfg: &Config) -> Outcome {

@@ -4,11 +4,11 @@
 
 use std::ffi::{c_char, CStr};
 
-use ptxfma_model::cli::quote::quote_spans;
-use ptxfma_model::cli::MAX_LINE;
 use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
-use ptxfma_model::op::Target;
-use ptxfma_model::stimulus::is_legal;
+use ptxfma_model::machine::legal::is_legal;
+use ptxfma_ptx::quote::quote_spans;
+use ptxfma_ptx::read::MAX_LINE;
+use ptxfma_ptx::Target;
 
 use crate::status::{fail, Fail, Res};
 use crate::PtxfmaStatus;

@@ -3,8 +3,8 @@
 
 use std::ffi::{c_char, CStr};
 
-use ptxfma_model::cli::eval::read as read_line;
-use ptxfma_model::cli::MAX_LINE;
+use ptxfma_ptx::read::read as read_line;
+use ptxfma_ptx::read::MAX_LINE;
 
 use crate::args::{out_ptr, text};
 use crate::eval::eval_one;

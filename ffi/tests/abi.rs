@@ -2,11 +2,11 @@
 //! way a C host would call it, through the `extern "C"` functions.
 
 use ptxfma::*;
-use ptxfma_model::op::{decode, parse_line, Target};
-use ptxfma_model::pipeline;
-use ptxfma_model::regs::{Reg, S1};
+use ptxfma_model::machine::pipeline;
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::machine::regs::{Reg, S1};
 use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
-use ptxfma_model::{PipeIn, Pipeline};
+use ptxfma_ptx::{decode, parse_line, Target};
 use std::ffi::{CStr, CString};
 use std::ptr::{null, null_mut};
 

@@ -9,11 +9,13 @@
 //! - [`machine`]: the pipe around them: control word, register banks, lanes, the pipeline's
 //!   clock, and the lane engine that runs the same stages over many operations at once;
 //! - [`reference`]: the independent oracles, which share no code with the two above;
-//! - the front ends: the PTX decoder and printer ([`op`]), the stimulus ([`stimulus`]),
-//!   TestFloat vectors ([`testfloat`]) and the `fma-model` command ([`cli`]).
+//! - [`stimulus`]: seeded instruction vectors for the bulk tests and the co-simulator.
 //!
-//! Every part and machine module is also re-exported at the crate root (`ptxfma_model::round`,
-//! `ptxfma_model::pipeline`), the paths the other crates use.
+//! The PTX decoder, printer and line reader are the `ptxfma-ptx` crate (`ptx/`); the
+//! `fma-model` command is its own crate (`fma-model/`).
+//!
+//! Every part and machine module is also re-exported at the crate root (`ptxfma_model::parts::round`,
+//! `ptxfma_model::machine::pipeline`), the paths the other crates use.
 
 // Number formats and the wide words the parts compute on.
 pub mod format;
@@ -22,20 +24,8 @@ pub mod wide;
 pub mod machine;
 pub mod parts;
 
-pub use machine::{batch, ctrl, lane, lanes, pipeline, regs};
-pub use parts::{
-    adder, align, booth, csa_tree, lza, normalize, round, sm1x, special, unpack, vmad, vmad_select,
-};
-
-// Decoder and front ends.
-pub mod cli;
-pub mod op;
-pub mod silicon;
+// The stimulus generator.
 pub mod stimulus;
-pub mod testfloat;
 
 // Independent checks.
 pub mod reference;
-
-pub use ctrl::Ctrl;
-pub use pipeline::{PipeIn, Pipeline, LATENCY};

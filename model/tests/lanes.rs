@@ -9,13 +9,13 @@
 //! (The field-for-field comparison with the scalar stages is in `batch`'s unit tests; the
 //! longer bulk test of the whole model is `tests/tests/bulk.rs`.)
 
-use ptxfma_model::ctrl::{Ctrl, Kind};
-use ptxfma_model::lanes::Backend;
-use ptxfma_model::pipeline::LANES;
+use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+use ptxfma_model::machine::lanes::Backend;
+use ptxfma_model::machine::pipeline::LANES;
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline, LATENCY};
+use ptxfma_model::machine::regs::Out;
 use ptxfma_model::reference::ptx;
-use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
-use ptxfma_model::{PipeIn, Pipeline, LATENCY};
 use std::collections::BTreeMap;
 
 fn vectors_per_group() -> usize {
@@ -81,8 +81,8 @@ fn run_group(
         let expect = ptx::eval(&ctrl, a, b, c);
         if (!out.valid || out.d != expect) && bad.len() < 8 {
             bad.push(format!(
-                "{backend}: {name}: `{}` want {expect:#x} got {:#x} (valid {})",
-                stimulus::eval_line(&ctrl, a, b, c),
+                "{backend}: {name}: ctrl {:#08x} a {a:#x} b {b:#x} c {c:#x} want {expect:#x} got {:#x} (valid {})",
+                ctrl.encode(),
                 out.d,
                 out.valid
             ));

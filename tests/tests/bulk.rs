@@ -10,13 +10,13 @@
 //! AVX-512 where the CPU has them), so every path answers to the references on every machine.
 //! Run in release mode (`make test` does).
 
-use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
-use ptxfma_model::lanes::Backend;
-use ptxfma_model::pipeline::LANES;
+use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::machine::lanes::Backend;
+use ptxfma_model::machine::pipeline::LANES;
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline, LATENCY};
+use ptxfma_model::machine::regs::Out;
 use ptxfma_model::reference::ptx;
-use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
-use ptxfma_model::{PipeIn, Pipeline, LATENCY};
 use std::collections::BTreeMap;
 
 fn vectors_per_group() -> u64 {
@@ -154,7 +154,7 @@ fn run_group(g: &Group, n: u64, seed: u64) -> Vec<String> {
                 bad.push(format!(
                     "{}: `{}` want {want:#x} got {:#x}",
                     g.name,
-                    stimulus::eval_line(&ctrl, a, b, c),
+                    ptxfma_ptx::print::eval_line(&ctrl, a, b, c),
                     out.d
                 ));
             }
@@ -212,7 +212,7 @@ fn model_matches_references_on_every_family_mode_and_ftz() {
 /// mode, through add, sub and fma .f32.{f16,bf16}.
 #[test]
 fn exhaustive_f16_and_bf16_inputs() {
-    use ptxfma_model::ctrl::AbFmt;
+    use ptxfma_model::machine::ctrl::AbFmt;
     let cs: [u64; 8] = [
         0x0000_0000,
         0x8000_0000,
@@ -285,7 +285,7 @@ fn exhaustive_f16_and_bf16_inputs() {
                         if out.d != want && bad.len() < 8 {
                             bad.push(format!(
                                 "`{}` want {want:#x} got {:#x}",
-                                stimulus::eval_line(&ctrl, a, b, c),
+                                ptxfma_ptx::print::eval_line(&ctrl, a, b, c),
                                 out.d
                             ));
                         }
@@ -330,12 +330,12 @@ fn every_vmad_combination() {
             } else {
                 stimulus::operands_for(ctrl, &mut rng)
             };
-            let got = ptxfma_model::pipeline::eval(ctrl, a, b, c);
+            let got = ptxfma_model::machine::pipeline::eval(ctrl, a, b, c);
             let want = ptx::eval(ctrl, a, b, c);
             if got != want && bad.len() < 8 {
                 bad.push(format!(
                     "`{}` want {want:#x} got {got:#x}",
-                    stimulus::eval_line(ctrl, a, b, c)
+                    ptxfma_ptx::print::eval_line(ctrl, a, b, c)
                 ));
             }
         }

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use ptxfma_model::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 
 use crate::chunk;
 use crate::golden::{self, Golden};

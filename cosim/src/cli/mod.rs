@@ -131,7 +131,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
             };
             eprintln!(
                 "error: {} (see `{help}`)",
-                ptxfma_model::cli::usage_error(&e, &args)
+                ptxfma_ptx::usage::usage_error(&e, &args)
             );
             return 2;
         }
@@ -148,10 +148,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
     match r {
         Ok(code) => code,
         Err(e) => {
-            eprintln!(
-                "error: {}",
-                ptxfma_model::cli::quote::quote_spans(&e.to_string())
-            );
+            eprintln!("error: {}", ptxfma_ptx::quote::quote_spans(&e.to_string()));
             2
         }
     }
@@ -167,7 +164,7 @@ fn number(s: &str) -> Result<u64, String> {
     r.map_err(|_| {
         format!(
             "`{}` is not a number (decimal or 0x hex)",
-            ptxfma_model::cli::quote::quote(s)
+            ptxfma_ptx::quote::quote(s)
         )
     })
 }
@@ -241,10 +238,9 @@ fn commands() -> (String, String) {
         .as_deref()
         .map(|e| e.with_file_name("fma-model"))
         .filter(|m| m.is_file())
-        .map_or(
-            "cargo run -q --release -p ptxfma-model --bin fma-model -- eval".into(),
-            |m| format!("{} eval", shown(&m)),
-        );
+        .map_or("cargo run -q --release -p fma-model -- eval".into(), |m| {
+            format!("{} eval", shown(&m))
+        });
     (cosim, model)
 }
 

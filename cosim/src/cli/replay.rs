@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
-use ptxfma_model::op::{self, Target};
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
+use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
+use ptxfma_ptx::{self as op, Target};
 
 use crate::golden;
 use crate::lockstep::{self, Config, Stream};

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::chunk::{self, Chunk, Shard};
-use ptxfma_model::ctrl::Rnd;
-use ptxfma_model::testfloat::{self, Func};
+use ptxfma_model::machine::ctrl::Rnd;
+use ptxfma_ptx::testfloat::{self, Func};
 
 use crate::coverage::Coverage;
 use crate::lockstep::Config;
@@ -100,7 +100,7 @@ pub struct Args {
     /// With --compare ports: an operation must retire within N cycles of its issue; the
     /// stream is followed by N bubbles to drain the design.
     #[arg(long, value_name = "N", default_value_t = ports::DEFAULT_BOUND,
-          value_parser = in_range(ptxfma_model::pipeline::LATENCY as u64, 1 << 20))]
+          value_parser = in_range(ptxfma_model::machine::pipeline::LATENCY as u64, 1 << 20))]
     latency_bound: u64,
     /// Run the vectors of FILE (plain or gzipped) instead of generated stimulus, and check each
     /// retired result against the file too: `fma-model eval` lines with an optional expected

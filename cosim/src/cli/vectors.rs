@@ -2,7 +2,7 @@
 //! each retired result also checked against the file.
 //!
 //! Two formats: Berkeley TestFloat `testfloat_gen` output (`--testfloat f64_mulAdd -rmin`, read
-//! by `ptxfma_model::testfloat` exactly as `fma-model check` reads it), or `fma-model eval` lines
+//! by `ptxfma_ptx::testfloat` exactly as `fma-model check` reads it), or `fma-model eval` lines
 //! (`.target` lines and `//` comments allowed) with an optional last column holding the expected
 //! result. Plain or gzipped. Results compare bit for bit, except that an f32 NaN matches any
 //! NaN unless `--strict-nan` (PTX leaves the f32 NaN open; f64 payloads are compared always for
@@ -15,10 +15,11 @@ use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use ptxfma_model::ctrl::{Ctrl, Rnd};
-use ptxfma_model::op::{self, Target};
-use ptxfma_model::pipeline::{PipeIn, LATENCY};
-use ptxfma_model::testfloat::{self, Func};
+use ptxfma_model::machine::ctrl::{Ctrl, Rnd};
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
+use ptxfma_ptx::read::MAX_LINE;
+use ptxfma_ptx::testfloat::{self, Func};
+use ptxfma_ptx::{self as op, Target};
 
 use crate::golden;
 use crate::lockstep::{self, Config};
@@ -32,9 +33,6 @@ use crate::Error;
 const SEGMENT: usize = 1 << 18;
 /// Mismatches with the file reported in full.
 const SHOWN: u64 = 10;
-/// The longest line read.
-const MAX_LINE: usize = 1 << 16;
-
 /// How to read the vectors file.
 pub struct Source {
     pub path: PathBuf,
@@ -82,7 +80,7 @@ impl Reader {
     /// The next vector, or `None` at the end of the file.
     fn next_vector(&mut self) -> Result<Option<Vector>, Error> {
         loop {
-            let len = ptxfma_model::cli::read_line(&mut self.input, &mut self.buf, MAX_LINE)
+            let len = ptxfma_ptx::read::read_line(&mut self.input, &mut self.buf, MAX_LINE)
                 .map_err(|e| Error::new(format!("{}: {e}", self.source_name)))?;
             let Some(len) = len else {
                 return Ok(None);
@@ -138,9 +136,7 @@ impl Reader {
                 // One more column than the instruction takes: the expected result.
                 let (head, last) = code.rsplit_once(char::is_whitespace).unwrap_or((code, ""));
                 let i = op::parse_line(head.trim_end().trim_end_matches(','), self.target)
-                    .map_err(|_| {
-                        self.err(&ptxfma_model::cli::quote::quote_spans(whole.message()))
-                    })?;
+                    .map_err(|_| self.err(&ptxfma_ptx::quote::quote_spans(whole.message())))?;
                 let hex = last
                     .trim()
                     .trim_start_matches("0x")
@@ -148,7 +144,7 @@ impl Reader {
                 let e = u64::from_str_radix(hex, 16).map_err(|_| {
                     self.err(&format!(
                         "expected result `{}` is not a hex number",
-                        ptxfma_model::cli::quote::quote(last)
+                        ptxfma_ptx::quote::quote(last)
                     ))
                 })?;
                 (i, Some(e))

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use ptxfma_cosim::frame::{self, Bank};
 use ptxfma_cosim::golden::{Golden, RtlGolden};
 use ptxfma_cosim::Error;
-use ptxfma_model::pipeline::PipeIn;
+use ptxfma_model::machine::pipeline::PipeIn;
 
 /// A reference that is a clean RTL build, except that in the cycles where `bank` holds the
 /// operation tagged `tag` it flips the lowest bit of `field`. Keyed by tag, not by cycle
@@ -26,7 +26,7 @@ impl Flip {
     }
 }
 
-fn leaf(bank: Bank, name: &str) -> &'static ptxfma_model::regs::Leaf {
+fn leaf(bank: Bank, name: &str) -> &'static ptxfma_model::machine::regs::Leaf {
     bank.leaves()
         .iter()
         .find(|l| l.name == name)

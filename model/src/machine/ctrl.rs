@@ -3,6 +3,8 @@
 //! `ptxfma_pkg::ctrl_t` in the RTL; [`Ctrl::encode`] / [`Ctrl::decode`] are the only places that
 //! know the bit positions.
 
+use crate::format::{Fmt, BF16, F16, F32, F64};
+
 /// Datapath kind: which operation family flows down the pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -179,6 +181,19 @@ impl Ctrl {
     /// The float kinds whose results are binary32 (everything but f64 and vmad).
     pub fn is_f32(&self) -> bool {
         matches!(self.kind, Kind::F32 | Kind::F32x2 | Kind::Sm1x)
+    }
+
+    /// The formats of the a, b and c operands (of each lane for f32x2). vmad's 32-bit integer
+    /// sources are given f32's width.
+    pub fn operand_formats(&self) -> (Fmt, Fmt, Fmt) {
+        let ab = match (self.kind, self.ab_fmt) {
+            (Kind::F64, _) => F64,
+            (Kind::F32, AbFmt::F16) => F16,
+            (Kind::F32, AbFmt::Bf16) => BF16,
+            _ => F32,
+        };
+        let c = if self.kind == Kind::F64 { F64 } else { F32 };
+        (ab, ab, c)
     }
 
     /// Subnormal inputs and results flush to signed zero (`.ftz`, or always on sm_1x mad).

@@ -1,12 +1,13 @@
 //! The pipeline: four register banks and the pure functions between them.
 
-use crate::batch;
-use crate::ctrl::{Ctrl, Kind, CTRL_BITS};
-use crate::lanes::Backend;
-use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
-use crate::unpack::lane_operands;
-use crate::vmad_select::part_select;
-use crate::{adder, booth, csa_tree, lane, round, vmad};
+use crate::machine::batch;
+use crate::machine::ctrl::{Ctrl, Kind, CTRL_BITS};
+use crate::machine::lane;
+use crate::machine::lanes::Backend;
+use crate::machine::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
+use crate::parts::unpack::lane_operands;
+use crate::parts::vmad_select::part_select;
+use crate::parts::{adder, booth, csa_tree, round, vmad};
 
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;
@@ -598,7 +599,7 @@ pub fn eval_batch(ctrl: impl Fn(usize) -> u32, a: &[u64], b: &[u64], c: &[u64], 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ctrl::Rnd;
+    use crate::machine::ctrl::Rnd;
     use crate::stimulus::{Family, FamilyFilter, Stimulus};
 
     /// `run_on` must give the outputs and final banks of ticking each input, for streams that

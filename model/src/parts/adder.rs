@@ -2,8 +2,8 @@
 //! pair into the product, and the 166-bit significand adder, which adds or subtracts the aligned
 //! addend and returns a sign and a magnitude.
 
-use crate::booth::MASK;
-use crate::regs::{U164, U165, U166};
+use crate::machine::regs::{U164, U165, U166};
+use crate::parts::booth::MASK;
 use crate::wide::Wide;
 
 /// Resizes a window value between widths that share three limbs, dropping bits above `B`.

@@ -7,7 +7,7 @@
 //! the top, which leaves a two-bit gap above the product, enough for the product to act as a
 //! sticky contribution only.
 
-use crate::regs::U164;
+use crate::machine::regs::U164;
 
 /// Window bit of the addend's leading bit before shifting.
 pub const C_TOP: usize = 163;

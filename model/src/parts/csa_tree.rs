@@ -6,7 +6,7 @@
 //! in that order, and the one or two rows left over follow unchanged. 28 rows take seven levels:
 //! 28 -> 19 -> 13 -> 9 -> 6 -> 4 -> 3 -> 2.
 
-use crate::booth::{MASK, ROWS};
+use crate::parts::booth::{MASK, ROWS};
 
 /// One 3:2 compressor over whole rows. Bits above 105 are left as they fall: every operation
 /// in the tree only moves bits upward, so they never reach the 106 bits that are kept, and
@@ -187,7 +187,7 @@ mod tests {
     /// The narrow form against the full one for every multiplier shape it is used for.
     #[test]
     fn narrow_form_matches_full_form() {
-        use crate::booth::{rows, rows_narrow, NARROW_BITS};
+        use crate::parts::booth::{rows, rows_narrow, NARROW_BITS};
         let mut rng = crate::stimulus::Rng::new(0x0123_4567_89AB_CDEF);
         for i in 0..100_000 {
             let x = rng.next_u64();

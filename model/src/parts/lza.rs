@@ -8,7 +8,7 @@
 //! complement that turns a negative sum into a magnitude can move it one place the other way,
 //! so the normaliser corrects by one bit in either direction.
 
-use crate::regs::U166;
+use crate::machine::regs::U166;
 
 /// Predicted leading zeros of the 165-bit magnitude (bits 164:0) of `a + b`.
 #[inline(always)]
@@ -31,8 +31,8 @@ pub fn predict(a: U166, b: U166) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adder;
-    use crate::regs::U164;
+    use crate::machine::regs::U164;
+    use crate::parts::adder;
 
     /// The normaliser corrects one bit either way; the prediction must never be further off.
     #[test]

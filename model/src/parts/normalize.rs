@@ -3,8 +3,8 @@
 //! exponent (gradual underflow). A value below even that before any shift is shifted right,
 //! collecting sticky.
 
-use crate::adder::resize;
-use crate::regs::U165;
+use crate::machine::regs::U165;
+use crate::parts::adder::resize;
 use crate::wide::Wide;
 
 /// Output of the normaliser for one lane.

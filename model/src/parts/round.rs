@@ -2,8 +2,8 @@
 //! direction, handles overflow, flushes tiny results (`.ftz`, sm_1x: S4), takes the special
 //! result when there is one, and saturates (`.sat`).
 
-use crate::ctrl::{Ctrl, Kind, Rnd};
-use crate::regs::{S3Lane, U165};
+use crate::machine::ctrl::{Ctrl, Kind, Rnd};
+use crate::machine::regs::{S3Lane, U165};
 
 /// Precision and exponent range of a result format.
 #[derive(Clone, Copy, Debug)]

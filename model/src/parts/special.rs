@@ -1,8 +1,8 @@
 //! Special-case unit: NaN and infinity results, decided from the operand classes alone so the
 //! result is ready in stage 1 and rides down the pipe beside the arithmetic (S1, S2, S9).
 
-use crate::ctrl::{Ctrl, Kind};
-use crate::unpack::LaneOperands;
+use crate::machine::ctrl::{Ctrl, Kind};
+use crate::parts::unpack::LaneOperands;
 
 /// binary32 NaN produced by every f32-result instruction (S1).
 pub const F32_NAN: u64 = 0x7FFF_FFFF;

@@ -1,7 +1,7 @@
 //! Independent references: the oracles the cycle-level model is judged against.
 //!
 //! Nothing here imports the datapath (`booth`, `align`, `round`, `sm1x`, `vmad`, ...): the only
-//! shared code is the control word in [`crate::ctrl`], which is the interface under test, not an
+//! shared code is the control word in [`crate::machine::ctrl`], which is the interface under test, not an
 //! implementation of it. A bug in the datapath therefore cannot hide by being copied here.
 //!
 //! * [`host`] (x86-64 only): IEEE fma through the host's FMA3 instruction, one `asm!` block per
@@ -10,11 +10,13 @@
 //! * [`ptx`]: the PTX semantics (decisions S1-S9 in `docs/semantics.md`) layered on either IEEE
 //!   engine, dispatching sm_1x `mad` to [`sm1x`] and `vmad` to [`vmad`].
 //! * [`sm1x`]: sm_1x `mad.f32` from the PTX text in exact big-integer arithmetic.
+//! * [`f32_rules`]: the f32 NaN and saturation rules both [`ptx`] and [`sm1x`] apply.
 //! * [`vmad`]: the PTX `vmad` pseudo-code with a 128-bit intermediate, with the three changes
 //!   sm_90 silicon makes to it (S8).
 
-use crate::ctrl::Rnd;
+use crate::machine::ctrl::Rnd;
 
+pub mod f32_rules;
 #[cfg(target_arch = "x86_64")]
 pub mod host;
 pub mod ptx;

@@ -6,17 +6,14 @@
 //! canonicalisation (f32) and propagation (f64), `.sat`, f32x2 lanes. sm_1x `mad.f32` and
 //! `vmad` have their own references ([`super::sm1x`], [`super::vmad`]) since they are not IEEE.
 
+use super::f32_rules::{f32_is_nan, f32_sat, F32_NAN, F32_ONE, F32_SIGN};
 use super::soft::Soft;
 use super::{sm1x, vmad, Ieee};
-use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
-/// The one f32 NaN every f32 result NaN becomes (S1).
-pub const F32_NAN: u32 = 0x7fff_ffff;
 /// The f64 NaN of an invalid operation without NaN operands (S2).
 pub const F64_INVALID_NAN: u64 = 0xfff8_0000_0000_0000;
 
-const F32_SIGN: u32 = 0x8000_0000;
-const F32_ONE: u32 = 0x3f80_0000;
 const F64_SIGN: u64 = 0x8000_0000_0000_0000;
 const F64_ONE: u64 = 0x3ff0_0000_0000_0000;
 /// f64 quiet bit (bit 51).
@@ -73,10 +70,6 @@ pub fn f16_to_f32(h: u16) -> u32 {
 /// subnormals stay f32 subnormals and are not flushed, S6).
 pub fn bf16_to_f32(h: u16) -> u32 {
     u32::from(h) << 16
-}
-
-fn f32_is_nan(x: u32) -> bool {
-    x & 0x7fff_ffff > 0x7f80_0000
 }
 
 fn f32_is_subnormal(x: u32) -> bool {
@@ -143,19 +136,6 @@ fn f32_ftz_result<E: Ieee + ?Sized>(
         r & F32_SIGN
     } else {
         r
-    }
-}
-
-/// S3 on an f32 result that is already rounded, flushed and NaN-canonical.
-pub fn f32_sat(x: u32) -> u32 {
-    if f32_is_nan(x) || x & F32_SIGN != 0 {
-        // NaN, -0, negative values and -inf all saturate to +0.
-        0
-    } else if x >= F32_ONE {
-        // Positive, so the bit pattern orders like the value; +inf included.
-        F32_ONE
-    } else {
-        x
     }
 }
 

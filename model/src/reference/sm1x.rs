@@ -11,7 +11,7 @@
 
 use num_bigint::{BigInt, Sign};
 
-use super::ptx::{f32_sat, F32_NAN};
+use super::f32_rules::{f32_sat, F32_NAN};
 
 const SIGN: u32 = 0x8000_0000;
 const INF: u32 = 0x7f80_0000;

@@ -12,17 +12,14 @@
 //!
 //! Where each part lives: `rng` (the PRNG), `family` (instruction families, their legal control
 //! words and the `--families` filter), `operands` (the operand generators); the stream itself,
-//! [`Stimulus`], is here. Legality ([`is_legal`]) and the PTX printer ([`ptx_spelling`] and the
-//! rest) live next to the decoder in [`crate::op`] and are re-exported here.
+//! [`Stimulus`], is here. Legality lives with the control word
+//! ([`crate::machine::legal`]); the PTX printer (`ptxfma_ptx::print`) turns a vector back into
+//! an `fma-model eval` line.
 
 mod family;
 mod operands;
 mod rng;
 
-pub use crate::op::is_legal;
-pub use crate::op::print::{
-    eval_line, operand_text, ptx_spelling, rnd_name, sel_suffix, target, Operand,
-};
 pub use family::{Family, FamilyFilter};
 pub use operands::{
     float_operand, frac_pattern, int_operand, operands_for, vector_for, Fmt, Vector, BF16, F16,
@@ -30,7 +27,7 @@ pub use operands::{
 };
 pub use rng::{splitmix64, Rng};
 
-use crate::ctrl::Ctrl;
+use crate::machine::ctrl::Ctrl;
 
 /// The endless vector stream of one seed: a family drawn uniformly from the filter, then one of
 /// its legal control words uniformly (so every rounding mode and modifier gets its share), then
@@ -73,7 +70,7 @@ impl Iterator for Stimulus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ctrl::{Kind, Rnd};
+    use crate::machine::ctrl::{Kind, Rnd};
 
     #[test]
     fn same_seed_same_sequence_other_seed_differs() {

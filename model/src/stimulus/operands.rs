@@ -2,7 +2,7 @@
 //! per-control-word choice between them.
 
 use super::rng::Rng;
-use crate::ctrl::{AbFmt, Ctrl, Kind};
+use crate::machine::ctrl::{Ctrl, Kind};
 
 // ---------------------------------------------------------------------------------------------
 // Float operands
@@ -237,8 +237,8 @@ pub struct Vector {
 
 impl Vector {
     /// This vector presented to the pipe as a valid input with `tag`.
-    pub fn input(&self, tag: u16) -> crate::PipeIn {
-        crate::PipeIn {
+    pub fn input(&self, tag: u16) -> crate::machine::pipeline::PipeIn {
+        crate::machine::pipeline::PipeIn {
             valid: true,
             tag,
             ctrl: self.ctrl.encode(),
@@ -252,12 +252,13 @@ impl Vector {
 
 /// Operands for a fixed control word. Operands the instruction does not read are zero (`b` of
 /// add/sub, `c` of mul, bits 63:16 of f16/bf16 and 63:32 of f32 and vmad sources), so that a
-/// vector replays exactly from its [`eval_line`].
+/// vector replays exactly from its `fma-model eval` line (`ptxfma_ptx::print::eval_line`).
 pub fn operands_for(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
     match ctrl.kind {
         Kind::Vmad => (int_operand(rng), int_operand(rng), int_operand(rng)),
         Kind::F64 => {
-            let (a, b, c) = fma_operands(F64, F64, ctrl, rng);
+            let (ab, _, cf) = ctrl.operand_formats();
+            let (a, b, c) = fma_operands(ab, cf, ctrl, rng);
             (a, b, if ctrl.c_zero { 0 } else { c })
         }
         Kind::F32x2 => {
@@ -273,12 +274,8 @@ pub fn operands_for(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
             }
         }
         Kind::F32 => {
-            let ab = match ctrl.ab_fmt {
-                AbFmt::Native => F32,
-                AbFmt::F16 => F16,
-                AbFmt::Bf16 => BF16,
-            };
-            let (a, b, c) = fma_operands(ab, F32, ctrl, rng);
+            let (ab, _, cf) = ctrl.operand_formats();
+            let (a, b, c) = fma_operands(ab, cf, ctrl, rng);
             (a, b, if ctrl.c_zero { 0 } else { c })
         }
     }
@@ -298,8 +295,9 @@ pub fn vector_for(ctrl: &Ctrl, rng: &mut Rng) -> Vector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::op::is_legal;
-    use crate::op::legal::FloatOp;
+    use crate::machine::ctrl::AbFmt;
+    use crate::machine::legal::is_legal;
+    use crate::machine::legal::FloatOp;
     use crate::stimulus::family::{RNDS, SELS, VMAD_FORMS};
     use crate::stimulus::{Family, FamilyFilter, Stimulus};
     use std::collections::HashMap;
@@ -380,13 +378,8 @@ mod tests {
                 }
                 continue;
             }
-            let (ab, cf, lanes) = match (c.kind, c.ab_fmt) {
-                (Kind::F64, _) => (F64, F64, 1),
-                (Kind::F32x2, _) => (F32, F32, 2),
-                (_, AbFmt::F16) => (F16, F32, 1),
-                (_, AbFmt::Bf16) => (BF16, F32, 1),
-                _ => (F32, F32, 1),
-            };
+            let (ab, _, cf) = c.operand_formats();
+            let lanes = if c.kind == Kind::F32x2 { 2 } else { 1 };
             for lane in 0..lanes {
                 let sh = 32 * lane;
                 let (a, b, cc) = (v.a >> sh, v.b >> sh, v.c >> sh);

@@ -15,8 +15,10 @@
 
 use std::sync::OnceLock;
 
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
-use ptxfma_model::stimulus::{is_legal, ptx_spelling, Family};
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use ptxfma_model::machine::legal::is_legal;
+use ptxfma_model::stimulus::Family;
+use ptxfma_ptx::print::ptx_spelling;
 
 /// One bin of the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,8 +48,8 @@ pub const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
 pub const SELS: [Sel; 7] = [Sel::B0, Sel::B1, Sel::B2, Sel::B3, Sel::H0, Sel::H1, Sel::W];
 pub const SCALES: [Scale; 3] = [Scale::None, Scale::Shr7, Scale::Shr15];
 
-pub use ptxfma_model::stimulus::rnd_name;
-use ptxfma_model::stimulus::sel_suffix as sel_name;
+pub use ptxfma_ptx::print::rnd_name;
+use ptxfma_ptx::print::sel_suffix as sel_name;
 
 fn scale_name(s: Scale) -> &'static str {
     match s {

@@ -2,8 +2,8 @@
 //! of `csa_tree`, for sixteen operations at once. The narrow form takes binary32 significands
 //! (13 digits, one word a row), the full one binary64 significands (27 digits, two words a row).
 
-use crate::booth::{self, B_MASK, DIGITS, NEG_ROW_MASK, ROWS};
-use crate::lanes::Lanes;
+use crate::machine::lanes::Lanes;
+use crate::parts::booth::{self, B_MASK, DIGITS, NEG_ROW_MASK, ROWS};
 
 /// A 2-limb multiplier row per lane (the scalar `u128` row).
 #[derive(Clone, Copy)]

@@ -4,12 +4,12 @@
 
 use super::stages::{stage1, stage2, stage3, stage4};
 use super::{F32, F64, N, SM1X};
-use crate::ctrl::{AbFmt, Ctrl, Kind};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind};
 #[cfg(target_arch = "x86_64")]
-use crate::lanes::{avx2::Avx2, avx512::Avx512};
-use crate::lanes::{portable::Portable, Backend, Lanes};
+use crate::machine::lanes::{avx2::Avx2, avx512::Avx512};
+use crate::machine::lanes::{portable::Portable, Backend, Lanes};
 #[cfg(test)]
-use crate::regs::{S1Lane, S2Lane, S3Lane};
+use crate::machine::regs::{S1Lane, S2Lane, S3Lane};
 
 /// Results of sixteen operations of one control word of kind `KIND`, through all four stages,
 /// `L::LANES` at a time.
@@ -231,7 +231,9 @@ pub fn results(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{stage1 as s1, stage2 as s2, stage3 as s3, stage4 as s4, PipeIn};
+    use crate::machine::pipeline::{
+        stage1 as s1, stage2 as s2, stage3 as s3, stage4 as s4, PipeIn,
+    };
     use crate::stimulus::{operands_for, Family, Rng};
 
     /// Every bank of every lane of one group of kind `KIND` through `backend`.
@@ -348,7 +350,8 @@ mod tests {
         // Arbitrary control words (reserved codes, modifiers no instruction combines), as
         // `run` meets them in a stream.
         for _ in 0..300 {
-            let ctrl = Ctrl::decode(rng.next_u64() as u32 & ((1 << crate::ctrl::CTRL_BITS) - 1));
+            let ctrl =
+                Ctrl::decode(rng.next_u64() as u32 & ((1 << crate::machine::ctrl::CTRL_BITS) - 1));
             if !supported(&ctrl) {
                 continue;
             }
@@ -366,7 +369,7 @@ mod tests {
             let c = ins.map(|x| x.2);
             let d = results(backend, &ctrl, &a, &b, &c).unwrap();
             for i in 0..N {
-                let want = crate::pipeline::eval(&ctrl, a[i], b[i], c[i]);
+                let want = crate::machine::pipeline::eval(&ctrl, a[i], b[i], c[i]);
                 assert_eq!(
                     d[i], want,
                     "{backend}: {ctrl:?} a={:#x} b={:#x} c={:#x}",

@@ -5,7 +5,7 @@
 //!
 //! This is how a compiled simulator levelises a design: stage k of the sixteen operations is
 //! computed together, and because every stage is a pure function of the register before it,
-//! the register values are the ones [`Pipeline::tick`](crate::Pipeline::tick) loads cycle by
+//! the register values are the ones [`Pipeline::tick`](crate::machine::pipeline::Pipeline::tick) loads cycle by
 //! cycle. The banks here (`S1x`, `S2x`, `S3x` in `banks`) carry every field of the scalar banks
 //! under the same names, one lane per operation; `S1x::lane` and friends give them back as
 //! the scalar structs, and the tests require them to equal the scalar stage functions field
@@ -13,10 +13,10 @@
 //! data-dependent branches (a lane cannot branch on its own).
 //!
 //! The stages are written once, generic over the vector primitives of
-//! [`Lanes`](crate::lanes::Lanes), and instantiated per backend (`lanes::{avx512, avx2,
+//! [`Lanes`](crate::machine::lanes::Lanes), and instantiated per backend (`lanes::{avx512, avx2,
 //! portable}`) inside a function compiled for that backend's target features, so the
 //! primitives inline and LLVM schedules the whole pipeline for that instruction set;
-//! [`results`] runs the [`Backend`](crate::lanes::Backend) it is given. The stages are also
+//! [`results`] runs the [`Backend`](crate::machine::lanes::Backend) it is given. The stages are also
 //! compiled once per kind (the const parameter `KIND`), so the other kinds' logic folds
 //! away, as in the scalar pipeline.
 //!
@@ -36,9 +36,9 @@ mod stages;
 mod unpack;
 mod window;
 
-use crate::ctrl::{Ctrl, Kind};
+use crate::machine::ctrl::{Ctrl, Kind};
 
-pub use crate::lanes::N;
+pub use crate::machine::lanes::N;
 pub use engine::{results, supported, Engine};
 
 /// The kinds the stages are compiled for, as their const parameter `KIND`.

@@ -7,11 +7,11 @@ use super::booth_tree::{multiply_full, multiply_narrow};
 use super::unpack::{unpack, Operand};
 use super::window::Window;
 use super::with_kind;
-use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::format;
-use crate::lanes::{mask_of, Lanes};
-use crate::regs::U165;
-use crate::special::{F32_NAN, F64_NAN};
+use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::machine::lanes::{mask_of, Lanes};
+use crate::machine::regs::U165;
+use crate::parts::special::{F32_NAN, F64_NAN};
 
 /// Stage 1 for sixteen operations of one control word (`pipeline::stage1` per lane).
 #[inline(always)]
@@ -110,9 +110,11 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     let ec = c.exp;
     let d = ec.sub(ep);
     let far = prod_zero.or(L::splat(56).lts(d));
-    let near_sh = L::splat(56).sub(d).clamp(0, crate::align::MAX_SHIFT as i64);
+    let near_sh = L::splat(56)
+        .sub(d)
+        .clamp(0, crate::parts::align::MAX_SHIFT as i64);
     let sh = c.zero.sel(
-        L::splat(crate::align::MAX_SHIFT as u64),
+        L::splat(crate::parts::align::MAX_SHIFT as u64),
         far.sel(z, near_sh),
     );
     let eref = c.zero.sel(ep, far.sel(ec.sub(L::splat(56)), ep)).i16();
@@ -185,7 +187,7 @@ pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L
         .add_bit(neg.andn(sticky).bit01(), 166)
         .trunc(165);
     let zero = mag.is0().andn(sticky);
-    let rm = L::splat(mask_of(crate::round::effective_rnd(ctrl) == Rnd::Rm));
+    let rm = L::splat(mask_of(crate::parts::round::effective_rnd(ctrl) == Rnd::Rm));
     let sign = zero.sel(eff_sub.sel(rm, s.sign_p), neg.xor(s.sign_p));
 
     // lza::predict.
@@ -226,7 +228,7 @@ pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L
 #[inline(always)]
 pub(crate) fn stage3<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S2x<L>) -> S3x<L> {
     let ctrl = &with_kind::<KIND>(ctrl);
-    let emin = crate::round::result_fmt(ctrl).emin as i64 as u64;
+    let emin = crate::parts::round::result_fmt(ctrl).emin as i64 as u64;
     let lim = s.eref.add(L::splat(57)).sub(L::splat(emin));
     let under_range = lim.lts(L::zero());
     // Below the format's range before any shift: shift right, collecting sticky.
@@ -294,8 +296,8 @@ fn round_at<L: Lanes>(s: &S3x<L>, p: u32, rnd: Rnd, top: u32) -> (L, L) {
 #[inline(always)]
 pub(crate) fn stage4<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S3x<L>) -> L {
     let ctrl = &with_kind::<KIND>(ctrl);
-    let f = crate::round::result_fmt(ctrl);
-    let rnd = crate::round::effective_rnd(ctrl);
+    let f = crate::parts::round::result_fmt(ctrl);
+    let rnd = crate::parts::round::effective_rnd(ctrl);
     let p = f.p;
     let sign_at = f.width - 1;
     let one = L::splat(1);

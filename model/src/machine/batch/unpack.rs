@@ -2,7 +2,7 @@
 //! and class masks of one float format.
 
 use crate::format::Fmt;
-use crate::lanes::{mask_of, Lanes};
+use crate::machine::lanes::{mask_of, Lanes};
 
 /// One unpacked float operand per lane (`unpack::Operand`); conditions are masks.
 #[derive(Clone, Copy)]

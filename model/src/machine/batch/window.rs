@@ -2,7 +2,7 @@
 //! as three 64-bit limbs per lane, with the operations the stages apply to it (logic, add,
 //! shifts by a constant or per lane with sticky, leading zeros), written branch-free.
 
-use crate::lanes::Lanes;
+use crate::machine::lanes::Lanes;
 
 /// A 3-limb window value per lane (the scalar `Wide`), limbs little-endian.
 #[derive(Clone, Copy)]

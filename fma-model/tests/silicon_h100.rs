@@ -4,11 +4,11 @@
 //! tininess after rounding, vmad signedness and scaling) and a sample of directed vectors around
 //! them, so a change that drifts from silicon fails here, on any machine, without a GPU.
 
-use ptxfma_model::lanes::Backend;
-use ptxfma_model::op::{parse_line, Instr, Target};
-use ptxfma_model::pipeline::{eval, LATENCY};
-use ptxfma_model::regs::Out;
-use ptxfma_model::{PipeIn, Pipeline};
+use ptxfma_model::machine::lanes::Backend;
+use ptxfma_model::machine::pipeline::{eval, LATENCY};
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
+use ptxfma_model::machine::regs::Out;
+use ptxfma_ptx::{parse_line, Instr, Target};
 
 /// The file's lines: line number, instruction text, decoded instruction, the GPU's result.
 fn answers() -> Vec<(usize, &'static str, Instr, u64)> {

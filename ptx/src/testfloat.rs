@@ -10,8 +10,9 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
-use crate::cli::quote::quote;
-use crate::ctrl::{Ctrl, Kind, Rnd};
+use crate::quote::quote;
+use crate::same_result;
+use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
 
 /// A TestFloat function that is one PTX instruction on this pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,9 +130,14 @@ impl Func {
 
     /// Whether the pipe's result `got` matches TestFloat's `expected`: bit for bit, except that
     /// any NaN matches any NaN unless `strict_nan` (TestFloat's NaNs follow SoftFloat's x86
-    /// convention, PTX's follow decisions S1/S2).
+    /// convention, PTX's follow decisions S1/S2): for f32 that is [`same_result`]; for f64 the
+    /// payloads S2 fixes are TestFloat's to differ on, so any f64 NaN matches too.
     pub fn matches(self, got: u64, expected: u64, strict_nan: bool) -> bool {
-        got == expected || (!strict_nan && self.is_nan(got) && self.is_nan(expected))
+        if self.is_f64() {
+            got == expected || (!strict_nan && self.is_nan(got) && self.is_nan(expected))
+        } else {
+            same_result(&self.ctrl(Rnd::Rn), got, expected, strict_nan)
+        }
     }
 }
 
@@ -276,7 +282,7 @@ mod tests {
 
     #[test]
     fn functions_are_the_ptx_instructions() {
-        use crate::op::{decode, Target};
+        use crate::{decode, Target};
         let t = Target::default();
         for (f, ptx) in [
             (Func::F32MulAdd, "fma.rm.f32"),

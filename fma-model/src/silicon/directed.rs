@@ -5,7 +5,7 @@
 //! and around 1.0 for `.sat` (S3), exact cancellations (signed zero), and vmad's boundary values
 //! under every selector (S8).
 
-use crate::op::legal::FloatOp;
+use ptxfma_model::machine::legal::FloatOp;
 
 use super::forms::{Form, Shape};
 
@@ -153,7 +153,7 @@ fn product(a: &[u64], b: &[u64], c: &[u64], out: &mut Vec<(u64, u64, u64)>) {
 }
 
 /// The directed vectors of one form, with zero in every operand the instruction does not read
-/// (as [`crate::stimulus::operands_for`] leaves them).
+/// (as [`ptxfma_model::stimulus::operands_for`] leaves them).
 pub fn vectors(form: &Form) -> Vec<(u64, u64, u64)> {
     let mut v = Vec::new();
     match form.shape() {
@@ -189,7 +189,7 @@ pub fn vectors(form: &Form) -> Vec<(u64, u64, u64)> {
         Shape::Vmad => product(&VMAD_EDGE, &VMAD_EDGE, &VMAD_EDGE, &mut v),
     }
     // Clear what the instruction does not read, then drop the repeats that makes.
-    let op = (form.ctrl.kind != crate::ctrl::Kind::Vmad)
+    let op = (form.ctrl.kind != ptxfma_model::machine::ctrl::Kind::Vmad)
         .then(|| FloatOp::of(&form.ctrl))
         .flatten();
     for x in &mut v {
@@ -207,8 +207,8 @@ pub fn vectors(form: &Form) -> Vec<(u64, u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Fmt, BF16, F16, F32, F64};
     use crate::silicon::forms::all;
+    use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
 
     fn classes(fmt: Fmt, values: &[u64]) -> [bool; 6] {
         // zero, subnormal, normal, inf, quiet NaN, signalling NaN

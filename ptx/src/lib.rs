@@ -36,6 +36,13 @@
 //! [`parse_line`] reads the `fma-model eval` line format: the mnemonic followed by hex operands in
 //! place of registers and no destination.
 //!
+//! The crate also holds what every front end (the `fma-model` command, the co-simulator, the C
+//! ABI, Python) shares about PTX text: [`read`] (the bounded line reader and the eval line
+//! format), [`quote`] (how input is quoted in messages), [`testfloat`] (the TestFloat vector
+//! reader, here rather than in a command so the co-simulator can read the same vectors) and
+//! [`same_result`] (S1: any f32 NaN is the same result), and [`usage`] (one-line
+//! wording of a clap error, for every command of the workspace).
+//!
 //! Where each part lives:
 //! - `error`: [`DecodeError`], the one error type, and the `bail!` shorthand;
 //! - `target`: [`Target`], `sm_NN` parsing and printing;
@@ -43,30 +50,36 @@
 //! - `float`: `fma`/`mad`/`add`/`sub`/`mul` in every float precision;
 //! - `vmad`: the integer `vmad` and its operand decorations ([`VmadSrc`]);
 //! - `line`: [`parse_line`], the `eval` line with its hex operands ([`Instr`]);
-//! - `legal`: [`is_legal`], which control words have a PTX spelling (checked against the decoder
-//!   on every word in its tests);
+//! - `legal_check`: the decoder against `machine::legal::is_legal`, which control words have a
+//!   PTX spelling, on every word;
 //! - `print`: the inverse of the decoder, a control word and its operands back to PTX text.
 
 mod error;
 mod float;
-pub mod legal;
+#[cfg(test)]
+mod legal_check;
 mod line;
 mod mnemonic;
 pub mod print;
+pub mod quote;
+pub mod read;
+mod same_result;
 mod target;
 #[cfg(test)]
 mod test_util;
+pub mod testfloat;
+pub mod usage;
 mod vmad;
 
 pub use error::DecodeError;
-pub use legal::is_legal;
 pub use line::{parse_line, Instr};
+pub use same_result::same_result;
 pub use target::{Target, TargetVariant};
 pub use vmad::{decode_vmad, VmadSrc};
 
-use crate::ctrl::Ctrl;
 use float::decode_float;
 use mnemonic::{split_mnemonic, Opcode};
+use ptxfma_model::machine::ctrl::Ctrl;
 use vmad::decode_vmad_mods;
 
 /// Decodes an opcode with its modifiers, e.g. `fma.rn.ftz.sat.f32`, for `target`. A vmad

@@ -6,16 +6,14 @@
 
 pub mod check;
 pub mod eval;
-pub mod quote;
 pub mod silicon;
 
 use std::ffi::OsString;
-use std::io::{self, BufRead};
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser;
 
-use quote::{quote, quote_os};
+use clap::error::ErrorKind;
+use ptxfma_ptx::usage::usage_error;
 
 const ABOUT: &str =
     "Evaluates PTX fma/mad/add/sub/mul/vmad instructions on the ptxfma golden model, \
@@ -147,133 +145,6 @@ fn parse(args: Vec<OsString>) -> Result<Command, Stop> {
     }
 }
 
-/// One line for a clap error, without the `error: ` prefix; `args` is the command line clap
-/// was given, program name first. clap's own rendering spreads over several lines and echoes
-/// the offending argument whole; this quotes it with [`quote`]. Nothing here is particular to
-/// `fma-model`, so other tools of the workspace can word their errors the same way.
-pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
-    let string = |kind| match e.get(kind) {
-        Some(ContextValue::String(s)) => Some(s.as_str()),
-        _ => None,
-    };
-    let list = |kind| match e.get(kind) {
-        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
-        _ => None,
-    };
-    let arg = string(ContextKind::InvalidArg);
-    let value = string(ContextKind::InvalidValue);
-    // clap reports an unknown option or command that is not UTF-8 with U+FFFD in place of the
-    // bad bytes; say what is wrong with it instead.
-    let lossy = [arg, string(ContextKind::InvalidSubcommand)]
-        .into_iter()
-        .flatten()
-        .find(|s| s.contains(char::REPLACEMENT_CHARACTER));
-    let not_utf8 = args
-        .iter()
-        .skip(1)
-        .filter(|a| a.to_str().is_none())
-        .find(|a| lossy.is_none_or(|l| a.to_string_lossy() == l));
-    let mut msg = match (e.kind(), arg, value) {
-        (kind, _, _)
-            if kind == ErrorKind::InvalidUtf8 || (lossy.is_some() && not_utf8.is_some()) =>
-        {
-            match not_utf8 {
-                Some(bad) => format!("argument `{}` is not valid UTF-8", quote_os(bad)),
-                None => "an argument is not valid UTF-8".into(),
-            }
-        }
-        (ErrorKind::UnknownArgument, Some(a), _) if a.starts_with('-') && a != "-" => {
-            format!("unknown option `{}`", quote(a))
-        }
-        (ErrorKind::UnknownArgument, Some(a), _) => format!("unexpected argument `{}`", quote(a)),
-        (ErrorKind::InvalidSubcommand, _, _) => format!(
-            "unknown command `{}`",
-            quote(string(ContextKind::InvalidSubcommand).unwrap_or_default())
-        ),
-        (ErrorKind::InvalidValue, Some(a), Some("")) => format!("`{a}` needs a value"),
-        (ErrorKind::InvalidValue, Some(a), Some(v)) => {
-            let mut m = format!("invalid value `{}` for `{a}`", quote(v));
-            if let Some(valid) = list(ContextKind::ValidValue) {
-                m.push_str(&format!(" (possible values: {valid})"));
-            }
-            m
-        }
-        // The value parsers of this crate write messages that quote the value themselves.
-        (ErrorKind::ValueValidation, Some(a), _) => match std::error::Error::source(e) {
-            Some(why) => format!("`{a}`: {why}"),
-            None => format!("invalid value for `{a}`"),
-        },
-        (ErrorKind::ArgumentConflict, Some(a), _)
-            if e.get(ContextKind::PriorArg) == e.get(ContextKind::InvalidArg) =>
-        {
-            format!("`{a}` given more than once")
-        }
-        (ErrorKind::MissingRequiredArgument, _, _) => format!(
-            "missing {}",
-            list(ContextKind::InvalidArg).unwrap_or_else(|| "a required argument".into())
-        ),
-        _ => clap_first_line(e),
-    };
-    if let Some(s) = string(ContextKind::SuggestedArg) {
-        msg.push_str(&format!(" (did you mean `{}`?)", quote(s)));
-    }
-    if let Some(s) = list(ContextKind::SuggestedSubcommand) {
-        msg.push_str(&format!(" (did you mean `{}`?)", quote(&s)));
-    }
-    msg
-}
-
-/// The first line of clap's message, without its `error: ` prefix, for the kinds
-/// [`usage_error`] does not word itself.
-fn clap_first_line(e: &clap::Error) -> String {
-    let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or_default();
-    quote::quote_cut(
-        first.strip_prefix("error: ").unwrap_or(first),
-        quote::MESSAGE_MAX,
-    )
-}
-
-/// The longest line `eval` and `check` read: far longer than any instruction or vector, short
-/// enough that a file with no newlines cannot exhaust memory.
-pub const MAX_LINE: usize = 1 << 20;
-
-/// Reads one line into `buf`, without its `\n`, keeping at most `max` bytes of it; the rest of
-/// a longer line is read and dropped. Returns `Ok(None)` at the end of the input, otherwise the
-/// full length of the line, which exceeds `max` when the line was cut.
-pub fn read_line(
-    input: &mut (impl BufRead + ?Sized),
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<Option<usize>> {
-    buf.clear();
-    let mut len = 0usize;
-    let mut any = false;
-    loop {
-        let avail = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            return Ok(any.then_some(len));
-        }
-        any = true;
-        let (text, newline) = match avail.iter().position(|&b| b == b'\n') {
-            Some(i) => (&avail[..i], true),
-            None => (avail, false),
-        };
-        let keep = text.len().min(max.saturating_sub(buf.len()));
-        buf.extend_from_slice(&text[..keep]);
-        len = len.saturating_add(text.len());
-        let used = text.len() + usize::from(newline);
-        input.consume(used);
-        if newline {
-            return Ok(Some(len));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,24 +247,5 @@ mod tests {
             parse_str(&["check", "f32_mulAdd"]),
             Ok(Command::Check(_))
         ));
-    }
-
-    #[test]
-    fn read_line_cuts_long_lines_and_keeps_counting() {
-        let input = format!("short\n{}\nlast", "z".repeat(100));
-        let mut r = io::BufReader::with_capacity(7, input.as_bytes());
-        let mut buf = Vec::new();
-        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(5));
-        assert_eq!(buf, b"short");
-        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(100));
-        assert_eq!(buf, b"zzzzzzzzzz");
-        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(4));
-        assert_eq!(buf, b"last");
-        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), None);
-        let mut r: &[u8] = b"\n\r\n";
-        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(0));
-        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), Some(1));
-        assert_eq!(buf, b"\r");
-        assert_eq!(read_line(&mut r, &mut buf, 10).unwrap(), None);
     }
 }

@@ -2,19 +2,18 @@
 //!
 //! Input is one instruction per line, from the arguments (each argument is one line) or, when
 //! there are none, from stdin: the PTX spelling with hex operands in place of registers and no
-//! destination (see [`crate::op::parse_line`]). `.target sm_NN` lines switch the target for the
+//! destination (see [`ptxfma_ptx::parse_line`]). `.target sm_NN` lines switch the target for the
 //! lines after them (default sm_100); blank lines and `//` comments print nothing. Every other
 //! line prints exactly one line, so output line k answers the k-th instruction and a script can
 //! zip them: the result as `0x%08x` (32-bit results) or `0x%016x` (f64, f32x2), or
 //! `error: <line number>: <reason>` on stdout in place of a result. A bad line does not stop the
 //! run; the exit code is 1 if any line was bad, 2 if stdin could not be read. Errors quote the
-//! input through [`super::quote`], so a huge or hostile token cannot flood or garble them.
+//! input through [`ptxfma_ptx::quote`], so a huge or hostile token cannot flood or garble them.
 
-use super::quote::{quote, quote_spans};
-use super::{read_line, MAX_LINE};
-use crate::ctrl::Ctrl;
-use crate::op::{parse_line, Instr, Target};
-use crate::pipeline;
+use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::machine::pipeline;
+use ptxfma_ptx::read::{read, read_line, MAX_LINE};
+use ptxfma_ptx::Target;
 use std::io::{self, BufRead, IsTerminal, Write};
 
 /// `fma-model eval --help`, after the one-line summary.
@@ -175,52 +174,10 @@ fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<Strin
     }))
 }
 
-/// Reads one line as `fma-model eval` does, without evaluating it: `Ok(None)` for a line that
-/// prints nothing (blank, `//` comment, or a `.target sm_NN` directive, which switches `target`
-/// for the lines after it), the instruction otherwise, or the reason the line is bad (input
-/// quoted through [`quote_spans`]). Public so that other front ends (the C ABI in `ffi/`) read
-/// lines exactly as the command does rather than through a second parser.
-pub fn read(text: &str, target: &mut Target) -> Result<Option<Instr>, String> {
-    let code = match text.find("//") {
-        Some(p) => &text[..p],
-        None => text,
-    };
-    let code = code.trim();
-    if code.is_empty() {
-        return Ok(None);
-    }
-    if code.starts_with('.') {
-        let mut words = code.split_whitespace();
-        let directive = words.next().unwrap_or_default();
-        if directive != ".target" {
-            return Err(format!(
-                "unknown directive `{}` (only `.target sm_NN` is understood)",
-                quote(directive)
-            ));
-        }
-        let Some(name) = words.next() else {
-            return Err("`.target` needs a target, e.g. `.target sm_13`".to_string());
-        };
-        if let Some(extra) = words.next() {
-            return Err(format!(
-                "unexpected `{}` after `.target {}` (give one target)",
-                quote(extra),
-                quote(name)
-            ));
-        }
-        *target = Target::parse(name).map_err(|e| quote_spans(e.message()))?;
-        return Ok(None);
-    }
-    // The decoder's messages quote the input between backticks; cut and escape those spans.
-    parse_line(code, *target)
-        .map(Some)
-        .map_err(|e| quote_spans(e.message()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ctrl::Kind;
+    use ptxfma_model::machine::ctrl::Kind;
 
     /// A stand-in evaluator whose answer depends on every input, so the tests can tell which
     /// control word and operands reached it: kind in the top byte, then a ^ b ^ c.

@@ -7,10 +7,10 @@
 //! checked-in file equal to this module's output, and its fingerprint travels in every vector
 //! and result file so that files and program from different tables are refused.
 
-use crate::ctrl::{AbFmt, Ctrl, Kind};
-use crate::op::legal::FloatOp;
-use crate::op::print::{ptx_spelling, sel_suffix};
-use crate::stimulus::Family;
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind};
+use ptxfma_model::machine::legal::FloatOp;
+use ptxfma_model::stimulus::Family;
+use ptxfma_ptx::print::{ptx_spelling, sel_suffix};
 
 /// How the operands of a form sit in registers: the inline-asm constraints of its kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,7 +107,7 @@ impl Form {
     /// The instruction with these operand values, as an `fma-model eval` line would write it
     /// (with `mad` where the form is spelled so).
     pub fn eval_line(&self, a: u64, b: u64, c: u64) -> String {
-        let line = crate::op::print::eval_line(&self.ctrl, a, b, c);
+        let line = ptxfma_ptx::print::eval_line(&self.ctrl, a, b, c);
         if self.mad {
             line.replacen("fma.", "mad.", 1)
         } else {
@@ -206,8 +206,8 @@ pub fn include_file(forms: &[Form]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::op::print::rnd_name;
-    use crate::op::{decode, parse_line, Target};
+    use ptxfma_ptx::print::rnd_name;
+    use ptxfma_ptx::{decode, parse_line, Target};
     use std::collections::HashSet;
 
     #[test]

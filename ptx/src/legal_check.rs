@@ -1,94 +1,11 @@
-//! Which control words have a PTX spelling: the rule the printer and the stimulus generator
-//! share. Its agreement with the decoder is checked exhaustively in the tests below.
-
-use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
-
-/// The float operation spelled by the b_one / c_zero / neg_c fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FloatOp {
-    Fma,
-    Add,
-    Sub,
-    Mul,
-}
-
-impl FloatOp {
-    pub(crate) fn apply(self, c: Ctrl) -> Ctrl {
-        match self {
-            FloatOp::Fma => c,
-            FloatOp::Add => Ctrl { b_one: true, ..c },
-            FloatOp::Sub => Ctrl {
-                b_one: true,
-                neg_c: true,
-                ..c
-            },
-            FloatOp::Mul => Ctrl { c_zero: true, ..c },
-        }
-    }
-
-    pub(crate) fn of(c: &Ctrl) -> Option<FloatOp> {
-        match (c.b_one, c.c_zero, c.neg_c) {
-            (false, false, false) => Some(FloatOp::Fma),
-            (true, false, false) => Some(FloatOp::Add),
-            (true, false, true) => Some(FloatOp::Sub),
-            (false, true, false) => Some(FloatOp::Mul),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn mnemonic(self) -> &'static str {
-        match self {
-            FloatOp::Fma => "fma",
-            FloatOp::Add => "add",
-            FloatOp::Sub => "sub",
-            FloatOp::Mul => "mul",
-        }
-    }
-}
-
-/// Whether `ctrl` is a control word that some PTX instruction decodes to, i.e. one that
-/// [`ptx_spelling`](super::print::ptx_spelling) can print and the generator may produce. Fields an instruction does not use
-/// must keep their [`Ctrl::default`] values, so that each legal word has one spelling.
-pub fn is_legal(ctrl: &Ctrl) -> bool {
-    let d = Ctrl::default();
-    if ctrl.kind == Kind::Vmad {
-        return ctrl.rnd == d.rnd
-            && ctrl.ftz == d.ftz
-            && ctrl.ab_fmt == d.ab_fmt
-            && ctrl.b_one == d.b_one
-            && ctrl.c_zero == d.c_zero
-            && !(ctrl.neg_ab && ctrl.neg_c)
-            && !(ctrl.po && (ctrl.neg_ab || ctrl.neg_c));
-    }
-    let vmad_fields_clear = !ctrl.neg_ab
-        && ctrl.a_signed == d.a_signed
-        && ctrl.b_signed == d.b_signed
-        && ctrl.asel == d.asel
-        && ctrl.bsel == d.bsel
-        && ctrl.po == d.po
-        && ctrl.scale == d.scale;
-    let Some(op) = FloatOp::of(ctrl) else {
-        return false;
-    };
-    vmad_fields_clear
-        && match ctrl.kind {
-            Kind::F32 => match ctrl.ab_fmt {
-                AbFmt::Native => true,
-                // Mixed precision: no .ftz, and there is no mixed mul.
-                AbFmt::F16 | AbFmt::Bf16 => !ctrl.ftz && op != FloatOp::Mul,
-            },
-            Kind::F64 => !ctrl.ftz && !ctrl.sat && ctrl.ab_fmt == AbFmt::Native,
-            Kind::F32x2 => !ctrl.sat && ctrl.ab_fmt == AbFmt::Native && op == FloatOp::Fma,
-            Kind::Sm1x => ctrl.rnd == Rnd::Rn && ctrl.ab_fmt == AbFmt::Native && op == FloatOp::Fma,
-            Kind::Vmad => unreachable!(),
-        }
-}
+//! `is_legal` (in `machine::legal`) restates the decoder's rules as field rules: checked here
+//! against the decoder on every control word.
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::ctrl::{Sel, CTRL_BITS};
-    use crate::op::{decode, decode_vmad, Target, VmadSrc};
+    use crate::{decode, decode_vmad, Target, VmadSrc};
+    use ptxfma_model::machine::ctrl::{Ctrl, Sel, CTRL_BITS};
+    use ptxfma_model::machine::legal::is_legal;
     use std::collections::HashSet;
 
     /// Every control word the decoder produces, from every mnemonic its grammar accepts up to

@@ -1,16 +1,16 @@
 //! Step one: the vectors of every form with the model's answers, written to a vector file.
 //!
 //! A block per form: its directed vectors ([`super::directed`]) and then the project's
-//! edge-biased stimulus ([`crate::stimulus::operands_for`], near-cancellations included) up to
+//! edge-biased stimulus ([`ptxfma_model::stimulus::operands_for`], near-cancellations included) up to
 //! the form's count. Each form draws from its own generator, seeded from the run's seed and the
 //! form's id, so one form's vectors do not depend on which others are generated.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::ctrl::Ctrl;
-use crate::pipeline::eval_batch;
-use crate::stimulus::{operands_for, splitmix64, Rng};
+use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::machine::pipeline::eval_batch;
+use ptxfma_model::stimulus::{operands_for, splitmix64, Rng};
 
 use super::files::{write_block, write_vectors_head, Block, Output, VectorsHead};
 use super::forms::{self, Form};
@@ -154,8 +154,8 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::eval;
     use crate::silicon::files::VectorsReader;
+    use ptxfma_model::machine::pipeline::eval;
 
     #[test]
     fn answers_are_the_pipes_results_one_by_one() {

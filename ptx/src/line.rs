@@ -5,7 +5,7 @@ use super::float::decode_float;
 use super::mnemonic::{parse_sel, split_mnemonic, Opcode};
 use super::target::Target;
 use super::vmad::{decode_vmad_mods, VmadSrc};
-use crate::ctrl::{AbFmt, Ctrl, Kind, Sel};
+use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Sel};
 
 /// One decoded `eval` line: the control word and the three source operands as raw bits.
 /// Operands an instruction does not take are 0 (`b` of add/sub, whose +1.0 comes from
@@ -290,8 +290,8 @@ pub fn parse_line(line: &str, target: Target) -> Result<Instr, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::super::test_util::*;
-    use crate::ctrl::{Kind, Rnd, Scale, Sel};
-    use crate::op::*;
+    use crate::*;
+    use ptxfma_model::machine::ctrl::{Kind, Rnd, Scale, Sel};
 
     // ---- parse_line ----
 

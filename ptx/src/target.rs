@@ -102,7 +102,7 @@ impl fmt::Display for Target {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::op::test_util::t;
+    use crate::test_util::t;
 
     // ---- targets ----
 

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use ptxfma_model::silicon::files::{write_results, ResultBlock, ResultsHead, VectorsReader};
-use ptxfma_model::silicon::forms;
+use fma_model::silicon::files::{write_results, ResultBlock, ResultsHead, VectorsReader};
+use fma_model::silicon::forms;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fma-model"))
@@ -339,7 +339,7 @@ fn the_cuda_programs_table_of_forms_is_current() {
     assert!(
         have == want,
         "silicon/forms.inc is stale: run `fma-model silicon forms --out silicon/forms.inc` \
-         (or PTXFMA_BLESS=1 cargo test -p ptxfma-model --test silicon_cli)"
+         (or PTXFMA_BLESS=1 cargo test -p fma-model --test silicon_cli)"
     );
 }
 

@@ -11,5 +11,5 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     // `args_os`, not `args`: an argument that is not UTF-8 is a usage error, not a panic.
-    ExitCode::from(ptxfma_model::cli::main(std::env::args_os()))
+    ExitCode::from(fma_model::cli::main(std::env::args_os()))
 }

@@ -1,0 +1,66 @@
+//! When two results of one operation are the same PTX result (docs/semantics.md S1).
+
+use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+
+/// Whether `got` is an acceptable result where `expected` is the reference's, for an operation
+/// with control word `ctrl`: bit for bit, except that PTX leaves an f32 NaN's bits open (S1), so
+/// unless `strict_nan` any f32 NaN matches any f32 NaN, lane by lane for f32x2, and an f32 result
+/// must have bits 63:32 clear. f64 NaN payloads (S2) and vmad results are always exact.
+pub fn same_result(ctrl: &Ctrl, got: u64, expected: u64, strict_nan: bool) -> bool {
+    if got == expected || strict_nan {
+        return got == expected;
+    }
+    let f32_nan = |v: u64| f32::from_bits(v as u32).is_nan();
+    match ctrl.kind {
+        Kind::F32 | Kind::Sm1x => {
+            got >> 32 == 0 && expected >> 32 == 0 && f32_nan(got) && f32_nan(expected)
+        }
+        Kind::F32x2 => (0..2).all(|k| {
+            let (g, e) = (
+                got >> (32 * k) & 0xFFFF_FFFF,
+                expected >> (32 * k) & 0xFFFF_FFFF,
+            );
+            g == e || (f32_nan(g) && f32_nan(e))
+        }),
+        Kind::F64 | Kind::Vmad => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptxfma_model::machine::ctrl::Rnd;
+
+    #[test]
+    fn any_f32_nan_is_the_same_result_but_f64_payloads_are_exact() {
+        let f32 = Ctrl::fma(Kind::F32, Rnd::Rn);
+        let x2 = Ctrl::fma(Kind::F32x2, Rnd::Rn);
+        let f64 = Ctrl::fma(Kind::F64, Rnd::Rn);
+        assert!(same_result(&f32, 0x7fc0_0000, 0x7fff_ffff, false));
+        assert!(!same_result(&f32, 0x7fc0_0000, 0x7fff_ffff, true));
+        assert!(!same_result(
+            &f32,
+            1 << 32 | 0x7fc0_0000,
+            0x7fff_ffff,
+            false
+        ));
+        assert!(same_result(
+            &x2,
+            0x7fc0_0000_3f80_0000,
+            0x7fff_ffff_3f80_0000,
+            false
+        ));
+        assert!(!same_result(
+            &x2,
+            0x7fc0_0000_3f80_0001,
+            0x7fff_ffff_3f80_0000,
+            false
+        ));
+        assert!(!same_result(
+            &f64,
+            0x7ff8_0000_0000_0000,
+            0x7ff8_0000_0000_0001,
+            false
+        ));
+    }
+}
