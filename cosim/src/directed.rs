@@ -20,8 +20,8 @@
 
 use std::sync::OnceLock;
 
-use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind};
+use ptxfma_model::format::{Fmt, F32};
+use ptxfma_model::machine::ctrl::{Ctrl, Kind};
 use ptxfma_model::stimulus::vector_for;
 
 use crate::stim::{Family, Rng, Vector};
@@ -132,15 +132,6 @@ fn res(c: &Ctrl) -> Res {
     }
 }
 
-fn formats(c: &Ctrl) -> (Fmt, Fmt) {
-    match (c.kind, c.ab_fmt) {
-        (Kind::F64, _) => (F64, F64),
-        (Kind::F32, AbFmt::F16) => (F16, F32),
-        (Kind::F32, AbFmt::Bf16) => (BF16, F32),
-        _ => (F32, F32),
-    }
-}
-
 /// The encoding of `±m * 2^e` in `f` when exact (normal, or subnormal without lost bits, or
 /// only normal when `normal_only`), else `None`.
 fn make(f: Fmt, sign: bool, m: u64, e: i32, normal_only: bool) -> Option<u64> {
@@ -236,7 +227,7 @@ fn c_sign(ctrl: &Ctrl, s: bool) -> bool {
 /// positive) carries into the exponent, and at the top binade overflows.
 fn tie_carry(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     let r = res(ctrl);
-    let (fab, fc) = formats(ctrl);
+    let (fab, _, fc) = ctrl.operand_formats();
     let normal_only = ctrl.flush();
     let s = rng.bit();
     let e = if rng.chance(1, 3) {
@@ -288,7 +279,7 @@ fn tie_carry(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
 /// subnormal quantum.
 fn tiny_up(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     let r = res(ctrl);
-    let (fab, fc) = formats(ctrl);
+    let (fab, _, fc) = ctrl.operand_formats();
     let s = rng.bit();
     let sa = rng.bit();
     if !ctrl.b_one && fab.frac_bits + 1 == r.p {
@@ -333,7 +324,7 @@ fn tiny_up(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
 /// inf or NaN.
 fn class_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     let r = res(ctrl);
-    let (fab, fc) = formats(ctrl);
+    let (fab, _, fc) = ctrl.operand_formats();
     let (lo, hi) = exp_range(fab, true);
     let s = rng.bit();
     let sa = rng.bit();
@@ -494,6 +485,7 @@ fn vmad_corner(rng: &mut Rng, _ctrl: &Ctrl) -> (u64, u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ptxfma_model::format::{F16, F64};
     use ptxfma_model::machine::legal::is_legal;
 
     #[test]
@@ -504,7 +496,7 @@ mod tests {
                 let v = corner(&mut rng, &[f]).unwrap();
                 assert!(is_legal(&v.ctrl), "{v:?}");
                 assert_eq!(Family::of(&v.ctrl), f);
-                let (fab, fc) = formats(&v.ctrl);
+                let (fab, _, fc) = &v.ctrl.operand_formats();
                 let wide = |x: u64, bits: u32| bits == 64 || x >> bits == 0;
                 let (ab_bits, c_bits) = match v.ctrl.kind {
                     Kind::F64 | Kind::F32x2 => (64, 64),

@@ -7,13 +7,13 @@
 //! issued operations by `out_tag_o`, oldest first among those in flight with that tag (the
 //! stream's tags are its cycle numbers modulo 2^16, so a tag comes back every 65,536 cycles and
 //! each tag has a FIFO). Three things are divergences: a result with the wrong value
-//! ([`result_matches`]), a tag retired with nothing in flight under it (never issued, or
+//! ([`ptxfma_ptx::same_result`]), a tag retired with nothing in flight under it (never issued, or
 //! retired twice), and an operation not retired within `bound` cycles of its issue. The
 //! stream is followed by `bound` bubbles so that every operation has its chance.
 
 use std::collections::{HashMap, VecDeque};
 
-use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+use ptxfma_model::machine::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline::PipeIn;
 
 use crate::frame::Bank;
@@ -36,31 +36,6 @@ pub enum Compare {
     Registers,
     /// Only the retired results, matched to operations by tag, each within `bound` cycles.
     Ports { bound: u64 },
-}
-
-/// Whether `got` is an acceptable result where `expected` is the reference's, for an operation
-/// with control word `ctrl`: bit for bit, except that PTX leaves an f32 NaN's bits open
-/// (docs/semantics.md S1), so unless `strict_nan` any f32 NaN matches any f32 NaN, lane by lane
-/// for f32x2; f64 NaN payloads (S2) and vmad results are always exact. Shared by `--vectors`
-/// and `--compare ports`.
-pub fn result_matches(ctrl: &Ctrl, got: u64, expected: u64, strict_nan: bool) -> bool {
-    if got == expected || strict_nan {
-        return got == expected;
-    }
-    let f32_nan = |v: u64| f32::from_bits(v as u32).is_nan();
-    match ctrl.kind {
-        Kind::F32 | Kind::Sm1x => {
-            got >> 32 == 0 && expected >> 32 == 0 && f32_nan(got) && f32_nan(expected)
-        }
-        Kind::F32x2 => (0..2).all(|k| {
-            let (g, e) = (
-                got >> (32 * k) & 0xFFFF_FFFF,
-                expected >> (32 * k) & 0xFFFF_FFFF,
-            );
-            g == e || (f32_nan(g) && f32_nan(e))
-        }),
-        Kind::F64 | Kind::Vmad => false,
-    }
 }
 
 /// The kind of a ports divergence.
@@ -244,7 +219,7 @@ impl Checker {
         };
         let (input, family, e, a, retired) = (*input, *family, *e, *a, *retired);
         *slot = None;
-        if !result_matches(&Ctrl::decode(input.ctrl), a, e, false) {
+        if !ptxfma_ptx::same_result(&Ctrl::decode(input.ctrl), a, e, false) {
             found.push(Found {
                 cycle: retired,
                 issue: Some(issue),
@@ -300,7 +275,7 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::machine::ctrl::Rnd;
+    use ptxfma_model::machine::ctrl::{Kind, Rnd};
 
     fn ports(valid: bool, tag: u16, d: u64) -> [u32; 4] {
         [valid as u32, tag as u32, d as u32, (d >> 32) as u32]
@@ -467,35 +442,5 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].issue, Some(1));
         assert_eq!(found[0].diff.expected, Some(11));
-    }
-
-    #[test]
-    fn f32_nans_match_any_f32_nan_and_f64_payloads_are_exact() {
-        let f32c = Ctrl::fma(Kind::F32, Rnd::Rn);
-        assert!(result_matches(&f32c, 0x7fc0_0000, 0x7fff_ffff, false));
-        assert!(result_matches(&f32c, 0xffc0_0001, 0x7fff_ffff, false));
-        assert!(!result_matches(&f32c, 0x7fc0_0000, 0x7fff_ffff, true));
-        assert!(!result_matches(&f32c, 0x1_7fc0_0000, 0x7fff_ffff, false));
-        assert!(!result_matches(&f32c, 0x7f80_0000, 0x7fff_ffff, false));
-        let f64c = Ctrl::fma(Kind::F64, Rnd::Rn);
-        assert!(!result_matches(
-            &f64c,
-            0x7ff8_0000_0000_0000,
-            0xfff8_0000_0000_0000,
-            false
-        ));
-        let x2 = Ctrl::fma(Kind::F32x2, Rnd::Rn);
-        assert!(result_matches(
-            &x2,
-            0x7fc0_0000_3f80_0000,
-            0x7fff_ffff_3f80_0000,
-            false
-        ));
-        assert!(!result_matches(
-            &x2,
-            0x7fc0_0000_3f80_0001,
-            0x7fff_ffff_3f80_0000,
-            false
-        ));
     }
 }

@@ -37,7 +37,9 @@ mod tests {
         let x2 = Ctrl::fma(Kind::F32x2, Rnd::Rn);
         let f64 = Ctrl::fma(Kind::F64, Rnd::Rn);
         assert!(same_result(&f32, 0x7fc0_0000, 0x7fff_ffff, false));
+        assert!(same_result(&f32, 0xffc0_0001, 0x7fff_ffff, false));
         assert!(!same_result(&f32, 0x7fc0_0000, 0x7fff_ffff, true));
+        assert!(!same_result(&f32, 0x7f80_0000, 0x7fff_ffff, false));
         assert!(!same_result(
             &f32,
             1 << 32 | 0x7fc0_0000,

@@ -170,7 +170,7 @@ impl Reader {
 fn matches(src: &Source, ctrl: &Ctrl, got: u64, expected: u64) -> bool {
     match src.testfloat {
         Some((func, _)) => func.matches(got, expected, src.strict_nan),
-        None => crate::ports::result_matches(ctrl, got, expected, src.strict_nan),
+        None => ptxfma_ptx::same_result(ctrl, got, expected, src.strict_nan),
     }
 }
 

@@ -7,8 +7,8 @@
 //! the sm_1x product's range for the result): those ride along in a three-entry shadow of the
 //! pipeline, checked against each bank's valid bit, tag and control word.
 
-use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind};
+use ptxfma_model::format::{Fmt, F64};
+use ptxfma_model::machine::ctrl::Kind;
 use ptxfma_model::machine::pipeline::PipeIn;
 use ptxfma_model::machine::regs::{S1Lane, S2Lane, S3Lane, S1, S2, S3};
 use ptxfma_model::parts::unpack::lane_operands;
@@ -192,16 +192,6 @@ fn s1_vmad(h: &mut [u64], m: &Model, op: &VmadOp, inp: &PipeIn) {
     h[m.ix.vm_signs + mask] += 1;
 }
 
-/// The formats of a and b, and of c, for a float control word.
-fn formats(c: &Ctrl) -> (Fmt, Fmt) {
-    match (c.kind, c.ab_fmt) {
-        (Kind::F64, _) => (F64, F64),
-        (Kind::F32, AbFmt::F16) => (F16, F32),
-        (Kind::F32, AbFmt::Bf16) => (BF16, F32),
-        _ => (F32, F32),
-    }
-}
-
 /// `a` if `c`, else `b` (constants: compiles to a select, not a branch).
 #[inline(always)]
 fn pick(c: bool, a: usize, b: usize) -> usize {
@@ -227,7 +217,7 @@ fn s1_lane(
 ) -> LaneShadow {
     let ctrl = &op.ctrl;
     let fx = m.ix.fam[op.family as usize];
-    let (fab, fc) = formats(ctrl);
+    let (fab, _, fc) = ctrl.operand_formats();
     let sh = 32 * lane as u32;
     let word = |x: u64, f: Fmt| {
         if f == F64 {
