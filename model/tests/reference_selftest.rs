@@ -18,6 +18,7 @@
 
 use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_model::reference::{ptx, sm1x, soft, vmad};
+use ptxfma_model::stimulus::VMAD_EDGES;
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic stimulus (local on purpose: the references must not depend on model code).
@@ -478,21 +479,11 @@ fn vmad_arith(k: &Ctrl, a: u32, b: u32, c: u32) -> u32 {
 fn vmad_every_combination_against_arithmetic_restatement() {
     let sels = [Sel::B0, Sel::B1, Sel::B2, Sel::B3, Sel::H0, Sel::H1, Sel::W];
     let scales = [Scale::None, Scale::Shr7, Scale::Shr15];
-    let edge = [
-        0u32,
-        1,
-        0x7f,
-        0x80,
-        0xff,
-        0x7fff,
-        0x8000,
-        0xffff,
-        0x7fff_ffff,
-        0x8000_0000,
-        0xffff_ffff,
-        0x8080_8080,
-        0x7f7f_7f7f,
-    ];
+    // The boundaries of every selector, and bytes that are all negative or all positive.
+    let edge: Vec<u32> = VMAD_EDGES
+        .into_iter()
+        .chain([0x8080_8080, 0x7f7f_7f7f])
+        .collect();
     let mut r = Rng(0x5eed_0003);
     let mut checked = 0u64;
     for bits in 0..(1u32 << 6) {

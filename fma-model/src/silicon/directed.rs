@@ -6,6 +6,7 @@
 //! under every selector (S8).
 
 use ptxfma_model::machine::legal::FloatOp;
+use ptxfma_model::stimulus::VMAD_EDGES;
 
 use super::forms::{Form, Shape};
 
@@ -61,21 +62,6 @@ const F16_SPECIAL: [u64; 16] = [
 const BF16_SPECIAL: [u64; 16] = [
     0x0000, 0x8000, 0x0001, 0x807f, 0x0080, 0x3f00, 0xbf80, 0x7f7f, 0x7f80, 0xff80, 0x7fc0, 0x7fc1,
     0xffc1, 0x7f81, 0xffa0, 0x3f80,
-];
-
-/// vmad sources: each byte, half and word boundary, so every selector reads its own edges.
-const VMAD_EDGE: [u64; 11] = [
-    0,
-    1,
-    0x7f,
-    0x80,
-    0xff,
-    0x7fff,
-    0x8000,
-    0xffff,
-    0x7fff_ffff,
-    0x8000_0000,
-    0xffff_ffff,
 ];
 
 /// S4: products just below 2^-126, with zero or tiny `c`. `a` near 1 times `b` the smallest
@@ -186,7 +172,10 @@ pub fn vectors(form: &Form) -> Vec<(u64, u64, u64)> {
                 }
             }
         }
-        Shape::Vmad => product(&VMAD_EDGE, &VMAD_EDGE, &VMAD_EDGE, &mut v),
+        Shape::Vmad => {
+            let edges = VMAD_EDGES.map(u64::from);
+            product(&edges, &edges, &edges, &mut v)
+        }
     }
     // Clear what the instruction does not read, then drop the repeats that makes.
     let op = (form.ctrl.kind != ptxfma_model::machine::ctrl::Kind::Vmad)

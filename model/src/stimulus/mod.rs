@@ -23,7 +23,7 @@ mod rng;
 pub use family::{Family, FamilyFilter};
 pub use operands::{
     float_operand, frac_pattern, int_operand, operands_for, vector_for, Fmt, Vector, BF16, F16,
-    F32, F64,
+    F32, F64, VMAD_EDGES,
 };
 pub use rng::{splitmix64, Rng};
 

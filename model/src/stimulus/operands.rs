@@ -166,6 +166,22 @@ fn sm1x_range_operands(rng: &mut Rng) -> (u64, u64, u64) {
 // vmad operands
 // ---------------------------------------------------------------------------------------------
 
+/// The vmad sources at each byte, half and word boundary, so that every selector reads its own
+/// edges: the directed silicon vectors and the reference self-test take them all.
+pub const VMAD_EDGES: [u32; 11] = [
+    0,
+    1,
+    0x7f,
+    0x80,
+    0xff,
+    0x7fff,
+    0x8000,
+    0xffff,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+];
+
 /// A 32-bit vmad source: word, half and byte boundaries (so every selector sees its own edge
 /// values), powers of two and their neighbours, or random.
 pub fn int_operand(rng: &mut Rng) -> u64 {
