@@ -1,7 +1,7 @@
 //! The groups of one float family: operand classes, special cases, results, rounding,
 //! alignment, cancellation, the LZA and the normaliser.
 
-use super::table::{bin, geometry, operand_slots, real, Build, Reach};
+use super::reach::{bin, geometry, operand_slots, real, Build, Reach};
 use super::*;
 
 /// Why the LZA never predicts one zero too many on a reachable sum.

@@ -69,11 +69,12 @@ fn ty(signed: bool) -> &'static str {
 
 mod float;
 mod offsets;
+mod reach;
 mod table;
 
 pub use offsets::*;
-pub use table::align_class;
-use table::{scale_index, sel_index, vmad_form};
+pub use reach::align_class;
+use reach::{scale_index, sel_index, vmad_form};
 
 /// Where each group starts, by what it covers.
 #[derive(Clone, Debug, Default)]
