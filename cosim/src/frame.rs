@@ -196,11 +196,33 @@ mod tests {
 
     #[test]
     fn frame_layout_follows_the_registers() {
-        // The words the C++ shim writes per cycle: 4 port words plus each bank rounded up to
-        // whole words. Widths from docs/microarchitecture.md: 831, 633, 601, 81 bits.
-        assert_eq!(WORDS, 4 + 26 + 20 + 19 + 3);
-        assert_eq!(Bank::S1.range().len(), 26);
-        assert_eq!(Bank::Out.range().end, WORDS);
+        // The words the C++ shim writes per cycle: the port words, then each bank in pipeline
+        // order rounded up to whole words, with no gap; widths come from the `reg!` declarations.
+        let banks = [
+            (Bank::S1, S1::WIDTH),
+            (Bank::S2, S2::WIDTH),
+            (Bank::S3, S3::WIDTH),
+            (Bank::Out, Out::WIDTH),
+        ];
+        assert_eq!(Bank::Ports.range(), 0..PORT_WORDS);
+        let mut at = PORT_WORDS;
+        for (bank, width) in banks {
+            let range = bank.range();
+            assert_eq!(
+                range.start,
+                at,
+                "{} starts after the bank before it",
+                bank.name()
+            );
+            assert_eq!(
+                range.len(),
+                width.div_ceil(32) as usize,
+                "{} words",
+                bank.name()
+            );
+            at = range.end;
+        }
+        assert_eq!(at, WORDS);
     }
 
     #[test]

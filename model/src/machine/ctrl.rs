@@ -20,7 +20,7 @@ pub enum Kind {
     Vmad = 4,
 }
 
-/// IEEE rounding direction, encoded as the RTL's `rnd_t`.
+/// IEEE rounding direction, encoded as the RTL's `rnd_e`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rnd {
     Rn = 0,

@@ -67,12 +67,7 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
         let rb = l.norm.bit(164 - p);
         let below = l.norm & U165::low_mask(164 - p);
         let st = !below.is_zero() | l.sticky;
-        let inc = match rnd {
-            Rnd::Rn => rb & (st | (sig & 1 != 0)),
-            Rnd::Rz => false,
-            Rnd::Rm => l.sign & (rb | st),
-            Rnd::Rp => !l.sign & (rb | st),
-        };
+        let inc = increment(rnd, l.sign, sig & 1 != 0, rb, st);
         let sum = sig + inc as u64;
         let (sig_f, e) = if sum >> p != 0 {
             (sum >> 1, l.exp as i32 + 1)
@@ -119,6 +114,19 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
     }
 }
 
+/// Whether a value with this sign, kept least significant bit, round bit and sticky bit rounds
+/// its magnitude up one unit in direction `rnd`; the result's rounding and the tininess test
+/// both ask it.
+#[inline(always)]
+fn increment(rnd: Rnd, sign: bool, lsb: bool, rb: bool, st: bool) -> bool {
+    match rnd {
+        Rnd::Rn => rb & (st | lsb),
+        Rnd::Rz => false,
+        Rnd::Rm => sign & (rb | st),
+        Rnd::Rp => !sign & (rb | st),
+    }
+}
+
 /// S4: the value is tiny after rounding, i.e. rounded to `p` bits with an unbounded exponent it
 /// is below `2^emin`. Only a value below `2^emin` before rounding can be (its leading one is not
 /// at bit 164: the normaliser stops at `emin`), and such a value reaches `2^emin` only if its
@@ -130,12 +138,7 @@ fn tiny(rnd: Rnd, l: &S3Lane, p: usize) -> bool {
     let sig = (l.norm >> (164 - p)).as_limbs()[0] & ones;
     let rb = l.norm.bit(163 - p);
     let st = !(l.norm & U165::low_mask(163 - p)).is_zero() | l.sticky;
-    let inc = match rnd {
-        Rnd::Rn => rb & (st | (sig & 1 != 0)),
-        Rnd::Rz => false,
-        Rnd::Rm => l.sign & (rb | st),
-        Rnd::Rp => !l.sign & (rb | st),
-    };
+    let inc = increment(rnd, l.sign, sig & 1 != 0, rb, st);
     !l.norm.bit(164) & !(sig == ones && inc)
 }
 
