@@ -19,6 +19,7 @@
 
 // Number formats and the wide words the parts compute on.
 pub mod format;
+pub mod geometry;
 pub mod wide;
 
 pub mod machine;

@@ -3,14 +3,11 @@
 //! read back from the frame's packed banks. The reference only computes; what is observed of
 //! it is decided here.
 
-use ptxfma_model::machine::ctrl::CTRL_BITS;
 use ptxfma_model::machine::pipeline::PipeIn;
 use ptxfma_model::machine::regs::{Reg, S1, S2, S3};
 
 use super::{Banks, Coverage};
 use crate::frame::Bank;
-
-const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
 
 /// Samples one stream, cycle after cycle from reset.
 #[derive(Default)]
@@ -46,15 +43,11 @@ impl Subscriber {
 
 /// The stage registers of a frame.
 fn read_back(frame: &[u32]) -> (S1, S2, S3) {
-    let mut s1 = S1::unpack(&frame[Bank::S1.range()]);
-    let mut s2 = S2::unpack(&frame[Bank::S2.range()]);
-    let mut s3 = S3::unpack(&frame[Bank::S3.range()]);
-    // `Reg::unpack` sign-extends every integer field from its packed width; the control
-    // word is unsigned.
-    s1.ctrl &= CTRL_MASK;
-    s2.ctrl &= CTRL_MASK;
-    s3.ctrl &= CTRL_MASK;
-    (s1, s2, s3)
+    (
+        S1::unpack(&frame[Bank::S1.range()]),
+        S2::unpack(&frame[Bank::S2.range()]),
+        S3::unpack(&frame[Bank::S3.range()]),
+    )
 }
 
 #[cfg(test)]

@@ -6,14 +6,18 @@
 //! the top down. The co-simulator compares the packed images word by word and, on a difference,
 //! walks [`Reg::layout`] to name the field.
 
+use crate::geometry::{
+    ADD_W, ALIGN_W, DATA_W, EXP_REG_W, MAG_W, MUL_W, SHIFT_CNT_W, TAG_W, VM_TMP_W,
+};
+use crate::machine::ctrl::CTRL_BITS;
 use crate::wide::Wide;
 
-/// 164-bit window: the aligned addend.
-pub type U164 = Wide<164>;
-/// 165-bit window: the sum magnitude and the normalised significand.
-pub type U165 = Wide<165>;
-/// 166-bit window: the signed adder.
-pub type U166 = Wide<166>;
+/// The aligned addend ([`ALIGN_W`] bits).
+pub type U164 = Wide<{ ALIGN_W as usize }>;
+/// The sum magnitude and the normalised significand ([`MAG_W`] bits).
+pub type U165 = Wide<{ MAG_W as usize }>;
+/// The signed adder ([`ADD_W`] bits).
+pub type U166 = Wide<{ ADD_W as usize }>;
 
 /// Writes a packed image into 32-bit words, word 0 holding bits 31:0 (Verilator's `VlWide`
 /// order), starting at the top bit and moving down.
@@ -141,21 +145,26 @@ impl Field for bool {
 }
 
 macro_rules! int_field {
-    ($($t:ty),*) => {$(
+    ($extend:ident: $($t:ty),*) => {$(
         impl Field for $t {
             fn put(&self, w: &mut BitWriter, width: u32) {
                 w.put64(*self as u64, width)
             }
             fn get(r: &mut BitReader, width: u32) -> Self {
                 let v = r.take(width)[0];
-                // Sign-extend signed fields from their packed width.
-                let sh = 64 - width;
-                (((v << sh) as i64) >> sh) as $t
+                int_field!(@$extend v, width) as $t
             }
         }
     )*};
+    // Unsigned fields read back as they were packed; signed ones sign-extend from their width.
+    (@zero $v:ident, $width:ident) => { $v };
+    (@sign $v:ident, $width:ident) => {{
+        let sh = 64 - $width;
+        ((($v << sh) as i64) >> sh)
+    }};
 }
-int_field!(u8, u16, u32, u64, i16, i32);
+int_field!(zero: u8, u16, u32, u64);
+int_field!(sign: i16, i32);
 
 impl Field for u128 {
     fn put(&self, w: &mut BitWriter, width: u32) {
@@ -182,6 +191,12 @@ pub trait Reg: Sized + Default + Clone {
     const WIDTH: u32;
     /// (field name, width) in declaration order, most significant first.
     const FIELDS: &'static [(&'static str, u32)];
+    /// The struct's name and doc, for the RTL package generator.
+    const NAME: &'static str;
+    const DOC: &'static str;
+    /// Each field's width as written (`ALIGN_W`, `1`, `S1Lane::WIDTH`) and the RTL type given
+    /// where the width alone does not say it (`ctrl_t`), for the RTL package generator.
+    const RTL_FIELDS: &'static [RtlField];
     fn pack_into(&self, w: &mut BitWriter);
     fn unpack_from(r: &mut BitReader) -> Self;
 
@@ -211,20 +226,42 @@ pub trait Reg: Sized + Default + Clone {
     fn layout_into(prefix: &str, msb: u32, out: &mut Vec<Leaf>);
 }
 
-/// Declares a register struct, its field table, and its packing, in one place, so the three
-/// cannot drift apart.
+/// A register field as the RTL package declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct RtlField {
+    pub name: &'static str,
+    /// The width expression as written in `reg!`.
+    pub width: &'static str,
+    /// The RTL type, where given.
+    pub rtl_type: Option<&'static str>,
+}
+
+/// Declares a register struct, its field table, its packing and its RTL declaration in one
+/// place, so they cannot drift apart. A field is `name: type = width` or, where the RTL gives it
+/// a type of its own, `name: type = width => rtl_type`.
 macro_rules! reg {
+    (@rtl) => { None };
+    (@rtl $rtl:ident) => { Some(stringify!($rtl)) };
     (
-        $(#[$m:meta])*
-        pub struct $name:ident { $( $(#[$fm:meta])* $f:ident : $t:ty = $w:expr ),* $(,)? }
+        $(#[doc = $doc:literal])*
+        pub struct $name:ident {
+            $( $(#[$fm:meta])* $f:ident : $t:ty = $w:expr $(=> $rtl:ident)? ),* $(,)?
+        }
     ) => {
-        $(#[$m])*
+        $(#[doc = $doc])*
         #[derive(Clone, Debug, Default, PartialEq, Eq)]
         pub struct $name { $( $(#[$fm])* pub $f: $t ),* }
 
         impl Reg for $name {
             const WIDTH: u32 = 0 $( + $w )*;
             const FIELDS: &'static [(&'static str, u32)] = &[ $( (stringify!($f), $w) ),* ];
+            const NAME: &'static str = stringify!($name);
+            const DOC: &'static str = concat!($($doc),*);
+            const RTL_FIELDS: &'static [RtlField] = &[ $( RtlField {
+                name: stringify!($f),
+                width: stringify!($w),
+                rtl_type: reg!(@rtl $($rtl)?),
+            } ),* ];
             fn pack_into(&self, w: &mut BitWriter) {
                 $( Field::put(&self.$f, w, $w); )*
             }
@@ -272,15 +309,15 @@ reg! {
         /// c is zero (after flushing).
         c_zero: bool = 1,
         /// Reference exponent: window bit k weighs 2^(eref - 107 + k). 14-bit two's complement.
-        eref: i16 = 14,
+        eref: i16 = EXP_REG_W => exp14_t,
         /// Addend significand placed in the 164-bit window (bits shifted below 0 are in sticky).
-        c_aligned: U164 = 164,
+        c_aligned: U164 = ALIGN_W,
         /// OR of the addend bits shifted out below window bit 0.
         align_sticky: bool = 1,
         /// The special-case unit decided the result (NaN or infinity).
         spec_valid: bool = 1,
         /// That result, encoded in the kind's format (binary32 in bits 31:0).
-        spec_res: u64 = 64,
+        spec_res: u64 = DATA_W,
     }
 }
 
@@ -288,7 +325,7 @@ reg! {
     /// vmad side-path after stage 1.
     pub struct S1Vmad {
         /// c after the optional one's complement, sign-extended to 80 bits (S8).
-        vm_cext: u128 = 80,
+        vm_cext: u128 = VM_TMP_W,
         /// One's complement the product (exactly one of a, b negated).
         vm_inv: bool = 1,
         /// The +1 of `.po` or of a negation.
@@ -300,12 +337,12 @@ reg! {
     /// Stage-1 register bank (`s1_q`): multiplier carry-save pair, vmad side path, two lanes.
     pub struct S1 {
         valid: bool = 1,
-        tag: u16 = 16,
-        ctrl: u32 = 24,
+        tag: u16 = TAG_W,
+        ctrl: u32 = CTRL_BITS => ctrl_t,
         /// Carry-save tree output, sum row (106 bits, modulo 2^106).
-        mul_sum: u128 = 106,
+        mul_sum: u128 = MUL_W,
         /// Carry-save tree output, carry row.
-        mul_carry: u128 = 106,
+        mul_carry: u128 = MUL_W,
         vm: S1Vmad = S1Vmad::WIDTH,
         lane0: S1Lane = S1Lane::WIDTH,
         lane1: S1Lane = S1Lane::WIDTH,
@@ -322,14 +359,14 @@ reg! {
         /// Sign a result flushed to zero takes (differs from `sign` only for sm_1x with c = 0).
         flush_sign: bool = 1,
         /// Magnitude of the sum in the window, bits 164:0.
-        mag: U165 = 165,
+        mag: U165 = MAG_W,
         /// Non-zero bits below window bit 0.
         sticky: bool = 1,
         /// Leading-zero anticipator prediction for `mag` (may be off by one either way).
-        lza_cnt: u8 = 8,
-        eref: i16 = 14,
+        lza_cnt: u8 = SHIFT_CNT_W,
+        eref: i16 = EXP_REG_W => exp14_t,
         spec_valid: bool = 1,
-        spec_res: u64 = 64,
+        spec_res: u64 = DATA_W,
     }
 }
 
@@ -337,10 +374,10 @@ reg! {
     /// Stage-2 register bank (`s2_q`).
     pub struct S2 {
         valid: bool = 1,
-        tag: u16 = 16,
-        ctrl: u32 = 24,
+        tag: u16 = TAG_W,
+        ctrl: u32 = CTRL_BITS => ctrl_t,
         /// vmad: tmp = (~)product + cext + lsb, modulo 2^80.
-        vm_tmp: u128 = 80,
+        vm_tmp: u128 = VM_TMP_W,
         lane0: S2Lane = S2Lane::WIDTH,
         lane1: S2Lane = S2Lane::WIDTH,
     }
@@ -353,12 +390,12 @@ reg! {
         zero: bool = 1,
         flush_sign: bool = 1,
         /// Normalised significand: bit 164 is the leading one unless the value is subnormal.
-        norm: U165 = 165,
+        norm: U165 = MAG_W,
         sticky: bool = 1,
         /// Unbiased exponent of bit 164 of `norm`. 14-bit two's complement.
-        exp: i16 = 14,
+        exp: i16 = EXP_REG_W => exp14_t,
         spec_valid: bool = 1,
-        spec_res: u64 = 64,
+        spec_res: u64 = DATA_W,
     }
 }
 
@@ -366,10 +403,10 @@ reg! {
     /// Stage-3 register bank (`s3_q`).
     pub struct S3 {
         valid: bool = 1,
-        tag: u16 = 16,
-        ctrl: u32 = 24,
+        tag: u16 = TAG_W,
+        ctrl: u32 = CTRL_BITS => ctrl_t,
         /// vmad: the 64-bit result after scaling.
-        vm_res: u64 = 64,
+        vm_res: u64 = DATA_W,
         lane0: S3Lane = S3Lane::WIDTH,
         lane1: S3Lane = S3Lane::WIDTH,
     }
@@ -379,8 +416,8 @@ reg! {
     /// Output register bank (`out_q`): what retires.
     pub struct Out {
         valid: bool = 1,
-        tag: u16 = 16,
-        d: u64 = 64,
+        tag: u16 = TAG_W,
+        d: u64 = DATA_W,
     }
 }
 
@@ -434,6 +471,17 @@ mod tests {
                 assert_eq!((back[(k / 64) as usize] >> (k % 64)) & 1, want);
             }
         }
+    }
+
+    #[test]
+    fn unsigned_fields_read_back_unextended() {
+        let s = S3 {
+            ctrl: 1 << 23,
+            ..Default::default()
+        };
+        let mut w = vec![0u32; S3::words()];
+        s.pack(&mut w);
+        assert_eq!(S3::unpack(&w).ctrl, 1 << 23);
     }
 
     #[test]

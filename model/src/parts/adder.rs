@@ -1,7 +1,8 @@
 //! The adders of stage 2: the multiplier's carry-propagate adder, which turns the carry-save
-//! pair into the product, and the 166-bit significand adder, which adds or subtracts the aligned
+//! pair into the product, and the ADD_W-bit significand adder, which adds or subtracts the aligned
 //! addend and returns a sign and a magnitude.
 
+use crate::geometry::{ADD_W, ALIGN_W, MAG_W, PROD_LSB};
 use crate::machine::regs::{U164, U165, U166};
 use crate::parts::booth::MASK;
 use crate::wide::Wide;
@@ -12,7 +13,7 @@ pub fn resize<const A: usize, const B: usize>(x: Wide<A>) -> Wide<B> {
     x.resize::<B>()
 }
 
-/// Carry-propagate add of the carry-save pair (modulo 2^106).
+/// Carry-propagate add of the carry-save pair (modulo 2^MUL_W).
 #[inline(always)]
 pub fn product(sum: u128, carry: u128) -> u128 {
     sum.wrapping_add(carry) & MASK
@@ -21,8 +22,8 @@ pub fn product(sum: u128, carry: u128) -> u128 {
 /// The significand adder's operands, as the LZA sees them too.
 #[inline(always)]
 pub fn operands(p: u128, c_aligned: U164, eff_sub: bool) -> (U166, U166) {
-    let a = U166::from(p) << 3;
-    let c = resize::<164, 166>(c_aligned);
+    let a = U166::from(p) << PROD_LSB as usize;
+    let c = resize::<{ ALIGN_W as usize }, { ADD_W as usize }>(c_aligned);
     (a, if eff_sub { !c } else { c })
 }
 
@@ -42,11 +43,11 @@ pub struct Sum {
 pub fn add(a: U166, b: U166, eff_sub: bool, sticky: bool) -> Sum {
     let cin = U166::from((eff_sub & !sticky) as u8);
     let s = a.wrapping_add(b).wrapping_add(cin);
-    let neg = eff_sub & s.bit(165);
+    let neg = eff_sub & s.bit(ADD_W as usize - 1);
     // Complement when negative, by masks: the sign of the sum is data-dependent.
     let m = Wide::select(neg, !s, s).wrapping_add(U166::from((neg & !sticky) as u8));
     Sum {
         neg,
-        mag: resize::<166, 165>(m),
+        mag: resize::<{ ADD_W as usize }, { MAG_W as usize }>(m),
     }
 }

@@ -1,23 +1,23 @@
 //! Addend alignment shifter with sticky, working in parallel with the multiplier array.
 //!
-//! The adder window is 164 bits. The product sits at bits 108:3 (three guard bits below it
-//! keep the addend's shifted-out bits below the round position even when a subnormal factor
-//! leaves the product short). The addend starts with its leading bit at window bit 163 and
-//! shifts right by `56 - (ec - ep)`; an addend more than 56 binades above the product stays at
-//! the top, which leaves a two-bit gap above the product, enough for the product to act as a
-//! sticky contribution only.
+//! The window's geometry is drawn in [`crate::geometry`]. The addend starts with its leading bit
+//! at window bit [`C_TOP`] and shifts right by `NEAR - (ec - ep)`; an addend more than
+//! [`NEAR`] binades above the product stays at the top, which leaves a two-bit gap above the
+//! product, enough for the product to act as a sticky contribution only.
 
+use crate::geometry::{ALIGN_W, C_TOP, REF_BIT, SIG_W};
 use crate::machine::regs::U164;
 
-/// Window bit of the addend's leading bit before shifting.
-pub const C_TOP: usize = 163;
 /// Largest shift: the whole addend is below the window.
-pub const MAX_SHIFT: u32 = 164;
+pub const MAX_SHIFT: u32 = ALIGN_W;
+/// Binades from the reference bit up to the addend's leading bit before the shift: an addend
+/// this far above the product is not shifted.
+const NEAR: i32 = (C_TOP - REF_BIT) as i32;
 
 /// Output of the alignment shifter for one lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Aligned {
-    /// Window bit k weighs 2^(eref - 107 + k).
+    /// Window bit k weighs 2^(eref - REF_BIT + k).
     pub eref: i32,
     pub c_aligned: U164,
     pub sticky: bool,
@@ -29,10 +29,10 @@ pub struct Aligned {
 pub fn shift_amount(ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> (u32, i32) {
     let d = ec - ep;
     // Branch-free: whether the addend is far above the product is data-dependent.
-    let far = prod_zero | (d > 56);
-    let near_sh = (56 - d).clamp(0, MAX_SHIFT as i32) as u32;
+    let far = prod_zero | (d > NEAR);
+    let near_sh = (NEAR - d).clamp(0, MAX_SHIFT as i32) as u32;
     let sh = if far { 0 } else { near_sh };
-    let eref = if far { ec - 56 } else { ep };
+    let eref = if far { ec - NEAR } else { ep };
     if c_zero {
         // Nothing to align; keep the product's scale.
         (MAX_SHIFT, ep)
@@ -41,11 +41,11 @@ pub fn shift_amount(ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> (u32, i3
     }
 }
 
-/// Places the 53-bit MSB-aligned addend significand in the window.
+/// Places the SIG_W-bit MSB-aligned addend significand in the window.
 #[inline(always)]
 pub fn align(c_sig: u64, ep: i32, ec: i32, prod_zero: bool, c_zero: bool) -> Aligned {
     let (sh, eref) = shift_amount(ep, ec, prod_zero, c_zero);
-    let top = U164::from(c_sig) << (C_TOP - 52);
+    let top = U164::from(c_sig) << (C_TOP + 1 - SIG_W) as usize;
     let (c_aligned, sticky) = top.shr_sticky(sh as usize);
     Aligned {
         eref,

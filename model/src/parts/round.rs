@@ -3,7 +3,12 @@
 //! result when there is one, and saturates (`.sat`).
 
 use crate::machine::ctrl::{Ctrl, Kind, Rnd};
+use crate::format;
+use crate::geometry::MAG_W;
 use crate::machine::regs::{S3Lane, U165};
+
+/// The normalised significand's leading bit.
+const LEAD_BIT: usize = MAG_W as usize - 1;
 
 /// Precision and exponent range of a result format.
 #[derive(Clone, Copy, Debug)]
@@ -16,18 +21,21 @@ pub struct ResultFmt {
     pub width: u32,
 }
 
-pub const F64: ResultFmt = ResultFmt {
-    p: 53,
-    emin: -1022,
-    emax: 1023,
-    width: 64,
-};
-pub const F32: ResultFmt = ResultFmt {
-    p: 24,
-    emin: -126,
-    emax: 127,
-    width: 32,
-};
+pub const F64: ResultFmt = ResultFmt::of(format::F64);
+pub const F32: ResultFmt = ResultFmt::of(format::F32);
+
+impl ResultFmt {
+    /// The rounder's view of an IEEE format.
+    pub const fn of(f: format::Fmt) -> ResultFmt {
+        let bias = (1i32 << (f.exp_bits - 1)) - 1;
+        ResultFmt {
+            p: f.frac_bits + 1,
+            emin: 1 - bias,
+            emax: bias,
+            width: f.width(),
+        }
+    }
+}
 
 #[inline(always)]
 pub fn result_fmt(ctrl: &Ctrl) -> ResultFmt {
@@ -63,9 +71,9 @@ pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
         (l.sign as u64) << sign_at
     } else {
         let p = f.p as usize;
-        let sig = (l.norm >> (165 - p)).as_limbs()[0];
-        let rb = l.norm.bit(164 - p);
-        let below = l.norm & U165::low_mask(164 - p);
+        let sig = (l.norm >> (LEAD_BIT + 1 - p)).as_limbs()[0];
+        let rb = l.norm.bit(LEAD_BIT - p);
+        let below = l.norm & U165::low_mask(LEAD_BIT - p);
         let st = !below.is_zero() | l.sticky;
         let inc = increment(rnd, l.sign, sig & 1 != 0, rb, st);
         let sum = sig + inc as u64;
@@ -129,17 +137,17 @@ fn increment(rnd: Rnd, sign: bool, lsb: bool, rb: bool, st: bool) -> bool {
 
 /// S4: the value is tiny after rounding, i.e. rounded to `p` bits with an unbounded exponent it
 /// is below `2^emin`. Only a value below `2^emin` before rounding can be (its leading one is not
-/// at bit 164: the normaliser stops at `emin`), and such a value reaches `2^emin` only if its
-/// `p` bits from bit 163 down are all ones and round up, one position below the subnormal
+/// at the lead bit: the normaliser stops at `emin`), and such a value reaches `2^emin` only if
+/// its `p` bits from the bit below the lead down are all ones and round up, one position below the subnormal
 /// quantum the result itself is rounded at. Every value that rounds to a subnormal is tiny.
 #[inline(always)]
 fn tiny(rnd: Rnd, l: &S3Lane, p: usize) -> bool {
     let ones = (1u64 << p) - 1;
-    let sig = (l.norm >> (164 - p)).as_limbs()[0] & ones;
-    let rb = l.norm.bit(163 - p);
-    let st = !(l.norm & U165::low_mask(163 - p)).is_zero() | l.sticky;
+    let sig = (l.norm >> (LEAD_BIT - p)).as_limbs()[0] & ones;
+    let rb = l.norm.bit(LEAD_BIT - 1 - p);
+    let st = !(l.norm & U165::low_mask(LEAD_BIT - 1 - p)).is_zero() | l.sticky;
     let inc = increment(rnd, l.sign, sig & 1 != 0, rb, st);
-    !l.norm.bit(164) & !(sig == ones && inc)
+    !l.norm.bit(LEAD_BIT) & !(sig == ones && inc)
 }
 
 /// S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0.
