@@ -1,64 +1,88 @@
 //! The control word: the one decoded form of an instruction that both the model and the RTL
 //! consume. Its bit layout is fixed by `docs/microarchitecture.md` (section "Control word") and by
-//! `ptxfma_pkg::ctrl_t` in the RTL; [`Ctrl::encode`] / [`Ctrl::decode`] are the only places that
-//! know the bit positions.
+//! `ptxfma_pkg::ctrl_t` in the RTL, which is generated from [`CTRL_FIELDS`]; [`Ctrl::encode`] /
+//! [`Ctrl::decode`] use the same positions.
 
 use crate::format::{Fmt, BF16, F16, F32, F64};
 
-/// Datapath kind: which operation family flows down the pipe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// IEEE binary32 fused multiply-add (also mixed precision, add/sub/mul .f32).
-    F32 = 0,
-    /// IEEE binary64 fused multiply-add (also add/sub/mul .f64).
-    F64 = 1,
-    /// Two independent binary32 lanes, lane 0 in bits 31:0 (`fma.rnd.f32x2`).
-    F32x2 = 2,
-    /// sm_1x `mad.f32`: product truncated to 24 bits, exponent unbounded (decision S7).
-    Sm1x = 3,
-    /// Integer `vmad`.
-    Vmad = 4,
+/// Declares a field enum of the control word with its codes, and lists its variants (with
+/// their names) for the RTL package generator, which names them `PREFIX_VARIANT`.
+macro_rules! coded_enum {
+    (
+        $(#[doc = $doc:literal])*
+        pub enum $name:ident { $( $(#[doc = $vdoc:literal])* $v:ident = $code:literal ),* $(,)? }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $( $(#[doc = $vdoc])* $v = $code ),* }
+
+        impl $name {
+            /// Every variant with its name, in code order.
+            pub const VARIANTS: &'static [($name, &'static str)] =
+                &[ $( ($name::$v, stringify!($v)) ),* ];
+        }
+    };
 }
 
-/// IEEE rounding direction, encoded as the RTL's `rnd_e`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rnd {
-    Rn = 0,
-    Rz = 1,
-    Rm = 2,
-    Rp = 3,
+coded_enum! {
+    /// Datapath kind: which operation family flows down the pipe.
+    pub enum Kind {
+        /// IEEE binary32 fused multiply-add (also mixed precision, add/sub/mul .f32).
+        F32 = 0,
+        /// IEEE binary64 fused multiply-add (also add/sub/mul .f64).
+        F64 = 1,
+        /// Two independent binary32 lanes, lane 0 in bits 31:0 (`fma.rnd.f32x2`).
+        F32x2 = 2,
+        /// sm_1x `mad.f32`: product truncated to 24 bits, exponent unbounded (decision S7).
+        Sm1x = 3,
+        /// Integer `vmad`.
+        Vmad = 4,
+    }
 }
 
-/// Source format of `a` (and `b`, unless `b_one`) for the float kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AbFmt {
-    /// The kind's own format (binary32 or binary64).
-    Native = 0,
-    /// IEEE binary16 in bits 15:0, converted exactly to binary32.
-    F16 = 1,
-    /// bfloat16 in bits 15:0, converted exactly to binary32.
-    Bf16 = 2,
+coded_enum! {
+    /// IEEE rounding direction, encoded as the RTL's `rnd_e`.
+    pub enum Rnd {
+        Rn = 0,
+        Rz = 1,
+        Rm = 2,
+        Rp = 3,
+    }
 }
 
-/// vmad byte/half/word selector of one source operand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Sel {
-    B0 = 0,
-    B1 = 1,
-    B2 = 2,
-    B3 = 3,
-    H0 = 4,
-    H1 = 5,
-    /// No selector: the whole 32-bit word.
-    W = 6,
+coded_enum! {
+    /// Source format of `a` (and `b`, unless `b_one`) for the float kinds.
+    pub enum AbFmt {
+        /// The kind's own format (binary32 or binary64).
+        Native = 0,
+        /// IEEE binary16 in bits 15:0, converted exactly to binary32.
+        F16 = 1,
+        /// bfloat16 in bits 15:0, converted exactly to binary32.
+        Bf16 = 2,
+    }
 }
 
-/// vmad scaling of the intermediate result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Scale {
-    None = 0,
-    Shr7 = 1,
-    Shr15 = 2,
+coded_enum! {
+    /// vmad byte/half/word selector of one source operand.
+    pub enum Sel {
+        B0 = 0,
+        B1 = 1,
+        B2 = 2,
+        B3 = 3,
+        H0 = 4,
+        H1 = 5,
+        /// No selector: the whole 32-bit word.
+        W = 6,
+    }
+}
+
+coded_enum! {
+    /// vmad scaling of the intermediate result.
+    pub enum Scale {
+        None = 0,
+        Shr7 = 1,
+        Shr15 = 2,
+    }
 }
 
 /// The decoded control word. Field meanings are in `docs/microarchitecture.md`.
@@ -89,6 +113,130 @@ pub struct Ctrl {
 /// Width of the encoded control word in bits.
 pub const CTRL_BITS: u32 = 24;
 
+/// Where each field of the control word starts (its least significant bit).
+mod at {
+    pub const KIND: u32 = 0;
+    pub const RND: u32 = 3;
+    pub const FTZ: u32 = 5;
+    pub const SAT: u32 = 6;
+    pub const AB_FMT: u32 = 7;
+    pub const B_ONE: u32 = 9;
+    pub const C_ZERO: u32 = 10;
+    pub const NEG_C: u32 = 11;
+    pub const NEG_AB: u32 = 12;
+    pub const A_SIGNED: u32 = 13;
+    pub const B_SIGNED: u32 = 14;
+    pub const ASEL: u32 = 15;
+    pub const BSEL: u32 = 18;
+    pub const PO: u32 = 21;
+    pub const SCALE: u32 = 22;
+}
+
+/// A field of the control word, as the RTL's `ctrl_t` declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct CtrlField {
+    pub name: &'static str,
+    pub lsb: u32,
+    pub width: u32,
+    /// The RTL type: an enum of the package, or `None` for a one-bit `logic`.
+    pub rtl_type: Option<&'static str>,
+}
+
+/// The control word's fields, least significant first: the positions [`Ctrl::encode`] and
+/// [`Ctrl::decode`] use, and what the RTL package's `ctrl_t` is generated from.
+pub const CTRL_FIELDS: &[CtrlField] = &[
+    CtrlField {
+        name: "kind",
+        lsb: at::KIND,
+        width: 3,
+        rtl_type: Some("kind_e"),
+    },
+    CtrlField {
+        name: "rnd",
+        lsb: at::RND,
+        width: 2,
+        rtl_type: Some("rnd_e"),
+    },
+    CtrlField {
+        name: "ftz",
+        lsb: at::FTZ,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "sat",
+        lsb: at::SAT,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "ab_fmt",
+        lsb: at::AB_FMT,
+        width: 2,
+        rtl_type: Some("ab_fmt_e"),
+    },
+    CtrlField {
+        name: "b_one",
+        lsb: at::B_ONE,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "c_zero",
+        lsb: at::C_ZERO,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "neg_c",
+        lsb: at::NEG_C,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "neg_ab",
+        lsb: at::NEG_AB,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "a_signed",
+        lsb: at::A_SIGNED,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "b_signed",
+        lsb: at::B_SIGNED,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "asel",
+        lsb: at::ASEL,
+        width: 3,
+        rtl_type: Some("sel_e"),
+    },
+    CtrlField {
+        name: "bsel",
+        lsb: at::BSEL,
+        width: 3,
+        rtl_type: Some("sel_e"),
+    },
+    CtrlField {
+        name: "po",
+        lsb: at::PO,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "scale",
+        lsb: at::SCALE,
+        width: 2,
+        rtl_type: Some("scale_e"),
+    },
+];
+
 impl Default for Ctrl {
     fn default() -> Self {
         Ctrl::decode(0)
@@ -107,21 +255,21 @@ impl Ctrl {
 
     /// Packs the fields into the 24-bit layout shared with the RTL.
     pub fn encode(&self) -> u32 {
-        (self.kind as u32)
-            | (self.rnd as u32) << 3
-            | (self.ftz as u32) << 5
-            | (self.sat as u32) << 6
-            | (self.ab_fmt as u32) << 7
-            | (self.b_one as u32) << 9
-            | (self.c_zero as u32) << 10
-            | (self.neg_c as u32) << 11
-            | (self.neg_ab as u32) << 12
-            | (self.a_signed as u32) << 13
-            | (self.b_signed as u32) << 14
-            | (self.asel as u32) << 15
-            | (self.bsel as u32) << 18
-            | (self.po as u32) << 21
-            | (self.scale as u32) << 22
+        (self.kind as u32) << at::KIND
+            | (self.rnd as u32) << at::RND
+            | (self.ftz as u32) << at::FTZ
+            | (self.sat as u32) << at::SAT
+            | (self.ab_fmt as u32) << at::AB_FMT
+            | (self.b_one as u32) << at::B_ONE
+            | (self.c_zero as u32) << at::C_ZERO
+            | (self.neg_c as u32) << at::NEG_C
+            | (self.neg_ab as u32) << at::NEG_AB
+            | (self.a_signed as u32) << at::A_SIGNED
+            | (self.b_signed as u32) << at::B_SIGNED
+            | (self.asel as u32) << at::ASEL
+            | (self.bsel as u32) << at::BSEL
+            | (self.po as u32) << at::PO
+            | (self.scale as u32) << at::SCALE
     }
 
     /// Unpacks a control word exactly as the RTL reads it: reserved codes fall back to the
@@ -155,21 +303,21 @@ impl Ctrl {
         let bit = |n: u32| (w >> n) & 1 != 0;
         let f = |n: u32, m: u32| ((w >> n) & m) as usize;
         Ctrl {
-            kind: KIND[f(0, 7)],
-            rnd: RND[f(3, 3)],
-            ftz: bit(5),
-            sat: bit(6),
-            ab_fmt: AB[f(7, 3)],
-            b_one: bit(9),
-            c_zero: bit(10),
-            neg_c: bit(11),
-            neg_ab: bit(12),
-            a_signed: bit(13),
-            b_signed: bit(14),
-            asel: SEL[f(15, 7)],
-            bsel: SEL[f(18, 7)],
-            po: bit(21),
-            scale: SCALE[f(22, 3)],
+            kind: KIND[f(at::KIND, 7)],
+            rnd: RND[f(at::RND, 3)],
+            ftz: bit(at::FTZ),
+            sat: bit(at::SAT),
+            ab_fmt: AB[f(at::AB_FMT, 3)],
+            b_one: bit(at::B_ONE),
+            c_zero: bit(at::C_ZERO),
+            neg_c: bit(at::NEG_C),
+            neg_ab: bit(at::NEG_AB),
+            a_signed: bit(at::A_SIGNED),
+            b_signed: bit(at::B_SIGNED),
+            asel: SEL[f(at::ASEL, 7)],
+            bsel: SEL[f(at::BSEL, 7)],
+            po: bit(at::PO),
+            scale: SCALE[f(at::SCALE, 3)],
         }
     }
 
@@ -205,6 +353,21 @@ impl Ctrl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_field_table_tiles_the_word_and_matches_encode() {
+        let mut next = 0;
+        for f in CTRL_FIELDS {
+            assert_eq!(f.lsb, next, "{} is not contiguous", f.name);
+            next += f.width;
+            // A field's bits, set alone, decode to a word that sets nothing else, and its code 1
+            // (a valid code of every field) survives at its position.
+            let ones = ((1u32 << f.width) - 1) << f.lsb;
+            assert_eq!(Ctrl::decode(ones).encode() & !ones, 0, "{}", f.name);
+            assert_eq!(Ctrl::decode(1 << f.lsb).encode(), 1 << f.lsb, "{}", f.name);
+        }
+        assert_eq!(next, CTRL_BITS);
+    }
 
     #[test]
     fn every_canonical_word_round_trips() {

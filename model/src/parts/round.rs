@@ -2,9 +2,9 @@
 //! direction, handles overflow, flushes tiny results (`.ftz`, sm_1x: S4), takes the special
 //! result when there is one, and saturates (`.sat`).
 
-use crate::machine::ctrl::{Ctrl, Kind, Rnd};
 use crate::format;
 use crate::geometry::MAG_W;
+use crate::machine::ctrl::{Ctrl, Kind, Rnd};
 use crate::machine::regs::{S3Lane, U165};
 
 /// The normalised significand's leading bit.
