@@ -27,15 +27,17 @@ package ptxfma_dpi_pkg;
   localparam int PtxfmaStatusBadArg    = -7;
   localparam int PtxfmaStatusPanic     = -8;
 
+  // BEGIN GENERATED: constants (fma-model gen-rtl-pkg; edit the model, not this)
   // Cycles from an input to its result on the output ports, and the control word's width.
   localparam int unsigned PtxfmaLatency  = 4;
   localparam int unsigned PtxfmaCtrlBits = 24;
 
-  // Register banks for the stage images (enum PtxfmaStage).
+  // Register banks for the stage images (enum PtxfmaStage), in pipeline order.
   localparam int unsigned PtxfmaStageS1  = 0;
   localparam int unsigned PtxfmaStageS2  = 1;
   localparam int unsigned PtxfmaStageS3  = 2;
   localparam int unsigned PtxfmaStageOut = 3;
+  // END GENERATED: constants
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -3,10 +3,13 @@
 //
 // ptxfma_pkg: every type shared by the FMA pipe's modules.
 //
-// The register types mirror `model/src/machine/regs.rs` field for field: same names, same order,
-// same widths. A packed struct puts its first field at the most significant end, which is exactly
-// the order `Reg::pack` writes, so a register's packed image is bit-identical to the model's.
-// The control word mirrors `Ctrl::encode` in `model/src/machine/ctrl.rs`.
+// The widths, the control word's types and the register types are generated from the model's
+// declarations (`fma-model gen-rtl-pkg`, between the BEGIN/END GENERATED lines): the registers
+// from `reg!` in `model/src/machine/regs.rs`, the control word from `CTRL_FIELDS` in
+// `model/src/machine/ctrl.rs`, the widths from `model/src/geometry.rs` and the formats. A packed
+// struct puts its first field at the most significant end, which is exactly the order
+// `Reg::pack` writes, so a register's packed image is bit-identical to the model's. The logic
+// (decoders, helper functions, the constants only the RTL uses) is written here by hand.
 
 // The guard lets a file list name the package both first and again in a glob (`rtl/*.sv`),
 // which Verilator would otherwise reject as a duplicate declaration.
@@ -16,10 +19,63 @@
 package ptxfma_pkg;
 
   ///////////////////
+  // Widths        //
+  ///////////////////
+
+  // BEGIN GENERATED: widths (fma-model gen-rtl-pkg; edit the model, not this)
+  // The formats' fields, as cvfpu's fp_encoding_t table (model/src/format.rs).
+  localparam int unsigned F64ManBits = 52;
+  localparam int unsigned F32ManBits = 23;
+  localparam int unsigned F16ManBits = 10;
+  localparam int unsigned BF16ManBits = 7;
+  localparam int unsigned F64ExpBits = 11;
+  localparam int unsigned F32ExpBits = 8;
+  localparam int unsigned F16ExpBits = 5;
+  localparam int unsigned BF16ExpBits = 8;
+
+  // The datapath's widths and the adder window's geometry (model/src/geometry.rs, which draws the
+  // window).
+  // Operand and result words: a binary64, two binary32 or a vmad word in the low bits.
+  localparam int unsigned DataW = 64;
+  // The operation tag that rides along with each operation.
+  localparam int unsigned TagW = 16;
+  // The internal significand: binary64's, with the hidden one, MSB-aligned.
+  localparam int unsigned SigW = 53;
+  // The multiplier's product and carry-save rows: a full binary64 significand product.
+  localparam int unsigned MulW = 106;
+  // Guard bits below the product in the adder window.
+  localparam int unsigned ProdLsb = 3;
+  // The window bit of the product's bit 104 (twice binary64's fraction), which weighs 2^ep.
+  localparam int unsigned RefBit = 107;
+  // The aligned addend: the product's guard bits and rows, a two-bit gap, and the addend's
+  // significand on top.
+  localparam int unsigned AlignW = 164;
+  // The sum's magnitude and the normalised significand: the aligned addend plus a carry.
+  localparam int unsigned MagW = 165;
+  // The signed adder: the magnitude plus a sign.
+  localparam int unsigned AddW = 166;
+  // Shift counts over the adder window, 0 up to its width: the LZA's count and the normaliser's.
+  localparam int unsigned ShiftCntW = 8;
+  // vmad's intermediate: a 66-bit product and a sign-extended c, with room to spare.
+  localparam int unsigned VmTmpW = 80;
+  // Internal exponent arithmetic (holds every exponent the datapath forms).
+  localparam int unsigned ExpW = 16;
+  // Exponents as the registers keep them: the low bits, two's complement.
+  localparam int unsigned ExpRegW = 14;
+  // The control word (Ctrl::encode).
+  localparam int unsigned CtrlW = 24;
+
+  // Exponents: ExpW bits signed inside a stage, the low ExpRegW bits in the registers.
+  typedef logic signed [ExpW-1:0]    exp_t;
+  typedef logic signed [ExpRegW-1:0] exp14_t;
+  // END GENERATED: widths
+
+  ///////////////////
   // Control word  //
   ///////////////////
 
-  // Datapath kind. Codes 5..7 are reserved and read as KIND_F32 (see kind_decode).
+  // BEGIN GENERATED: control word (fma-model gen-rtl-pkg; edit the model, not this)
+  // Datapath kind. Codes 5..7 are reserved and read as KIND_F32 (Ctrl::decode).
   typedef enum logic [2:0] {
     KIND_F32   = 3'd0,
     KIND_F64   = 3'd1,
@@ -36,14 +92,15 @@ package ptxfma_pkg;
     RND_RP = 2'd3
   } rnd_e;
 
-  // Source format of a (and b unless b_one). Code 3 is reserved and reads as AB_NATIVE.
+  // Source format of a (and b unless b_one). Code 3 is reserved and reads as AB_NATIVE
+  // (Ctrl::decode).
   typedef enum logic [1:0] {
     AB_NATIVE = 2'd0,
     AB_F16    = 2'd1,
     AB_BF16   = 2'd2
   } ab_fmt_e;
 
-  // vmad operand selector. Code 7 is reserved and reads as SEL_W.
+  // vmad operand selector. Code 7 is reserved and reads as SEL_W (Ctrl::decode).
   typedef enum logic [2:0] {
     SEL_B0 = 3'd0,
     SEL_B1 = 3'd1,
@@ -54,7 +111,7 @@ package ptxfma_pkg;
     SEL_W  = 3'd6
   } sel_e;
 
-  // vmad result scaling. Code 3 is reserved and reads as SCALE_NONE.
+  // vmad result scaling. Code 3 is reserved and reads as SCALE_NONE (Ctrl::decode).
   typedef enum logic [1:0] {
     SCALE_NONE  = 2'd0,
     SCALE_SHR7  = 2'd1,
@@ -79,6 +136,15 @@ package ptxfma_pkg;
     rnd_e    rnd;       // 4:3
     kind_e   kind;      // 2:0
   } ctrl_t;
+
+  // Which banks carry live data for a kind (the model's `pipeline::lanes`): the others load zero,
+  // as clock-gated flops would.
+  typedef struct packed {
+    logic lane0;
+    logic lane1;
+    logic vm;
+  } lane_en_t;
+  // END GENERATED: control word
 
   // Reserved codes fall back to the documented defaults, exactly as Ctrl::decode does, so every
   // 24-bit word has one meaning on both sides.
@@ -151,14 +217,6 @@ package ptxfma_pkg;
   // Float lanes: f32x2 uses both, every other float kind lane 0.
   localparam int unsigned Lanes = 2;
 
-  // Which banks carry live data for a kind (the model's `pipeline::lanes`): the others load
-  // zero, as clock-gated flops would.
-  typedef struct packed {
-    logic lane0;
-    logic lane1;
-    logic vm;
-  } lane_en_t;
-
   function automatic lane_en_t lane_enables(kind_e k);
     lane_en_t e;
     e.lane0 = k != KIND_VMAD;
@@ -176,17 +234,6 @@ package ptxfma_pkg;
   // Formats            //
   ////////////////////////
 
-  // The formats' fields, as cvfpu's fp_encoding_t table; every slice position below derives
-  // from these.
-  localparam int unsigned F64ManBits  = 52;
-  localparam int unsigned F32ManBits  = 23;
-  localparam int unsigned F16ManBits  = 10;
-  localparam int unsigned BF16ManBits = 7;
-  localparam int unsigned F64ExpBits  = 11;
-  localparam int unsigned F32ExpBits  = 8;
-  localparam int unsigned F16ExpBits  = 5;
-  localparam int unsigned BF16ExpBits = 8;
-
   // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS.
   localparam int unsigned F64Prec = F64ManBits + 1;
   localparam int unsigned F32Prec = F32ManBits + 1;
@@ -202,21 +249,9 @@ package ptxfma_pkg;
   localparam int unsigned F64Bias = 2 ** (F64ExpBits - 1) - 1;
   localparam int unsigned F32Bias = 2 ** (F32ExpBits - 1) - 1;
 
-  // The internal significand (operand_t.sig) is binary64's, MSB-aligned: a binary32 one is
-  // its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
-  localparam int unsigned SigW      = F64Prec;
+  // The internal significand (operand_t.sig) is binary64's (SigW bits), MSB-aligned: a
+  // binary32 one is its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
   localparam int unsigned F32SigLsb = SigW - F32Prec;
-
-  ////////////////////////
-  // Ports              //
-  ////////////////////////
-
-  // Operand and result words: a binary64, two binary32 (f32x2: lane l in bits F32W * l +: F32W)
-  // or a vmad word in the low bits. Tags and control words as the DUT contract (docs/dut.md)
-  // states them.
-  localparam int unsigned DataW = F64W;
-  localparam int unsigned TagW  = 16;
-  localparam int unsigned CtrlW = $bits(ctrl_t);
 
   ////////////////////////
   // Datapath constants //
@@ -227,8 +262,8 @@ package ptxfma_pkg;
   localparam int unsigned WordW    = 64;
   localparam int unsigned WordIdxW = $clog2(WordW);
 
-  // Booth array: 106-bit rows, 27 radix-4 digits of a 54-bit multiplier, plus the negation row.
-  localparam int unsigned MulW      = 106;
+  // Booth array: MulW-bit rows, 27 radix-4 digits of a 54-bit multiplier, plus the negation
+  // row.
   localparam int unsigned MplierW   = 54;
   // Multiplicands in two's complement: the widest multiple, 2 * (2^53 - 1), plus a sign.
   localparam int unsigned MCandW    = 55;
@@ -248,29 +283,17 @@ package ptxfma_pkg;
   localparam int unsigned F32x2Shift = 2 * BoothHiDigit;
   localparam int unsigned F32x2HiLsb = 2 * F32x2Shift;
 
-  // Adder window widths: aligned addend, magnitude / normalised significand, signed adder.
-  localparam int unsigned AlignW = 164;
-  localparam int unsigned MagW   = 165;
-  localparam int unsigned AddW   = 166;
-
-  // The window's geometry (model/src/parts/align.rs): the product sits ProdLsb (3) guard bits
-  // up, at window bits 108:3; its bit 2 * F64ManBits (104), which weighs 2^ep, is window bit
-  // RefBit (107), and window bit k weighs 2^(eref - RefBit + k).
-  localparam int unsigned ProdLsb = 3;
-  localparam int unsigned RefBit  = ProdLsb + 2 * F64ManBits;
-
-  // Shift counts over the adder window, 0..AddW: the LZA's count and the normaliser's shifts.
-  // Their top ShiftCntW - WordIdxW bits count whole WordW-bit slices.
-  localparam int unsigned ShiftCntW = $clog2(AddW + 1);
+  // The adder window (AlignW, MagW, AddW, ProdLsb, RefBit; drawn in model/src/geometry.rs):
+  // the product sits ProdLsb guard bits up, at window bits 108:3; its bit 2 * F64ManBits (104),
+  // which weighs 2^ep, is window bit RefBit (107), and window bit k weighs
+  // 2^(eref - RefBit + k). Shift counts over it are ShiftCntW bits; their top
+  // ShiftCntW - WordIdxW bits count whole WordW-bit slices.
 
   // The normalised significand (s3_lane_t.norm) leads at MagW-1: a binary64 result keeps
   // norm[MagW-1:F64RoundBit+1] (164:112), its round bit at F64RoundBit (111) and everything
   // below is sticky; likewise for binary32 (164:141, round bit 140).
   localparam int unsigned F64RoundBit = MagW - 1 - F64Prec;
   localparam int unsigned F32RoundBit = MagW - 1 - F32Prec;
-
-  // vmad intermediate width.
-  localparam int unsigned VmTmpW = 80;
 
   // vmad operands: a 32-bit word, or one of its bytes or half-words (the selectors' parts),
   // read as a VmOpW-bit two's complement value (the word and a sign). .shr7 and .shr15 shift
@@ -282,14 +305,9 @@ package ptxfma_pkg;
   localparam int unsigned ScaleShr7  = VmByteW - 1;
   localparam int unsigned ScaleShr15 = VmHalfW - 1;
 
-  // Internal exponent arithmetic: the model's i32, here ExpW (16) bits signed, which holds every
-  // value the datapath can form (|x| < 2^14); registers keep the low ExpRegW (14) bits like
-  // `as i16` packed.
-  localparam int unsigned ExpW    = 16;
-  localparam int unsigned ExpRegW = 14;
-  typedef logic signed [ExpW-1:0]    exp_t;
-  typedef logic signed [ExpRegW-1:0] exp14_t;
-
+  // Internal exponent arithmetic: the model's i32, here exp_t (ExpW bits signed), which holds
+  // every value the datapath can form (|x| < 2^14); registers keep the low ExpRegW bits
+  // (exp14_t) like `as i16` packed.
   function automatic exp_t exp_widen(exp14_t e);
     return exp_t'({{(ExpW - ExpRegW){e[ExpRegW-1]}}, e});
   endfunction
@@ -312,7 +330,8 @@ package ptxfma_pkg;
   // Pipeline registers   //
   //////////////////////////
 
-  // S1Lane: one float lane after stage 1.
+  // BEGIN GENERATED: registers (fma-model gen-rtl-pkg; edit the model, not this)
+  // S1Lane: One float lane after stage 1 (unpack, special cases, exponent compare, alignment).
   typedef struct packed {
     logic              sign_p;
     logic              sign_c;
@@ -325,14 +344,14 @@ package ptxfma_pkg;
     logic [DataW-1:0]  spec_res;
   } s1_lane_t;
 
-  // S1Vmad: vmad side path after stage 1.
+  // S1Vmad: vmad side-path after stage 1.
   typedef struct packed {
     logic [VmTmpW-1:0] vm_cext;
     logic              vm_inv;
     logic              vm_lsb;
   } s1_vmad_t;
 
-  // S1: stage-1 bank.
+  // S1: Stage-1 register bank (`s1_q`): multiplier carry-save pair, vmad side path, two lanes.
   typedef struct packed {
     logic            valid;
     logic [TagW-1:0] tag;
@@ -344,7 +363,7 @@ package ptxfma_pkg;
     s1_lane_t        lane1;
   } s1_t;
 
-  // S2Lane: one float lane after stage 2.
+  // S2Lane: One float lane after stage 2 (product CPA, sm_1x truncation, add, LZA).
   typedef struct packed {
     logic                 sign;
     logic                 zero;
@@ -357,7 +376,7 @@ package ptxfma_pkg;
     logic [DataW-1:0]     spec_res;
   } s2_lane_t;
 
-  // S2: stage-2 bank.
+  // S2: Stage-2 register bank (`s2_q`).
   typedef struct packed {
     logic              valid;
     logic [TagW-1:0]   tag;
@@ -367,7 +386,7 @@ package ptxfma_pkg;
     s2_lane_t          lane1;
   } s2_t;
 
-  // S3Lane: one float lane after stage 3.
+  // S3Lane: One float lane after stage 3 (normalisation).
   typedef struct packed {
     logic             sign;
     logic             zero;
@@ -379,7 +398,7 @@ package ptxfma_pkg;
     logic [DataW-1:0] spec_res;
   } s3_lane_t;
 
-  // S3: stage-3 bank.
+  // S3: Stage-3 register bank (`s3_q`).
   typedef struct packed {
     logic             valid;
     logic [TagW-1:0]  tag;
@@ -389,12 +408,13 @@ package ptxfma_pkg;
     s3_lane_t         lane1;
   } s3_t;
 
-  // Out: the retiring bank.
+  // Out: Output register bank (`out_q`): what retires.
   typedef struct packed {
     logic             valid;
     logic [TagW-1:0]  tag;
     logic [DataW-1:0] d;
   } out_t;
+  // END GENERATED: registers
 
 endpackage
 

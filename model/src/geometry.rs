@@ -48,22 +48,23 @@ widths! {
     MUL_W = 2 * SIG_W;
     /// Guard bits below the product in the adder window.
     PROD_LSB = 3;
-    /// The window bit of product bit `2 * F64.frac_bits`, which weighs `2^ep`.
+    /// The window bit of the product's bit 104 (twice binary64's fraction), which weighs 2^ep.
     REF_BIT = PROD_LSB + 2 * F64.frac_bits;
     /// The aligned addend: the product's guard bits and rows, a two-bit gap, and the addend's
-    /// SIG_W bits on top.
+    /// significand on top.
     ALIGN_W = PROD_LSB + MUL_W + 2 + SIG_W;
     /// The sum's magnitude and the normalised significand: the aligned addend plus a carry.
     MAG_W = ALIGN_W + 1;
     /// The signed adder: the magnitude plus a sign.
     ADD_W = MAG_W + 1;
-    /// Shift counts over the adder window, 0..=ADD_W: the LZA's count and the normaliser's.
+    /// Shift counts over the adder window, 0 up to its width: the LZA's count and the
+    /// normaliser's.
     SHIFT_CNT_W = u32::BITS - ADD_W.leading_zeros();
     /// vmad's intermediate: a 66-bit product and a sign-extended c, with room to spare.
     VM_TMP_W = 80;
     /// Internal exponent arithmetic (holds every exponent the datapath forms).
     EXP_W = 16;
-    /// Exponents as the registers keep them: the low bits of `EXP_W`, two's complement.
+    /// Exponents as the registers keep them: the low bits, two's complement.
     EXP_REG_W = 14;
 }
 

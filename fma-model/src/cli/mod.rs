@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod eval;
+pub mod gen_rtl_pkg;
 pub mod silicon;
 
 use std::ffi::OsString;
@@ -78,6 +79,9 @@ enum Command {
     /// Check the model against an NVIDIA GPU: generate vectors, compare the GPU's results.
     #[command(long_about = silicon::LONG_ABOUT, disable_help_flag = true)]
     Silicon(silicon::Args),
+    /// Write the RTL and DPI package regions generated from the model's declarations.
+    #[command(name = "gen-rtl-pkg", long_about = gen_rtl_pkg::LONG_ABOUT, disable_help_flag = true)]
+    GenRtlPkg(gen_rtl_pkg::Args),
 }
 
 /// Why the command line did not give something to run.
@@ -96,6 +100,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
         Ok(Command::Eval(a)) => eval::main(a),
         Ok(Command::Check(a)) => check::main(a),
         Ok(Command::Silicon(a)) => silicon::main(a),
+        Ok(Command::GenRtlPkg(a)) => gen_rtl_pkg::main(a),
         Err(Stop::Info(e)) => {
             // A closed stdout has nothing to report; with SIGPIPE at its default this process
             // is gone before this returns anyway.
@@ -113,7 +118,7 @@ fn parse(args: Vec<OsString>) -> Result<Command, Stop> {
     let sub = args
         .get(1)
         .and_then(|a| a.to_str())
-        .filter(|a| matches!(*a, "eval" | "check" | "silicon"))
+        .filter(|a| matches!(*a, "eval" | "check" | "silicon" | "gen-rtl-pkg"))
         .map(str::to_owned);
     let args = if sub.as_deref() == Some("check") {
         check::testfloat_spellings(args)
