@@ -20,8 +20,8 @@
 
 use std::sync::OnceLock;
 
+use ptxfma_model::ctrl::{Ctrl, Kind};
 use ptxfma_model::format::{Fmt, F32};
-use ptxfma_model::machine::ctrl::{Ctrl, Kind};
 use ptxfma_model::stimulus::vector_for;
 
 use crate::stim::{Family, Rng, Vector};
@@ -485,8 +485,8 @@ fn vmad_corner(rng: &mut Rng, _ctrl: &Ctrl) -> (u64, u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ptxfma_model::ctrl::legal::is_legal;
     use ptxfma_model::format::{F16, F64};
-    use ptxfma_model::machine::legal::is_legal;
 
     #[test]
     fn corners_are_legal_and_fit_their_formats() {

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use bitvec::prelude::*;
 use ptxfma_model::machine::pipeline::Pipeline;
-use ptxfma_model::machine::regs::{Leaf, Out, Reg, S1, S2, S3};
+use ptxfma_model::regs::{Leaf, Out, Reg, S1, S2, S3};
 
 /// Words of the output-port block.
 pub const PORT_WORDS: usize = 4;
@@ -255,7 +255,7 @@ mod tests {
             *w = (i as u32).wrapping_mul(0x9E37_79B9) ^ 0x5A5A_A5A5;
         }
         for leaf in S1::layout() {
-            let want = ptxfma_model::machine::regs::extract(&words, leaf.lsb, leaf.width());
+            let want = ptxfma_model::regs::extract(&words, leaf.lsb, leaf.width());
             assert_eq!(field(&words, &leaf), want, "{}", leaf.name);
         }
     }

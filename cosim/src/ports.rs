@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline::PipeIn;
 
 use crate::frame::Bank;
@@ -275,7 +275,7 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::machine::ctrl::{Kind, Rnd};
+    use ptxfma_model::ctrl::{Kind, Rnd};
 
     fn ports(valid: bool, tag: u16, d: u64) -> [u32; 4] {
         [valid as u32, tag as u32, d as u32, (d >> 32) as u32]

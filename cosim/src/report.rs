@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Sel};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Sel};
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::frame::{self, Bank, FieldDiff};
@@ -489,7 +489,7 @@ fn f16_to_f32(h: u16) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::machine::ctrl::Rnd;
+    use ptxfma_model::ctrl::Rnd;
 
     #[test]
     fn f16_conversion_is_exact() {

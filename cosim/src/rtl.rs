@@ -15,7 +15,7 @@
 use std::pin::Pin;
 
 use ptxfma_model::machine::pipeline::PipeIn;
-use ptxfma_model::machine::regs::{Out, Reg, S1, S2, S3};
+use ptxfma_model::regs::{Out, Reg, S1, S2, S3};
 
 use crate::frame;
 use crate::Error;
@@ -130,7 +130,7 @@ pub fn variant(name: &str) -> Result<&'static VariantMeta, Error> {
 }
 
 /// Checks that the RTL ports have the widths the model's registers need. A package that has
-/// drifted from `model/src/machine/regs.rs` is reported here, by name, instead of as a confusing
+/// drifted from `model/src/regs.rs` is reported here, by name, instead of as a confusing
 /// divergence.
 pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     let want: [(&str, u32); 11] = [
@@ -138,7 +138,7 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
         ("rst_ni", 1),
         ("in_valid_i", 1),
         ("in_tag_i", 16),
-        ("in_ctrl_i", ptxfma_model::machine::ctrl::CTRL_BITS),
+        ("in_ctrl_i", ptxfma_model::ctrl::CTRL_BITS),
         ("in_a_i", 64),
         ("in_b_i", 64),
         ("in_c_i", 64),
@@ -168,7 +168,7 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     } else {
         Err(Error::new(format!(
             "RTL variant `{}` does not match the model (rtl/ptxfma_pkg.sv vs \
-             model/src/machine/regs.rs): {}",
+             model/src/regs.rs): {}",
             v.name,
             problems.join("; ")
         )))

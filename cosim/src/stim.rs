@@ -2,7 +2,7 @@
 //! (`ptxfma_model::stimulus`): the same vectors, with the call shapes the report and the
 //! lockstep loop use.
 
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::stimulus::{self as s, FamilyFilter};
 pub use ptxfma_model::stimulus::{splitmix64, Family, Rng, Vector};
 pub use ptxfma_ptx::print::ptx_spelling;

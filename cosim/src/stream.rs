@@ -23,7 +23,7 @@
 
 use std::fmt;
 
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::directed::{self, Biased};

@@ -8,7 +8,7 @@ use ptxfma_cosim::chunk::{self, Chunk};
 use ptxfma_cosim::coverage::Coverage;
 use ptxfma_cosim::stim::{Family, Stimulus};
 use ptxfma_cosim::stream::Families;
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 
 /// Operations of the closure run: what `make cosim` runs.

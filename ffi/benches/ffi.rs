@@ -5,9 +5,9 @@
 //! shared and single runs vary. `FFI_BENCH_OPS` sets the operations per run (default 1,000,000).
 
 use ptxfma::ptxfma_eval_batch;
-use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::machine::regs::Out;
+use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
 use std::hint::black_box;
 use std::time::Instant;

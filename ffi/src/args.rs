@@ -4,8 +4,8 @@
 
 use std::ffi::{c_char, CStr};
 
-use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
-use ptxfma_model::machine::legal::is_legal;
+use ptxfma_model::ctrl::legal::is_legal;
+use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
 use ptxfma_ptx::quote::quote_spans;
 use ptxfma_ptx::read::MAX_LINE;
 use ptxfma_ptx::Target;

@@ -1,7 +1,7 @@
 //! `ptxfma_eval_batch`: arrays of operations on the model's batch path.
 
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::batch;
-use ptxfma_model::machine::ctrl::Ctrl;
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{self, LANES};
 

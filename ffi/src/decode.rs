@@ -2,7 +2,7 @@
 
 use std::ffi::c_char;
 
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_ptx::print::sel_suffix;
 use ptxfma_ptx::quote::quote_spans;
 use ptxfma_ptx::{self as op, Target, VmadSrc};
@@ -66,7 +66,7 @@ fn decode_spelling(s: &str, target: Target) -> Res<Ctrl> {
     }
     let mut src = VmadSrc::default();
     let mut negs = [false; 3];
-    let mut sels = [ptxfma_model::machine::ctrl::Sel::W; 3];
+    let mut sels = [ptxfma_model::ctrl::Sel::W; 3];
     for (i, tok) in ops.iter().enumerate() {
         let (neg, body) = match tok.strip_prefix('-') {
             Some(b) => (true, b),
@@ -111,7 +111,7 @@ fn decode_spelling(s: &str, target: Target) -> Res<Ctrl> {
 }
 
 /// The selectors an operand may carry, named through the model's own `sel_suffix`.
-const SELS: [ptxfma_model::machine::ctrl::Sel; 6] = {
-    use ptxfma_model::machine::ctrl::Sel::*;
+const SELS: [ptxfma_model::ctrl::Sel; 6] = {
+    use ptxfma_model::ctrl::Sel::*;
     [B0, B1, B2, B3, H0, H1]
 };

@@ -49,7 +49,7 @@ pub use pipe::{
 pub use stage::{ptxfma_pipe_stage, ptxfma_pipe_stage_word, ptxfma_stage_width, PtxfmaStage};
 pub use status::{ptxfma_last_error, ptxfma_version, PtxfmaStatus};
 
-use ptxfma_model::machine::ctrl::CTRL_BITS;
+use ptxfma_model::ctrl::CTRL_BITS;
 use ptxfma_model::machine::pipeline::LATENCY;
 
 /// Cycles from an input to its result on the output ports (the RTL's latency).

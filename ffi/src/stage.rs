@@ -1,7 +1,7 @@
 //! The register banks of a pipeline instance as packed images: the RTL's stage taps.
 
 use ptxfma_model::machine::pipeline::Pipeline;
-use ptxfma_model::machine::regs::{Out, Reg, S1, S2, S3};
+use ptxfma_model::regs::{Out, Reg, S1, S2, S3};
 
 use crate::args::out_ptr;
 use crate::pipe::with_pipe;

@@ -4,7 +4,7 @@
 use ptxfma::*;
 use ptxfma_model::machine::pipeline;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::machine::regs::{Reg, S1};
+use ptxfma_model::regs::{Reg, S1};
 use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
 use ptxfma_ptx::{decode, parse_line, Target};
 use std::ffi::{CStr, CString};

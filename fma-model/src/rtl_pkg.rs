@@ -9,11 +9,11 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel, CTRL_BITS, CTRL_FIELDS};
 use ptxfma_model::format::{Fmt, BF16, F16, F32, F64};
 use ptxfma_model::geometry;
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel, CTRL_BITS, CTRL_FIELDS};
 use ptxfma_model::machine::pipeline::{LaneEn, LATENCY};
-use ptxfma_model::machine::regs::{Out, Reg, RtlField, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
+use ptxfma_model::regs::{Out, Reg, RtlField, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 
 /// The command that writes the regions, as their header names it.
 pub const COMMAND: &str = "fma-model gen-rtl-pkg";

@@ -29,8 +29,8 @@ fn committed_packages_are_current() {
 /// appears in the package (a region left empty by a broken marker would pass the test above).
 #[test]
 fn every_register_and_control_field_is_declared() {
-    use ptxfma_model::machine::ctrl::CTRL_FIELDS;
-    use ptxfma_model::machine::regs::{Out, Reg, S1, S2, S3};
+    use ptxfma_model::ctrl::CTRL_FIELDS;
+    use ptxfma_model::regs::{Out, Reg, S1, S2, S3};
     let pkg = rtl_pkg::regions()
         .into_iter()
         .filter(|r| r.file == "rtl/ptxfma_pkg.sv")

@@ -7,7 +7,7 @@
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{eval, LATENCY};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::machine::regs::Out;
+use ptxfma_model::regs::Out;
 use ptxfma_ptx::{parse_line, Instr, Target};
 
 /// The file's lines: line number, instruction text, decoded instruction, the GPU's result.

@@ -14,11 +14,11 @@
 //! times that backend alone. Every backend must give `tick`'s results, and a lane backend must
 //! have taken inputs; the bench checks both.
 
-use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 use ptxfma_model::machine::lanes::{Backend, ENV};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::machine::regs::Out;
 use ptxfma_model::reference::{host, soft};
+use ptxfma_model::regs::Out;
 use std::hint::black_box;
 use std::time::Instant;
 

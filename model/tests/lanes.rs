@@ -9,12 +9,12 @@
 //! (The field-for-field comparison with the scalar stages is in `batch`'s unit tests; the
 //! longer bulk test of the whole model is `tests/tests/bulk.rs`.)
 
-use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+use ptxfma_model::ctrl::{Ctrl, Kind};
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::LANES;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline, LATENCY};
-use ptxfma_model::machine::regs::Out;
 use ptxfma_model::reference::ptx;
+use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
 use std::collections::BTreeMap;
 

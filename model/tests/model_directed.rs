@@ -2,7 +2,7 @@
 //! the references: every decision in `docs/semantics.md` checked on the datapath against values
 //! worked out by hand.
 
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_model::machine::pipeline::eval;
 
 fn ev(c: &Ctrl, a: u64, b: u64, cc: u64) -> u64 {

@@ -16,7 +16,7 @@
 // Off x86-64 the host comparison is compiled out and some stimulus helpers go unused.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_model::reference::{ptx, sm1x, soft, vmad};
 use ptxfma_model::stimulus::VMAD_EDGES;
 

@@ -3,7 +3,7 @@
 use super::error::{bail, DecodeError};
 use super::mnemonic::{classify, ty_name, Modifier, Opcode, Ty};
 use super::target::Target;
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// The type part of a float mnemonic, once validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,7 +212,7 @@ pub(crate) fn decode_float(op: Opcode, mods: &[&str], target: Target) -> Result<
 #[cfg(test)]
 mod tests {
     use super::super::test_util::*;
-    use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+    use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
     // ---- fma / mad, f32 ----
 

@@ -1,11 +1,11 @@
-//! `is_legal` (in `machine::legal`) restates the decoder's rules as field rules: checked here
+//! `is_legal` (in `ctrl::legal`) restates the decoder's rules as field rules: checked here
 //! against the decoder on every control word.
 
 #[cfg(test)]
 mod tests {
     use crate::{decode, decode_vmad, Target, VmadSrc};
-    use ptxfma_model::machine::ctrl::{Ctrl, Sel, CTRL_BITS};
-    use ptxfma_model::machine::legal::is_legal;
+    use ptxfma_model::ctrl::legal::is_legal;
+    use ptxfma_model::ctrl::{Ctrl, Sel, CTRL_BITS};
     use std::collections::HashSet;
 
     /// Every control word the decoder produces, from every mnemonic its grammar accepts up to

@@ -50,7 +50,7 @@
 //! - `float`: `fma`/`mad`/`add`/`sub`/`mul` in every float precision;
 //! - `vmad`: the integer `vmad` and its operand decorations ([`VmadSrc`]);
 //! - `line`: [`parse_line`], the `eval` line with its hex operands ([`Instr`]);
-//! - `legal_check`: the decoder against `machine::legal::is_legal`, which control words have a
+//! - `legal_check`: the decoder against `ctrl::legal::is_legal`, which control words have a
 //!   PTX spelling, on every word;
 //! - `print`: the inverse of the decoder, a control word and its operands back to PTX text.
 
@@ -79,7 +79,7 @@ pub use vmad::{decode_vmad, VmadSrc};
 
 use float::decode_float;
 use mnemonic::{split_mnemonic, Opcode};
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use vmad::decode_vmad_mods;
 
 /// Decodes an opcode with its modifiers, e.g. `fma.rn.ftz.sat.f32`, for `target`. A vmad

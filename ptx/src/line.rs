@@ -5,7 +5,7 @@ use super::float::decode_float;
 use super::mnemonic::{parse_sel, split_mnemonic, Opcode};
 use super::target::Target;
 use super::vmad::{decode_vmad_mods, VmadSrc};
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Sel};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Sel};
 
 /// One decoded `eval` line: the control word and the three source operands as raw bits.
 /// Operands an instruction does not take are 0 (`b` of add/sub, whose +1.0 comes from
@@ -291,7 +291,7 @@ pub fn parse_line(line: &str, target: Target) -> Result<Instr, DecodeError> {
 mod tests {
     use super::super::test_util::*;
     use crate::*;
-    use ptxfma_model::machine::ctrl::{Kind, Rnd, Scale, Sel};
+    use ptxfma_model::ctrl::{Kind, Rnd, Scale, Sel};
 
     // ---- parse_line ----
 

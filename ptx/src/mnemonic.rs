@@ -2,7 +2,7 @@
 //! after it, classified before either decoder decides what they mean.
 
 use super::error::{bail, DecodeError};
-use ptxfma_model::machine::ctrl::{Rnd, Scale, Sel};
+use ptxfma_model::ctrl::{Rnd, Scale, Sel};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Opcode {

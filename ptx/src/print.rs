@@ -1,8 +1,8 @@
 //! The PTX printer, the inverse of the decoder: the spelling of a control word and its operands,
 //! for reports, replay scripts and `fma-model eval` lines.
 
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
-use ptxfma_model::machine::legal::{is_legal, FloatOp};
+use ptxfma_model::ctrl::legal::{is_legal, FloatOp};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 
 /// The PTX spelling of a rounding mode (`rn`), without the dot.
 pub fn rnd_name(r: Rnd) -> &'static str {

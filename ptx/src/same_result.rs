@@ -1,6 +1,6 @@
 //! When two results of one operation are the same PTX result (docs/semantics.md S1).
 
-use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+use ptxfma_model::ctrl::{Ctrl, Kind};
 
 /// Whether `got` is an acceptable result where `expected` is the reference's, for an operation
 /// with control word `ctrl`: bit for bit, except that PTX leaves an f32 NaN's bits open (S1), so
@@ -29,7 +29,7 @@ pub fn same_result(ctrl: &Ctrl, got: u64, expected: u64, strict_nan: bool) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::machine::ctrl::Rnd;
+    use ptxfma_model::ctrl::Rnd;
 
     #[test]
     fn any_f32_nan_is_the_same_result_but_f64_payloads_are_exact() {

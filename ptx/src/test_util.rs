@@ -1,7 +1,7 @@
 //! Helpers shared by the decoder tests in `float`, `vmad` and `line`.
 
 use super::*;
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 
 pub(crate) fn t(s: &str) -> Target {
     Target::parse(s).unwrap()

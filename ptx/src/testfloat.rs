@@ -12,7 +12,7 @@ use flate2::read::MultiGzDecoder;
 
 use crate::quote::quote;
 use crate::same_result;
-use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 
 /// A TestFloat function that is one PTX instruction on this pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

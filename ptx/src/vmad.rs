@@ -4,7 +4,7 @@ use super::error::{bail, DecodeError};
 use super::float::require_sm;
 use super::mnemonic::{classify, split_mnemonic, ty_name, Modifier, Opcode, Ty};
 use super::target::Target;
-use ptxfma_model::machine::ctrl::{Ctrl, Kind, Scale, Sel};
+use ptxfma_model::ctrl::{Ctrl, Kind, Scale, Sel};
 
 /// The vmad source-operand decorations, which PTX writes on the operands rather than the opcode:
 /// `{-}a{.asel}, {-}b{.bsel}, {-}c`.
@@ -161,7 +161,7 @@ pub(crate) fn decode_vmad_mods(
 mod tests {
     use super::super::test_util::*;
     use crate::*;
-    use ptxfma_model::machine::ctrl::{Kind, Scale, Sel};
+    use ptxfma_model::ctrl::{Kind, Scale, Sel};
 
     // ---- vmad ----
 

@@ -13,10 +13,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString};
 
-use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
-use ptxfma_model::machine::legal::is_legal;
+use ptxfma_model::ctrl::legal::is_legal;
+use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
 use ptxfma_model::machine::pipeline::{self, PipeIn, LATENCY};
-use ptxfma_model::machine::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
+use ptxfma_model::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 use ptxfma_model::wide::Wide;
 use ptxfma_ptx::quote::quote_spans;
 use ptxfma_ptx::read::read as read_line;

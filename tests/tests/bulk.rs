@@ -10,12 +10,12 @@
 //! AVX-512 where the CPU has them), so every path answers to the references on every machine.
 //! Run in release mode (`make test` does).
 
-use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::LANES;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline, LATENCY};
-use ptxfma_model::machine::regs::Out;
 use ptxfma_model::reference::ptx;
+use ptxfma_model::regs::Out;
 use ptxfma_model::stimulus::{self, Family, Rng};
 use std::collections::BTreeMap;
 
@@ -212,7 +212,7 @@ fn model_matches_references_on_every_family_mode_and_ftz() {
 /// mode, through add, sub and fma .f32.{f16,bf16}.
 #[test]
 fn exhaustive_f16_and_bf16_inputs() {
-    use ptxfma_model::machine::ctrl::AbFmt;
+    use ptxfma_model::ctrl::AbFmt;
     let cs: [u64; 8] = [
         0x0000_0000,
         0x8000_0000,

@@ -3,7 +3,7 @@
 //! of any shape gives an error rather than a panic.
 
 use proptest::prelude::*;
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_ptx::{decode, decode_vmad, parse_line, DecodeError, Target, VmadSrc};
 
 /// One target of each generation, plus the variant spellings.

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+use ptxfma_model::ctrl::{Ctrl, Kind};
 use ptxfma_model::machine::pipeline::eval;
 use ptxfma_model::reference::ptx;
 use ptxfma_model::stimulus::Family;

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ptxfma_model::machine::ctrl::{Ctrl, CTRL_BITS};
+use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::{self as op, Target};
 

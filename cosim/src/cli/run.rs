@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::chunk::{self, Chunk, Shard};
-use ptxfma_model::machine::ctrl::Rnd;
+use ptxfma_model::ctrl::Rnd;
 use ptxfma_ptx::testfloat::{self, Func};
 
 use crate::coverage::Coverage;

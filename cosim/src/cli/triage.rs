@@ -121,9 +121,7 @@ fn family(c: &Chunk, d: &Divergence) -> String {
 
 fn instruction(d: &Divergence) -> String {
     match d.input() {
-        Some(inp) if inp.valid => {
-            stim::ptx_spelling(&ptxfma_model::machine::ctrl::Ctrl::decode(inp.ctrl))
-        }
+        Some(inp) if inp.valid => stim::ptx_spelling(&ptxfma_model::ctrl::Ctrl::decode(inp.ctrl)),
         Some(_) => "bubble".to_string(),
         None => "reset".to_string(),
     }

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use ptxfma_model::machine::ctrl::{Ctrl, Rnd};
+use ptxfma_model::ctrl::{Ctrl, Rnd};
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::read::MAX_LINE;
 use ptxfma_ptx::testfloat::{self, Func};

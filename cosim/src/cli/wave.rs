@@ -99,7 +99,7 @@ pub fn wave(a: Args) -> Result<u8, Error> {
     let mut replayer = report::Replayer::new(&sides.rtl, reference.as_ref())?;
     for (k, inp) in inputs.iter().enumerate().take(SHOWN) {
         let alone = replayer.alone(inp)?;
-        let ctrl = ptxfma_model::machine::ctrl::Ctrl::decode(inp.ctrl);
+        let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
         println!(
             "  cycle {k:>5}  {}  d = {}{}",
             crate::stim::ptx_spelling(&ctrl),

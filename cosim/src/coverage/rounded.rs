@@ -2,8 +2,8 @@
 //! `round::round` makes them, so the sampler can bin each step (round bit, sticky, increment,
 //! carry, flush) that the model's rounder does not keep.
 
-use ptxfma_model::machine::ctrl::Rnd;
-use ptxfma_model::machine::regs::{S3Lane, U165};
+use ptxfma_model::ctrl::Rnd;
+use ptxfma_model::regs::{S3Lane, U165};
 
 use super::bins::FloatOp;
 
@@ -99,7 +99,7 @@ pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
 mod tests {
     use super::*;
     use crate::coverage::bins::{self, Op};
-    use ptxfma_model::machine::ctrl::{Ctrl, Kind};
+    use ptxfma_model::ctrl::{Ctrl, Kind};
     use ptxfma_model::machine::pipeline::Pipeline;
     use ptxfma_model::parts::round::round;
     use ptxfma_model::stimulus::{FamilyFilter, Stimulus};

@@ -7,13 +7,13 @@
 //! the sm_1x product's range for the result): those ride along in a three-entry shadow of the
 //! pipeline, checked against each bank's valid bit, tag and control word.
 
+use ptxfma_model::ctrl::Kind;
 use ptxfma_model::format::{Fmt, F64};
-use ptxfma_model::machine::ctrl::Kind;
 use ptxfma_model::machine::pipeline::PipeIn;
-use ptxfma_model::machine::regs::{S1Lane, S2Lane, S3Lane, S1, S2, S3};
 use ptxfma_model::parts::unpack::lane_operands;
 use ptxfma_model::parts::vmad_select::part_select;
 use ptxfma_model::parts::{align as malign, booth, sm1x as msm1x};
+use ptxfma_model::regs::{S1Lane, S2Lane, S3Lane, S1, S2, S3};
 
 use super::bins::{self, *};
 use super::classify::{classify, is_sub};

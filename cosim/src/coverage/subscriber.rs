@@ -4,7 +4,7 @@
 //! it is decided here.
 
 use ptxfma_model::machine::pipeline::PipeIn;
-use ptxfma_model::machine::regs::{Reg, S1, S2, S3};
+use ptxfma_model::regs::{Reg, S1, S2, S3};
 
 use super::{Banks, Coverage};
 use crate::frame::Bank;

@@ -26,7 +26,7 @@ impl Flip {
     }
 }
 
-fn leaf(bank: Bank, name: &str) -> &'static ptxfma_model::machine::regs::Leaf {
+fn leaf(bank: Bank, name: &str) -> &'static ptxfma_model::regs::Leaf {
     bank.leaves()
         .iter()
         .find(|l| l.name == name)

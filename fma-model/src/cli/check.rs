@@ -18,7 +18,7 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use ptxfma_model::machine::ctrl::{Ctrl, Rnd};
+use ptxfma_model::ctrl::{Ctrl, Rnd};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline, LATENCY};
 use ptxfma_ptx::print::eval_line;
 use ptxfma_ptx::quote::{quote, quote_os};

@@ -10,7 +10,7 @@
 //! run; the exit code is 1 if any line was bad, 2 if stdin could not be read. Errors quote the
 //! input through [`ptxfma_ptx::quote`], so a huge or hostile token cannot flood or garble them.
 
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline;
 use ptxfma_ptx::read::{read, read_line, MAX_LINE};
 use ptxfma_ptx::Target;
@@ -177,7 +177,7 @@ fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::machine::ctrl::Kind;
+    use ptxfma_model::ctrl::Kind;
 
     /// A stand-in evaluator whose answer depends on every input, so the tests can tell which
     /// control word and operands reached it: kind in the top byte, then a ^ b ^ c.

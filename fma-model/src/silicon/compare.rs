@@ -5,9 +5,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use ptxfma_model::ctrl::legal::FloatOp;
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 use ptxfma_model::format::{Fmt, F32, F64};
-use ptxfma_model::machine::ctrl::{Ctrl, Kind, Rnd};
-use ptxfma_model::machine::legal::FloatOp;
 
 use super::files::{Output, ResultsReader, VectorsReader};
 use super::forms::{self, Form, Shape};

@@ -5,7 +5,7 @@
 //! and around 1.0 for `.sat` (S3), exact cancellations (signed zero), and vmad's boundary values
 //! under every selector (S8).
 
-use ptxfma_model::machine::legal::FloatOp;
+use ptxfma_model::ctrl::legal::FloatOp;
 use ptxfma_model::stimulus::VMAD_EDGES;
 
 use super::forms::{Form, Shape};
@@ -178,7 +178,7 @@ pub fn vectors(form: &Form) -> Vec<(u64, u64, u64)> {
         }
     }
     // Clear what the instruction does not read, then drop the repeats that makes.
-    let op = (form.ctrl.kind != ptxfma_model::machine::ctrl::Kind::Vmad)
+    let op = (form.ctrl.kind != ptxfma_model::ctrl::Kind::Vmad)
         .then(|| FloatOp::of(&form.ctrl))
         .flatten();
     for x in &mut v {

@@ -7,8 +7,8 @@
 //! checked-in file equal to this module's output, and its fingerprint travels in every vector
 //! and result file so that files and program from different tables are refused.
 
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind};
-use ptxfma_model::machine::legal::FloatOp;
+use ptxfma_model::ctrl::legal::FloatOp;
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind};
 use ptxfma_model::stimulus::Family;
 use ptxfma_ptx::print::{ptx_spelling, sel_suffix};
 

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ptxfma_model::machine::ctrl::Ctrl;
+use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline::eval_batch;
 use ptxfma_model::stimulus::{operands_for, splitmix64, Rng};
 

@@ -7,10 +7,10 @@
 //! The RTL ports are derived from the control word here: `f64_i` is `ctrl.kind == F64`,
 //! `sm1x_i` is `ctrl.kind == Sm1x` and `rnd_rm_i` is `round::effective_rnd(ctrl) == Rm`.
 
-use crate::machine::ctrl::{Ctrl, Kind, Rnd};
-use crate::machine::regs::{S1Lane, S2Lane, S3Lane};
+use crate::ctrl::{Ctrl, Kind, Rnd};
 use crate::parts::unpack::LaneOperands;
 use crate::parts::{adder, align, lza, normalize, round, sm1x, special};
+use crate::regs::{S1Lane, S2Lane, S3Lane};
 
 /// `ptxfma_s1_lane`: the stage-1 front end of one float lane: product sign and exponent,
 /// addend alignment against the product, and the special-case result. It runs beside the

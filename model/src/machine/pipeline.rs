@@ -1,13 +1,13 @@
 //! The pipeline: four register banks and the pure functions between them.
 
+use crate::ctrl::{Ctrl, Kind, CTRL_BITS};
 use crate::machine::batch;
-use crate::machine::ctrl::{Ctrl, Kind, CTRL_BITS};
 use crate::machine::lane;
 use crate::machine::lanes::Backend;
-use crate::machine::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 use crate::parts::unpack::lane_operands;
 use crate::parts::vmad_select::part_select;
 use crate::parts::{adder, booth, csa_tree, round, vmad};
+use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;

@@ -3,8 +3,8 @@
 //! addend and returns a sign and a magnitude.
 
 use crate::geometry::{ADD_W, ALIGN_W, MAG_W, PROD_LSB};
-use crate::machine::regs::{U164, U165, U166};
 use crate::parts::booth::MASK;
+use crate::regs::{U164, U165, U166};
 use crate::wide::Wide;
 
 /// Resizes a window value between widths that share three limbs, dropping bits above `B`.

@@ -6,7 +6,7 @@
 //! product, enough for the product to act as a sticky contribution only.
 
 use crate::geometry::{ALIGN_W, C_TOP, REF_BIT, SIG_W};
-use crate::machine::regs::U164;
+use crate::regs::U164;
 
 /// Largest shift: the whole addend is below the window.
 pub const MAX_SHIFT: u32 = ALIGN_W;

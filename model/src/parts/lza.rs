@@ -9,7 +9,7 @@
 //! so the normaliser corrects by one bit in either direction.
 
 use crate::geometry::MAG_W;
-use crate::machine::regs::U166;
+use crate::regs::U166;
 
 /// Predicted leading zeros of the MAG_W-bit magnitude of `a + b`.
 #[inline(always)]
@@ -32,8 +32,8 @@ pub fn predict(a: U166, b: U166) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::regs::U164;
     use crate::parts::adder;
+    use crate::regs::U164;
 
     /// The normaliser corrects one bit either way; the prediction must never be further off.
     #[test]

@@ -4,8 +4,8 @@
 //! collecting sticky.
 
 use crate::geometry::{ADD_W, MAG_W, REF_BIT};
-use crate::machine::regs::U165;
 use crate::parts::adder::resize;
+use crate::regs::U165;
 use crate::wide::Wide;
 
 /// Output of the normaliser for one lane.

@@ -2,10 +2,10 @@
 //! direction, handles overflow, flushes tiny results (`.ftz`, sm_1x: S4), takes the special
 //! result when there is one, and saturates (`.sat`).
 
+use crate::ctrl::{Ctrl, Kind, Rnd};
 use crate::format;
 use crate::geometry::MAG_W;
-use crate::machine::ctrl::{Ctrl, Kind, Rnd};
-use crate::machine::regs::{S3Lane, U165};
+use crate::regs::{S3Lane, U165};
 
 /// The normalised significand's leading bit.
 const LEAD_BIT: usize = MAG_W as usize - 1;

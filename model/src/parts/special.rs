@@ -1,7 +1,7 @@
 //! Special-case unit: NaN and infinity results, decided from the operand classes alone so the
 //! result is ready in stage 1 and rides down the pipe beside the arithmetic (S1, S2, S9).
 
-use crate::machine::ctrl::{Ctrl, Kind};
+use crate::ctrl::{Ctrl, Kind};
 use crate::parts::unpack::LaneOperands;
 
 /// binary32 NaN produced by every f32-result instruction (S1).

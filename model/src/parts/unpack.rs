@@ -6,8 +6,8 @@
 //! are MSB-aligned, so binary32 uses bits 52:29; subnormals keep their leading zeros and the
 //! format's minimum exponent. That one form lets one back end serve every format.
 
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::format::{Fmt, BF16, F16, F32, F64};
-use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// One unpacked float operand.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 //! 64-bit result as signed) with an 80-bit
 //! intermediate (bits above 79 of the 128-bit `tmp` never reach the result).
 
-use crate::machine::ctrl::{Ctrl, Scale};
-use crate::machine::regs::S1Vmad;
+use crate::ctrl::{Ctrl, Scale};
+use crate::regs::S1Vmad;
 
 pub const TMP_MASK: u128 = (1 << 80) - 1;
 

@@ -1,7 +1,7 @@
 //! vmad byte/half-word select with sign or zero extension (PTX `partSelectSignExtend`, as sm_90
 //! computes it: decision S8).
 
-use crate::machine::ctrl::Sel;
+use crate::ctrl::Sel;
 
 /// The selected part of `w`, extended to a signed value. A byte or half-word is sign- or
 /// zero-extended by the operand's type (`signed`); a whole word (no selector) is read as `s32`

@@ -14,7 +14,7 @@
 use std::arch::asm;
 
 use super::Ieee;
-use crate::machine::ctrl::Rnd;
+use crate::ctrl::Rnd;
 
 /// MXCSR rounding-control field (bits 14:13).
 const MXCSR_RC_MASK: u32 = 0b11 << 13;

@@ -1,7 +1,7 @@
 //! Independent references: the oracles the cycle-level model is judged against.
 //!
 //! Nothing here imports the datapath (`booth`, `align`, `round`, `sm1x`, `vmad`, ...): the only
-//! shared code is the control word in [`crate::machine::ctrl`], which is the interface under test, not an
+//! shared code is the control word in [`crate::ctrl`], which is the interface under test, not an
 //! implementation of it. A bug in the datapath therefore cannot hide by being copied here.
 //!
 //! * [`host`] (x86-64 only): IEEE fma through the host's FMA3 instruction, one `asm!` block per
@@ -14,7 +14,7 @@
 //! * [`vmad`]: the PTX `vmad` pseudo-code with a 128-bit intermediate, with the three changes
 //!   sm_90 silicon makes to it (S8).
 
-use crate::machine::ctrl::Rnd;
+use crate::ctrl::Rnd;
 
 pub mod f32_rules;
 #[cfg(target_arch = "x86_64")]

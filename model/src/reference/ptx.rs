@@ -9,7 +9,7 @@
 use super::f32_rules::{f32_is_nan, f32_sat, F32_NAN, F32_ONE, F32_SIGN};
 use super::soft::Soft;
 use super::{sm1x, vmad, Ieee};
-use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// The f64 NaN of an invalid operation without NaN operands (S2).
 pub const F64_INVALID_NAN: u64 = 0xfff8_0000_0000_0000;

@@ -8,7 +8,7 @@ use rustc_apfloat::ieee::{Double, Single};
 use rustc_apfloat::{Float, Round};
 
 use super::Ieee;
-use crate::machine::ctrl::Rnd;
+use crate::ctrl::Rnd;
 
 /// The `rustc_apfloat` engine (stateless).
 #[derive(Clone, Copy, Debug, Default)]

@@ -24,7 +24,7 @@
 //!
 //! Without `.scale` the result is `tmp[63:0]`; d is `result[31:0]` (see `docs/semantics.md`).
 
-use crate::machine::ctrl::{Ctrl, Scale, Sel};
+use crate::ctrl::{Ctrl, Scale, Sel};
 
 /// `partSelectSignExtend`: the selected byte / half-word, sign- or zero-extended to 128 bits
 /// according to the operand's type; the whole word sign-extended whatever the type ([1]).

@@ -1,8 +1,8 @@
 //! Instruction families, each with its enumerated legal control words, and the `--families`
 //! filter over them.
 
-use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
-use crate::machine::legal::FloatOp;
+use crate::ctrl::legal::FloatOp;
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 
 /// Instruction families: the unit in which the tests count vectors and the co-simulator reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,7 +57,7 @@ impl Family {
     }
 
     /// The family a control word belongs to. Total, so that a report can classify any word,
-    /// including one with no PTX spelling (see [`is_legal`](crate::machine::legal::is_legal)).
+    /// including one with no PTX spelling (see [`is_legal`](crate::ctrl::legal::is_legal)).
     pub fn of(ctrl: &Ctrl) -> Family {
         match ctrl.kind {
             Kind::Vmad => Family::Vmad,
@@ -263,7 +263,7 @@ impl FamilyFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::legal::is_legal;
+    use crate::ctrl::legal::is_legal;
     use crate::stimulus::Stimulus;
     use std::collections::{HashMap, HashSet};
 
@@ -311,7 +311,7 @@ mod tests {
                 assert!(fam_of.insert(c.encode(), f).is_none(), "{c:?} twice");
             }
         }
-        for w in 0..(1u32 << crate::machine::ctrl::CTRL_BITS) {
+        for w in 0..(1u32 << crate::ctrl::CTRL_BITS) {
             let c = Ctrl::decode(w);
             if c.encode() != w {
                 continue;

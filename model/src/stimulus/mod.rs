@@ -13,7 +13,7 @@
 //! Where each part lives: `rng` (the PRNG), `family` (instruction families, their legal control
 //! words and the `--families` filter), `operands` (the operand generators); the stream itself,
 //! [`Stimulus`], is here. Legality lives with the control word
-//! ([`crate::machine::legal`]); the PTX printer (`ptxfma_ptx::print`) turns a vector back into
+//! ([`crate::ctrl::legal`]); the PTX printer (`ptxfma_ptx::print`) turns a vector back into
 //! an `fma-model eval` line.
 
 mod family;
@@ -27,7 +27,7 @@ pub use operands::{
 };
 pub use rng::{splitmix64, Rng};
 
-use crate::machine::ctrl::Ctrl;
+use crate::ctrl::Ctrl;
 
 /// The endless vector stream of one seed: a family drawn uniformly from the filter, then one of
 /// its legal control words uniformly (so every rounding mode and modifier gets its share), then
@@ -70,7 +70,7 @@ impl Iterator for Stimulus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::ctrl::{Kind, Rnd};
+    use crate::ctrl::{Kind, Rnd};
 
     #[test]
     fn same_seed_same_sequence_other_seed_differs() {

@@ -2,7 +2,7 @@
 //! per-control-word choice between them.
 
 use super::rng::Rng;
-use crate::machine::ctrl::{Ctrl, Kind};
+use crate::ctrl::{Ctrl, Kind};
 
 // ---------------------------------------------------------------------------------------------
 // Float operands
@@ -311,9 +311,9 @@ pub fn vector_for(ctrl: &Ctrl, rng: &mut Rng) -> Vector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::ctrl::AbFmt;
-    use crate::machine::legal::is_legal;
-    use crate::machine::legal::FloatOp;
+    use crate::ctrl::legal::is_legal;
+    use crate::ctrl::legal::FloatOp;
+    use crate::ctrl::AbFmt;
     use crate::stimulus::family::{RNDS, SELS, VMAD_FORMS};
     use crate::stimulus::{Family, FamilyFilter, Stimulus};
     use std::collections::HashMap;

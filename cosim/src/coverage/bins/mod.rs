@@ -15,8 +15,8 @@
 
 use std::sync::OnceLock;
 
-use ptxfma_model::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
-use ptxfma_model::machine::legal::is_legal;
+use ptxfma_model::ctrl::legal::is_legal;
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 use ptxfma_model::stimulus::Family;
 use ptxfma_ptx::print::ptx_spelling;
 

@@ -6,10 +6,10 @@ use super::window::Window;
 #[cfg(test)]
 use crate::machine::lanes::Lanes;
 #[cfg(test)]
-use crate::machine::regs::{S1Lane, S2Lane, S3Lane};
-use crate::machine::regs::{U164, U165, U166};
+use crate::regs::{S1Lane, S2Lane, S3Lane};
+use crate::regs::{U164, U165, U166};
 
-/// The lane-parallel stage-1 bank: the fields of [`S1`](crate::machine::regs::S1) and of its lane 0.
+/// The lane-parallel stage-1 bank: the fields of [`S1`](crate::regs::S1) and of its lane 0.
 /// (Fields no later stage reads are kept, like the register's, for the field-for-field tests.)
 #[derive(Clone, Copy)]
 #[cfg_attr(not(test), allow(dead_code))]
@@ -27,7 +27,7 @@ pub(crate) struct S1x<L> {
     pub spec_res: L,
 }
 
-/// The lane-parallel stage-2 bank (lane 0 of [`S2`](crate::machine::regs::S2)).
+/// The lane-parallel stage-2 bank (lane 0 of [`S2`](crate::regs::S2)).
 #[derive(Clone, Copy)]
 pub(crate) struct S2x<L> {
     pub sign: L,
@@ -41,7 +41,7 @@ pub(crate) struct S2x<L> {
     pub spec_res: L,
 }
 
-/// The lane-parallel stage-3 bank (lane 0 of [`S3`](crate::machine::regs::S3)).
+/// The lane-parallel stage-3 bank (lane 0 of [`S3`](crate::regs::S3)).
 #[derive(Clone, Copy)]
 pub(crate) struct S3x<L> {
     pub sign: L,

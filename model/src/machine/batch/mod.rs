@@ -36,7 +36,7 @@ mod stages;
 mod unpack;
 mod window;
 
-use crate::machine::ctrl::{Ctrl, Kind};
+use crate::ctrl::{Ctrl, Kind};
 
 pub use crate::machine::lanes::N;
 pub use engine::{results, supported, Engine};

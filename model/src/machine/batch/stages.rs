@@ -7,11 +7,11 @@ use super::booth_tree::{multiply_full, multiply_narrow};
 use super::unpack::{unpack, Operand};
 use super::window::Window;
 use super::with_kind;
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::format;
-use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::machine::lanes::{mask_of, Lanes};
-use crate::machine::regs::U165;
 use crate::parts::special::{F32_NAN, F64_NAN};
+use crate::regs::U165;
 
 /// Stage 1 for sixteen operations of one control word (`pipeline::stage1` per lane).
 #[inline(always)]

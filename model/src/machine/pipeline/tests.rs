@@ -1,7 +1,7 @@
 //! Tests of the pipeline: `run_on` against ticking, on every backend.
 
 use super::*;
-use crate::machine::ctrl::Rnd;
+use crate::ctrl::Rnd;
 use crate::stimulus::{Family, FamilyFilter, Stimulus};
 
 /// `run_on` must give the outputs and final banks of ticking each input, for streams that

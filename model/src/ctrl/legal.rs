@@ -2,7 +2,7 @@
 //! the stimulus generator share. Its agreement with the decoder is checked exhaustively next to
 //! the decoder (`ptx/src/legal_check.rs`).
 
-use crate::machine::ctrl::{AbFmt, Ctrl, Kind, Rnd};
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// The float operation spelled by the b_one / c_zero / neg_c fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

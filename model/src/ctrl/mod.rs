@@ -3,6 +3,8 @@
 //! `ptxfma_pkg::ctrl_t` in the RTL, which is generated from [`CTRL_FIELDS`]; [`Ctrl::encode`] /
 //! [`Ctrl::decode`] use the same positions.
 
+pub mod legal;
+
 use crate::format::{Fmt, BF16, F16, F32, F64};
 
 /// Declares a field enum of the control word with its codes, and lists its variants (with

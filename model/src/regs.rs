@@ -6,10 +6,10 @@
 //! the top down. The co-simulator compares the packed images word by word and, on a difference,
 //! walks [`Reg::layout`] to name the field.
 
+use crate::ctrl::CTRL_BITS;
 use crate::geometry::{
     ADD_W, ALIGN_W, DATA_W, EXP_REG_W, MAG_W, MUL_W, SHIFT_CNT_W, TAG_W, VM_TMP_W,
 };
-use crate::machine::ctrl::CTRL_BITS;
 use crate::wide::Wide;
 
 /// The aligned addend ([`ALIGN_W`] bits).

@@ -1,0 +1,167 @@
+use super::*;
+use crate::machine::pipeline::{stage1 as s1, stage2 as s2, stage3 as s3, stage4 as s4, PipeIn};
+use crate::stimulus::{operands_for, Family, Rng};
+
+/// Every bank of every lane of one group of kind `KIND` through `backend`.
+fn banks<const KIND: u8>(
+    backend: Backend,
+    ctrl: &Ctrl,
+    a: &[u64; N],
+    b: &[u64; N],
+    c: &[u64; N],
+) -> Vec<LaneBanks> {
+    assert!(backend.runs_here());
+    // SAFETY: as in `group`.
+    unsafe {
+        match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => banks_avx512::<KIND>(ctrl, a, b, c),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => banks_avx2::<KIND>(ctrl, a, b, c),
+            Backend::Portable => banks_portable::<KIND>(ctrl, a, b, c),
+            other => panic!("{other} is no lane backend"),
+        }
+    }
+}
+
+/// Every register field of every lane, and the result, equal the scalar stage functions,
+/// for every control word of the float families (f32, f64, mixed, add/sub/mul, f32x2 and
+/// sm_1x) on edge-biased operands, through `backend`.
+fn lanes_equal_the_scalar_stages(backend: Backend) {
+    let mut rng = Rng::new(11);
+    let mut words = 0;
+    let families = [
+        Family::F32,
+        Family::F64,
+        Family::Mixed,
+        Family::AddSubMul,
+        Family::F32x2,
+        Family::Sm1x,
+    ];
+    for fam in families {
+        for ctrl in fam.ctrls() {
+            assert!(supported(&ctrl), "{ctrl:?}");
+            words += 1;
+            for _ in 0..40 {
+                let mut ins = [(0u64, 0u64, 0u64); N];
+                for x in ins.iter_mut() {
+                    *x = operands_for(&ctrl, &mut rng);
+                }
+                let v = |k: usize| -> [u64; N] {
+                    std::array::from_fn(|i| [ins[i].0, ins[i].1, ins[i].2][k])
+                };
+                let (a, b, c) = (v(0), v(1), v(2));
+                // The lane banks: one group, or one per half for f32x2.
+                let halves: Vec<Vec<LaneBanks>> = match ctrl.kind {
+                    Kind::F64 => vec![banks::<F64>(backend, &ctrl, &a, &b, &c)],
+                    Kind::Sm1x => vec![banks::<SM1X>(backend, &ctrl, &a, &b, &c)],
+                    Kind::F32x2 => (0..2)
+                        .map(|h| {
+                            let [a, b, c] = f32x2_half(&ctrl, h, &a, &b, &c);
+                            banks::<F32>(backend, &ctrl, &a, &b, &c)
+                        })
+                        .collect(),
+                    _ => vec![banks::<F32>(backend, &ctrl, &a, &b, &c)],
+                };
+                let d = results(backend, &ctrl, &a, &b, &c).unwrap();
+                for (i, &(a, b, c)) in ins.iter().enumerate() {
+                    let inp = PipeIn {
+                        valid: true,
+                        tag: 0,
+                        ctrl: ctrl.encode(),
+                        a,
+                        b,
+                        c,
+                        reset: false,
+                    };
+                    let what = format!("{backend}: {ctrl:?} a={a:#x} b={b:#x} c={c:#x}");
+                    let r1 = s1(&inp);
+                    let r2 = s2(&r1);
+                    let r3 = s3(&r2);
+                    let want_d = s4(&r3).d;
+                    assert_eq!(d[i], want_d, "d {what}");
+                    let scalar = [
+                        (&r1.lane0, &r2.lane0, &r3.lane0),
+                        (&r1.lane1, &r2.lane1, &r3.lane1),
+                    ];
+                    for (h, lanes) in halves.iter().enumerate() {
+                        let (ms, mc, l1, l2, l3, dh) = &lanes[i];
+                        let (w1, w2, w3) = scalar[h];
+                        let what = format!("{what} half {h}");
+                        if ctrl.kind == Kind::F32x2 {
+                            // The scalar array packs both products (lane 1 at bit 56): each
+                            // half's product is its share of the scalar one.
+                            let m = (1u128 << 48) - 1;
+                            let prod = |s: u128, c: u128| s.wrapping_add(c);
+                            let want = (prod(r1.mul_sum, r1.mul_carry) >> (56 * h)) & m;
+                            assert_eq!(prod(*ms, *mc) & m, want, "S1 product {what}");
+                            assert_eq!(*dh, (want_d >> (32 * h)) & 0xFFFF_FFFF, "d {what}");
+                        } else {
+                            assert_eq!((*ms, *mc), (r1.mul_sum, r1.mul_carry), "S1 pair {what}");
+                            assert_eq!(*dh, want_d, "d {what}");
+                        }
+                        assert_eq!(l1, w1, "S1 {what}");
+                        assert_eq!(l2, w2, "S2 {what}");
+                        assert_eq!(l3, w3, "S3 {what}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(words > 100, "only {words} control words");
+    // Arbitrary control words (reserved codes, modifiers no instruction combines), as
+    // `run` meets them in a stream.
+    for _ in 0..300 {
+        let ctrl = Ctrl::decode(rng.next_u64() as u32 & ((1 << crate::ctrl::CTRL_BITS) - 1));
+        if !supported(&ctrl) {
+            continue;
+        }
+        let ins: [(u64, u64, u64); N] = std::array::from_fn(|_| {
+            let (a, b, c) = operands_for(&ctrl, &mut rng);
+            // f32x2 operands with both halves live; other kinds with upper bits set too.
+            (
+                a ^ rng.next_u64() << 32,
+                b ^ rng.next_u64() << 32,
+                c ^ rng.next_u64() << 32,
+            )
+        });
+        let a = ins.map(|x| x.0);
+        let b = ins.map(|x| x.1);
+        let c = ins.map(|x| x.2);
+        let d = results(backend, &ctrl, &a, &b, &c).unwrap();
+        for i in 0..N {
+            let want = crate::machine::pipeline::eval(&ctrl, a[i], b[i], c[i]);
+            assert_eq!(
+                d[i], want,
+                "{backend}: {ctrl:?} a={:#x} b={:#x} c={:#x}",
+                a[i], b[i], c[i]
+            );
+        }
+    }
+    let other = Family::Vmad.ctrls()[0];
+    let z = [0; N];
+    assert_eq!(results(backend, &other, &z, &z, &z), None);
+}
+
+/// The portable backend, which every CPU runs: so the stage code is checked everywhere.
+#[test]
+fn portable_lanes_equal_the_scalar_stages_field_for_field() {
+    lanes_equal_the_scalar_stages(Backend::Portable);
+}
+
+/// Every other lane backend this CPU runs (AVX-512 and AVX2 where the CPU has them).
+#[test]
+fn native_lanes_equal_the_scalar_stages_field_for_field() {
+    let here = Backend::lanes_here();
+    println!("lane backends this CPU runs: {here:?}");
+    for backend in here.into_iter().filter(|&b| b != Backend::Portable) {
+        lanes_equal_the_scalar_stages(backend);
+    }
+}
+
+#[test]
+fn scalar_backend_has_no_results() {
+    let ctrl = Family::F32.ctrls()[0];
+    let z = [0; N];
+    assert_eq!(results(Backend::Scalar, &ctrl, &z, &z, &z), None);
+}
