@@ -29,6 +29,18 @@ module ptxfma_round import ptxfma_pkg::*; (
     return (x < F32One) ? x : F32One;
   endfunction
 
+  // round::increment: whether rounding in direction rnd adds one unit in the last place, from
+  // the sign, the kept LSB, the round bit and the sticky below it.
+  function automatic logic increment(rnd_e rnd, logic sign, logic lsb, logic rb, logic st);
+    unique case (rnd)
+      RND_RN:  return rb && (st || lsb);
+      RND_RZ:  return 1'b0;
+      RND_RM:  return sign && (rb || st);
+      RND_RP:  return !sign && (rb || st);
+      default: return 1'b0;
+    endcase
+  endfunction
+
   logic [DataW-1:0] sig, sum, sig_f, sign_w, inf_w, enc, frac_mask, biased;
   logic             rb, st, inc, carry, normal;
   logic             rb_u, st_u, inc_u, tiny;
@@ -56,13 +68,7 @@ module ptxfma_round import ptxfma_pkg::*; (
       emax      = exp_t'(F32Bias);
     end
 
-    unique case (rnd_i)
-      RND_RN:  inc = rb && (st || sig[0]);
-      RND_RZ:  inc = 1'b0;
-      RND_RM:  inc = lane_i.sign && (rb || st);
-      RND_RP:  inc = !lane_i.sign && (rb || st);
-      default: inc = 1'b0;
-    endcase
+    inc = increment(rnd_i, lane_i.sign, sig[0], rb, st);
 
     // Rounding may carry out to p + 1 bits: renormalise by one.
     sum    = sig + DataW'(inc);
@@ -81,13 +87,7 @@ module ptxfma_round import ptxfma_pkg::*; (
     // norm[MagW-2:F32RoundBit] is all ones and increments.
     rb_u = lane_i.norm[F32RoundBit-1];
     st_u = (lane_i.norm[F32RoundBit-2:0] != '0) || lane_i.sticky;
-    unique case (rnd_i)
-      RND_RN:  inc_u = rb_u && (st_u || lane_i.norm[F32RoundBit]);
-      RND_RZ:  inc_u = 1'b0;
-      RND_RM:  inc_u = lane_i.sign && (rb_u || st_u);
-      RND_RP:  inc_u = !lane_i.sign && (rb_u || st_u);
-      default: inc_u = 1'b0;
-    endcase
+    inc_u = increment(rnd_i, lane_i.sign, lane_i.norm[F32RoundBit], rb_u, st_u);
     tiny = !lane_i.norm[MagW-1] && !((lane_i.norm[MagW-2:F32RoundBit] == '1) && inc_u);
 
     if (lane_i.spec_valid) begin
