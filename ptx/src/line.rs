@@ -595,12 +595,7 @@ mod tests {
         line_err(
             "vmad.s32.s32.s32.po -0x5 0x7 0x3",
             d,
-            &["vmad .po does not allow negated operands"],
-        );
-        line_err(
-            "vmad.u32.u32.u32 -0x5 0x7 0x3",
-            d,
-            &["vmad dtype .u32 disagrees with the signed final result"],
+            &["vmad .po does not allow a negated product or c"],
         );
         line_err(
             "fma.rn.f32x2 0x0 0x0 0x0",

@@ -51,17 +51,19 @@ const VMAD_SIGN_TABLE: &[(bool, bool, bool, bool)] = &[
 
 /// Decodes `vmad.dtype.atype.btype{.po}{.sat}{.scale}` together with its operand decorations.
 ///
-/// Rules, from `vmad.md`:
+/// Rules, from `vmad.md` where `ptxas` (CUDA 13.5, sm_90 and sm_100) agrees, and from `ptxas`
+/// where it does not (`ptx/tests/ptxas` holds the decoder to it):
 /// - vmad requires sm_20 or higher.
 /// - Exactly three types, `.dtype.atype.btype`, each `.u32` or `.s32`, come first; `.po`, `.sat`
 ///   and one of `.shr7`/`.shr15` follow in any order, each at most once.
-/// - `.po` allows no negated operand.
 /// - The product is negated iff exactly one of `a`, `b` is negated ("negation of the product"),
 ///   so `-a, -b` together is accepted and means the plain product: the pseudo-code only ever
 ///   looks at `a.negate ^ b.negate`. Consequently `-a, -b, -c` is the allowed `(a*b) - c`.
 /// - Negating both the product and `c` is not in the PTX table and is rejected.
-/// - `.dtype` must match the final signedness (`signedFinal` in the pseudo-code): `.s32` iff
-///   atype or btype is signed or anything is negated.
+/// - `.po` allows neither a negated product nor `-c`; `-a, -b` is the plain product there too
+///   (the page says no operand may be negated; `ptxas` takes `-a, -b`).
+/// - `.dtype` is either type whatever the final signedness (the page's table pairs each form
+///   with one; `ptxas` takes both, and an H100 computes the same for both: S8).
 pub fn decode_vmad(mnemonic: &str, target: Target, src: VmadSrc) -> Result<Ctrl, DecodeError> {
     let (op, mods) = split_mnemonic(mnemonic)?;
     if op != Opcode::Vmad {
@@ -123,11 +125,11 @@ pub(crate) fn decode_vmad_mods(
     }
     require_sm("vmad", 20, target)?;
 
-    if po && (src.a_neg || src.b_neg || src.c_neg) {
-        bail!("vmad .po does not allow negated operands");
-    }
     let neg_ab = src.a_neg ^ src.b_neg;
     let neg_c = src.c_neg;
+    if po && (neg_ab || neg_c) {
+        bail!("vmad .po does not allow a negated product or c");
+    }
     if !VMAD_SIGN_TABLE.contains(&(a_signed, b_signed, neg_ab, neg_c)) {
         // Only reachable with both negations: every other combination is a table row.
         bail!("vmad cannot negate both the product and c (not a PTX vmad sign combination)");
@@ -145,15 +147,9 @@ pub(crate) fn decode_vmad_mods(
         scale: scale.map_or(Scale::None, |(s, _)| s),
         ..Ctrl::default()
     };
-    let final_signed = ctrl.signed_final();
-    if d_signed != final_signed {
-        let (d, f) = if d_signed {
-            (".s32", "unsigned")
-        } else {
-            (".u32", "signed")
-        };
-        bail!("vmad dtype {d} disagrees with the {f} final result");
-    }
+    // The dtype as written does not change what is computed (docs/semantics.md S8): ptxas
+    // takes either, and an H100 gives the same result for both.
+    let _ = d_signed;
     Ok(ctrl)
 }
 
@@ -197,15 +193,13 @@ mod tests {
                 Sel::W,
             );
             assert_eq!(got, want, "{m} {an} {bn} {cn}");
-            // The other dtype disagrees with the final signedness.
+            // ptxas takes the other dtype too, and it computes the same (S8).
             let other = if dt == "u32" { "s32" } else { "u32" };
-            let e = vmad(&format!("vmad.{other}.{at}.{bt}"), negs(an, bn, cn)).unwrap_err();
-            let want_msg = if dt == "u32" {
-                "vmad dtype .s32 disagrees with the unsigned final result"
-            } else {
-                "vmad dtype .u32 disagrees with the signed final result"
-            };
-            assert_eq!(e.message(), want_msg);
+            assert_eq!(
+                vmad(&format!("vmad.{other}.{at}.{bt}"), negs(an, bn, cn)),
+                Ok(want),
+                "{m} with .{other}"
+            );
         }
     }
 
@@ -217,10 +211,12 @@ mod tests {
         // -a, -b, -c is (a*b) - c: allowed, signed final.
         let c = vmad("vmad.s32.u32.u32", negs(true, true, true)).unwrap();
         assert!(!c.neg_ab && c.neg_c);
-        assert!(vmad("vmad.u32.u32.u32", negs(true, true, true))
-            .unwrap_err()
-            .message()
-            .contains("disagrees with the signed final"));
+        // So is .po with -a, -b: the plain .po.
+        let po = vmad("vmad.u32.u32.u32.po", negs(true, true, false)).unwrap();
+        assert_eq!(
+            po,
+            vmad("vmad.u32.u32.u32.po", negs(false, false, false)).unwrap()
+        );
     }
 
     #[test]
@@ -308,12 +304,12 @@ mod tests {
             negs(true, false, false),
             negs(false, true, false),
             negs(false, false, true),
-            negs(true, true, false),
+            negs(true, true, true),
         ] {
             let e = vmad("vmad.s32.s32.s32.po", src).unwrap_err();
             assert!(
                 e.message()
-                    .contains("vmad .po does not allow negated operands"),
+                    .contains("vmad .po does not allow a negated product or c"),
                 "{e}"
             );
         }

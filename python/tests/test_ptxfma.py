@@ -173,7 +173,7 @@ def test_array_errors():
         ("fma.rn.f32x2", "sm_90", "sm_100"),
         ("fma.rn.f32", "sm_99", "not a PTX target"),
         ("fma.rn.f32", "SM_100", "unknown target"),
-        ("vmad.s32.u32.u32.po -a, b, c", "sm_100", "does not allow negated"),
+        ("vmad.s32.u32.u32.po -a, b, c", "sm_100", "does not allow a negated product"),
         ("vmad.u32.u32.u32 a.h2, b, c", "sm_100", "selector"),
         ("fma.rn.f32 a, b, c", "sm_100", "only read for vmad"),
         ("", "sm_100", "empty"),
