@@ -148,8 +148,10 @@ lint: deps
 	$(VERILATOR) $(ALT_LINT_FLAGS) $(ALT_SRCS)
 	$(VERILATOR) $(ALT_LINT_FLAGS) -DFAULT_ALT_STICKY_RP $(ALT_SRCS)
 
-cargo-test:
-	$(CARGO) test --workspace --release
+# NVIDIA's assembler from the venv's nvidia-cuda-nvcc, the oracle of ptx/tests/ptxas (which
+# also finds it there by itself; PTXAS names another).
+cargo-test: ptxas
+	PTXAS=$(PTXAS) $(CARGO) test --workspace --release
 
 # The lane engine on CPUs other than this one, under user-mode QEMU: an AMD EPYC Milan (AVX2, no
 # AVX-512; QEMU emulates no AVX-512 at all) and a baseline x86-64 (neither). Each runs the
@@ -400,11 +402,12 @@ farm-test:
 # installs the module into it with `maturin develop --release` (incremental through cargo).
 # On Debian, `python3 -m venv` needs python3-venv and cocotb needs the shared libpython: both
 # are installed with apt-get when missing and this user is root; otherwise a message says how.
-.PHONY: py-env py-test cocotb-test py-bench
+.PHONY: py-env py-test cocotb-test py-bench ptxas
 
 PY_BUILD ?= $(or $(CARGO_TARGET_DIR),target)/py
 PY_VENV := $(abspath $(PY_BUILD))/venv
 PY := $(PY_VENV)/bin/python
+PTXAS = $(wildcard $(PY_VENV)/lib/python3*/site-packages/nvidia/cu13/bin/ptxas)
 # Operations of the cocotb example in `make test` (the fault build stops at its first few).
 COCOTB_COUNT ?= 3000
 COCOTB_SEED ?= 1
@@ -426,6 +429,11 @@ $(PY_VENV)/.stamp: python/requirements-dev.txt
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r python/requirements-dev.txt
 	touch $@
+
+# ptxas, from the venv's pinned nvidia-cuda-nvcc.
+ptxas: $(PY_VENV)/.stamp
+	@test -x "$(PTXAS)" || { echo "error: no ptxas under $(PY_VENV) (PyPI nvidia-cuda-nvcc);" \
+	  "remove $(PY_VENV)/.stamp and run make again" >&2; exit 1; }
 
 py-env: $(PY_VENV)/.stamp
 	VIRTUAL_ENV=$(PY_VENV) PATH=$(PY_VENV)/bin:$$PATH \

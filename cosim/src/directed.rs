@@ -43,8 +43,17 @@ pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
     let f = *rng.pick(families);
     let cs = ctrls(f);
     // A construction can fall outside a format's range; a few more draws always find one.
+    // f32x2's add/sub/mul words substitute an operand in both lanes; half of its corners keep
+    // the full product, which the lane-1 window corners (alignment, LZA) need.
+    let fma_only = f == Family::F32x2 && rng.bit();
+    let pick = |rng: &mut Rng| loop {
+        let c = *rng.pick(cs);
+        if !fma_only || (!c.b_one && !c.c_zero) {
+            break c;
+        }
+    };
     for _ in 0..16 {
-        let ctrl = *rng.pick(cs);
+        let ctrl = pick(rng);
         let ops = if ctrl.kind == Kind::Vmad {
             Some(vmad_corner(rng, &ctrl))
         } else if ctrl.kind == Kind::F32x2 {

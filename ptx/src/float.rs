@@ -123,9 +123,6 @@ pub(crate) fn decode_float(op: Opcode, mods: &[&str], target: Target) -> Result<
     // Which forms each opcode has at all.
     match (op, form) {
         (Opcode::Mad, FloatForm::F32x2) => bail!("mad has no .f32x2 form (only fma.f32x2)"),
-        (Opcode::Add | Opcode::Sub | Opcode::Mul, FloatForm::F32x2) => {
-            bail!("{opn}.f32x2 is not supported on this datapath (only fma.f32x2)")
-        }
         (Opcode::Mad | Opcode::Mul, FloatForm::Mixed(_)) => {
             bail!(
                 "{opn} has no mixed-precision form (only add, sub and fma take .f32.f16/.f32.bf16)"
@@ -147,7 +144,7 @@ pub(crate) fn decode_float(op: Opcode, mods: &[&str], target: Target) -> Result<
     match form {
         FloatForm::F32 if op == Opcode::Fma => require_sm("fma.f32", 20, target)?,
         FloatForm::F64 => require_sm(&format!("{opn}.f64"), 13, target)?,
-        FloatForm::F32x2 => require_sm("fma.f32x2", 100, target)?,
+        FloatForm::F32x2 => require_sm(&format!("{opn}.f32x2"), 100, target)?,
         FloatForm::Mixed(_) => require_sm(&format!("{opn}{fname}"), 100, target)?,
         FloatForm::F32 => {}
     }
@@ -170,8 +167,13 @@ pub(crate) fn decode_float(op: Opcode, mods: &[&str], target: Target) -> Result<
         (Opcode::Mad, FloatForm::F32, None) => {
             bail!("mad.f32 on sm_20+ requires a rounding modifier (.rn, .rz, .rm or .rp; target is {target})")
         }
-        // Legacy `mad.f64` maps to `mad.rn.f64` (PTX ISA notes).
-        (Opcode::Mad, FloatForm::F64, None) => Rnd::Rn,
+        // Legacy `mad.f64` maps to `mad.rn.f64`, but PTX ISA 1.4 and later require the rounding
+        // modifier; a target above sm_1x needs PTX ISA 2.0 or later, so only sm_1x code can be
+        // legacy (ptxas refuses `mad.f64` for sm_90 and sm_100).
+        (Opcode::Mad, FloatForm::F64, None) if target.is_sm1x() => Rnd::Rn,
+        (Opcode::Mad, FloatForm::F64, None) => {
+            bail!("mad.f64 requires a rounding modifier (.rn, .rz, .rm or .rp) on sm_20 and higher (legacy mad.f64 is sm_1x only; target is {target})")
+        }
         (Opcode::Fma, _, None) => {
             bail!("fma{fname} requires a rounding modifier (.rn, .rz, .rm or .rp)")
         }
@@ -327,7 +329,15 @@ mod tests {
         }
         // Legacy mad.f64 = mad.rn.f64.
         assert_eq!(ok("mad.f64", "sm_13"), fw(Kind::F64, Rnd::Rn, ""));
-        assert_eq!(ok("mad.f64", "sm_100"), ok("mad.rn.f64", "sm_100"));
+        err(
+            "mad.f64",
+            "sm_100",
+            &[
+                "mad.f64 requires a rounding modifier",
+                "legacy mad.f64 is sm_1x only",
+            ],
+        );
+        err("mad.f64", "sm_20", &["requires a rounding modifier"]);
     }
 
     #[test]
@@ -401,8 +411,34 @@ mod tests {
             &["fma.f32x2 requires a rounding modifier"],
         );
         err("mad.rn.f32x2", "sm_100", &["mad has no .f32x2 form"]);
-        err("add.f32x2", "sm_100", &["add.f32x2 is not supported"]);
-        err("mul.rn.f32x2", "sm_100", &["mul.f32x2 is not supported"]);
+        err(
+            "add.f32x2",
+            "sm_90",
+            &["add.f32x2 requires sm_100 or higher"],
+        );
+        err(
+            "mul.rn.sat.f32x2",
+            "sm_100",
+            &["`.sat` is not allowed on .f32x2"],
+        );
+    }
+
+    #[test]
+    fn f32x2_add_sub_mul_are_the_f32_forms_per_lane() {
+        // add/sub/mul .f32x2 (PTX ISA 8.6, sm_100) spell the same fields as their .f32 forms,
+        // on the two-lane kind; the rounding defaults to .rn.
+        for (op, rnd) in [("add", ""), ("sub", ".rz"), ("mul", ".rm")] {
+            let x2 = ok(&format!("{op}{rnd}.ftz.f32x2"), "sm_100");
+            let f32 = ok(&format!("{op}{rnd}.ftz.f32"), "sm_100");
+            assert_eq!(
+                x2,
+                Ctrl {
+                    kind: Kind::F32x2,
+                    ..f32
+                },
+                "{op}"
+            );
+        }
     }
 
     // ---- mixed precision ----

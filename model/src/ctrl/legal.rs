@@ -82,7 +82,7 @@ pub fn is_legal(ctrl: &Ctrl) -> bool {
                 AbFmt::F16 | AbFmt::Bf16 => !ctrl.ftz && op != FloatOp::Mul,
             },
             Kind::F64 => !ctrl.ftz && !ctrl.sat && ctrl.ab_fmt == AbFmt::Native,
-            Kind::F32x2 => !ctrl.sat && ctrl.ab_fmt == AbFmt::Native && op == FloatOp::Fma,
+            Kind::F32x2 => !ctrl.sat && ctrl.ab_fmt == AbFmt::Native,
             Kind::Sm1x => ctrl.rnd == Rnd::Rn && ctrl.ab_fmt == AbFmt::Native && op == FloatOp::Fma,
             Kind::Vmad => unreachable!(),
         }

@@ -102,9 +102,11 @@ impl Family {
                 }
             }
             Family::F32x2 => {
-                for rnd in RNDS {
-                    for ftz in [false, true] {
-                        v.push(float(Kind::F32x2, rnd, ftz, false));
+                for op in [FloatOp::Fma, FloatOp::Add, FloatOp::Sub, FloatOp::Mul] {
+                    for rnd in RNDS {
+                        for ftz in [false, true] {
+                            v.push(op.apply(float(Kind::F32x2, rnd, ftz, false)));
+                        }
                     }
                 }
             }

@@ -280,7 +280,8 @@ pub fn operands_for(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
         Kind::F32x2 => {
             let (a0, b0, c0) = fma_operands(F32, F32, ctrl, rng);
             let (a1, b1, c1) = fma_operands(F32, F32, ctrl, rng);
-            (a0 | a1 << 32, b0 | b1 << 32, c0 | c1 << 32)
+            let c = if ctrl.c_zero { 0 } else { c0 | c1 << 32 };
+            (a0 | a1 << 32, b0 | b1 << 32, c)
         }
         Kind::Sm1x => {
             if rng.chance(1, 5) {
