@@ -3,13 +3,15 @@
 //! both execute, and rejects everything the PTX pages do not allow for the selected target with a
 //! message that names the rule broken.
 //!
-//! What is accepted (issue 2, section 1; the PTX pages are in `shared/ptx/`):
+//! What is accepted: what the PTX pages (`shared/ptx/`) allow, and where they and NVIDIA's
+//! assembler disagree, what `ptxas` (CUDA 13.5) accepts for sm_90 and sm_100 (`tests/ptxas`
+//! holds the decoder to it on every spelling of the FMA pipe):
 //!
 //! | spelling | target | control word |
 //! | --- | --- | --- |
 //! | `fma.rnd{.ftz}{.sat}.f32` | sm_20+ | `F32` |
-//! | `fma.rnd{.ftz}.f32x2` | sm_100+ | `F32x2` |
-//! | `fma.rnd.f64`, `mad.rnd.f64`, legacy `mad.f64` (= `mad.rn.f64`) | sm_13+ | `F64` |
+//! | `fma.rnd{.ftz}.f32x2`, `{add,sub,mul}{.rnd}{.ftz}.f32x2` | sm_100+ | `F32x2` |
+//! | `fma.rnd.f64`, `mad.rnd.f64`, legacy `mad.f64` (= `mad.rn.f64`, sm_1x only) | sm_13+ | `F64` |
 //! | `mad.rnd{.ftz}{.sat}.f32` | sm_20+ | `F32` |
 //! | `mad{.ftz}{.sat}.f32` (no `.rnd`) | sm_10..sm_13 only | `Sm1x` (flushes with or without `.ftz`) |
 //! | `{add,sub}{.rnd}{.sat}.f32.{f16,bf16}`, `fma.rnd{.sat}.f32.{f16,bf16}` | sm_100+ | `F32` + `ab_fmt` |
