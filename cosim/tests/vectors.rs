@@ -52,6 +52,25 @@ fn the_testfloat_samples_pass_through_the_rtl() {
     }
 }
 
+/// The H100's answers on the vmad spellings ptxas accepts beyond the PTX page's table (every
+/// dtype, `.po` with `-a, -b`; docs/semantics.md S8): the RTL gives every one, in lockstep with
+/// the model.
+#[test]
+fn the_rtl_gives_the_h100s_vmad_answers() {
+    let dir = scratch("vectors-h100-vmad");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fma-model/tests/data/h100-vmad-spellings.txt.gz");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--vectors",
+        file.to_str().unwrap(),
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(counts(&out), (148_000, 148_000, 0), "{out}");
+}
+
 /// Writes `lines` to a file in `dir`.
 fn file(dir: &Path, name: &str, lines: &[String]) -> PathBuf {
     let p = dir.join(name);
