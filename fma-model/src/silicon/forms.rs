@@ -1,5 +1,7 @@
 //! The instruction forms a GPU runs: one per legal control word the model executes on sm_20 or
-//! later, plus the `mad` spellings that decode to the same word as `fma`. Each form is one
+//! later, plus other spellings of the same words: `mad` for `fma`, and for a sample of vmad words
+//! the other `.dtype` and `-a, -b` (which `ptxas` accepts and which decode to the same word:
+//! docs/semantics.md S8). Each form is one
 //! kernel of the CUDA program (`silicon/ptxfma_silicon.cu`), whose inline PTX is printed here
 //! from the model's own printer, so the text the GPU assembles is the text the model decodes.
 //!
@@ -8,9 +10,9 @@
 //! and result file so that files and program from different tables are refused.
 
 use ptxfma_model::ctrl::legal::FloatOp;
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Sel};
 use ptxfma_model::stimulus::Family;
-use ptxfma_ptx::print::{ptx_spelling, sel_suffix};
+use ptxfma_ptx::print::{operand_text, ptx_spelling, sel_suffix, Operand};
 
 /// How the operands of a form sit in registers: the inline-asm constraints of its kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,12 +42,24 @@ impl Shape {
     }
 }
 
+/// Which of a control word's PTX spellings a form writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Spelling {
+    /// The printer's own spelling ([`ptx_spelling`]).
+    Canonical,
+    /// `mad.rnd` rather than `fma.rnd` (the same operation since sm_20).
+    Mad,
+    /// vmad with the `.dtype` of the other signedness than the final result's.
+    OtherDtype,
+    /// vmad with both `a` and `b` negated, which cancel (the word has no negated product).
+    BothNegated,
+}
+
 /// One instruction form: a control word and how PTX spells it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Form {
     pub ctrl: Ctrl,
-    /// Spelled `mad.rnd` rather than `fma.rnd` (the same operation since sm_20).
-    pub mad: bool,
+    pub spelling: Spelling,
 }
 
 impl Form {
@@ -53,10 +67,17 @@ impl Form {
     /// results table this form is counted in (a vmad row holds every operand selector and sign).
     pub fn mnemonic(&self) -> String {
         let s = ptx_spelling(&self.ctrl);
-        if self.mad {
-            s.replacen("fma.", "mad.", 1)
-        } else {
-            s
+        match self.spelling {
+            Spelling::Mad => s.replacen("fma.", "mad.", 1),
+            Spelling::OtherDtype => {
+                let (written, other) = if self.ctrl.signed_final() {
+                    ("vmad.s32", "vmad.u32")
+                } else {
+                    ("vmad.u32", "vmad.s32")
+                };
+                s.replacen(written, other, 1)
+            }
+            Spelling::Canonical | Spelling::BothNegated => s,
         }
     }
 
@@ -84,10 +105,12 @@ impl Form {
         let c = &self.ctrl;
         if c.kind == Kind::Vmad {
             let neg = |on: bool| if on { "-" } else { "" };
+            let both = self.spelling == Spelling::BothNegated;
             return format!(
-                "{}%1{}, %2{}, {}%3",
-                neg(c.neg_ab),
+                "{}%1{}, {}%2{}, {}%3",
+                neg(c.neg_ab || both),
                 sel_suffix(c.asel),
+                neg(both),
                 sel_suffix(c.bsel),
                 neg(c.neg_c)
             );
@@ -105,23 +128,36 @@ impl Form {
     }
 
     /// The instruction with these operand values, as an `fma-model eval` line would write it
-    /// (with `mad` where the form is spelled so).
+    /// (in this form's spelling: `mad`, the other vmad `.dtype`, `-a, -b`).
     pub fn eval_line(&self, a: u64, b: u64, c: u64) -> String {
-        let line = ptxfma_ptx::print::eval_line(&self.ctrl, a, b, c);
-        if self.mad {
-            line.replacen("fma.", "mad.", 1)
-        } else {
-            line
+        let mut line = self.mnemonic();
+        for (which, v) in [(Operand::A, a), (Operand::B, b), (Operand::C, c)] {
+            if let Some(text) = operand_text(&self.ctrl, which, v) {
+                line.push(' ');
+                if self.spelling == Spelling::BothNegated && which != Operand::C {
+                    line.push('-');
+                }
+                line.push_str(&text);
+            }
         }
+        line
     }
 }
 
+/// The vmad selector pairs whose words are also run in their other spellings: whole words, and
+/// two mixed byte/half pairs. Every sign, `.po`, `.sat` and scale combination is run with each;
+/// all 49 pairs in every spelling would double the program for what S8 shows is one answer.
+const VMAD_RESPELLED_SELECTORS: [(Sel, Sel); 3] =
+    [(Sel::W, Sel::W), (Sel::B3, Sel::H1), (Sel::H0, Sel::B0)];
+
 /// Every form, in the fixed order that numbers the kernels: fma and mad f32, fma and mad f64,
-/// add/sub/mul, mixed precision, f32x2, vmad. sm_1x `mad.f32` is left out: no GPU since sm_20
+/// add/sub/mul, mixed precision, f32x2, vmad, then vmad's other spellings of a sample of its
+/// words (the other `.dtype`; `-a, -b`). sm_1x `mad.f32` is left out: no GPU since sm_20
 /// accepts it.
 pub fn all() -> Vec<Form> {
-    let plain = |ctrl| Form { ctrl, mad: false };
-    let mad = |ctrl| Form { ctrl, mad: true };
+    let form = |spelling| move |ctrl| Form { ctrl, spelling };
+    let plain = form(Spelling::Canonical);
+    let mad = form(Spelling::Mad);
     let mut v: Vec<Form> = Vec::new();
     let f32s = Family::F32.ctrls();
     let f64s = Family::F64.ctrls();
@@ -137,6 +173,19 @@ pub fn all() -> Vec<Form> {
     ] {
         v.extend(fam.ctrls().into_iter().map(plain));
     }
+    let respelled: Vec<Ctrl> = Family::Vmad
+        .ctrls()
+        .into_iter()
+        .filter(|c| VMAD_RESPELLED_SELECTORS.contains(&(c.asel, c.bsel)))
+        .collect();
+    v.extend(respelled.iter().copied().map(form(Spelling::OtherDtype)));
+    v.extend(
+        respelled
+            .iter()
+            .copied()
+            .filter(|c| !c.neg_ab)
+            .map(form(Spelling::BothNegated)),
+    );
     v
 }
 
@@ -244,8 +293,13 @@ mod tests {
         assert_eq!(asms.len(), forms.len(), "two forms with one spelling");
         // fma and mad f32 (16 each), fma and mad f64 (4 each), add/sub/mul (48 f32 + 12 f64),
         // mixed (f16 and bf16 x add, sub, fma x 4 roundings x sat: 48), f32x2 (fma, add, sub,
-        // mul x 4 roundings x ftz: 32), vmad (4704).
-        assert_eq!(forms.len(), 16 * 2 + 4 * 2 + 60 + 48 + 32 + 4704);
+        // mul x 4 roundings x ftz: 32), vmad (4704); then, for 3 selector pairs, each of the 96
+        // vmad sign/negation/.po/.sat/scale words with the other dtype (288) and the 72 without a
+        // negated product with -a, -b (216).
+        assert_eq!(
+            forms.len(),
+            16 * 2 + 4 * 2 + 60 + 48 + 32 + 4704 + 3 * 96 + 3 * 72
+        );
         for fam in Family::ALL {
             let words: HashSet<_> = forms.iter().map(|f| f.ctrl).collect();
             let covered = fam.ctrls().iter().filter(|c| words.contains(c)).count();
@@ -269,12 +323,24 @@ mod tests {
             .iter()
             .filter(|r| r.mnemonic.starts_with("vmad"))
             .collect();
-        assert!(
-            vmad.iter().all(|r| r.forms.len() >= 49),
-            "every selector pair in each row"
-        );
+        for r in &vmad {
+            let canonical = r
+                .forms
+                .iter()
+                .filter(|&&i| forms[i].spelling == Spelling::Canonical)
+                .count();
+            // A row has every selector pair of its words, or only respelled ones
+            // (`vmad.u32.s32...`: a signed source under the unsigned dtype is never canonical).
+            assert!(canonical == 0 || canonical >= 49, "{}", r.mnemonic);
+            let other_dtype = |&i: &usize| forms[i].spelling == Spelling::OtherDtype;
+            assert!(
+                canonical > 0 || r.forms.iter().all(other_dtype),
+                "{}",
+                r.mnemonic
+            );
+        }
         let float = rows.len() - vmad.len();
-        assert_eq!(float, forms.len() - 4704, "one row per float form");
+        assert_eq!(float, forms.len() - 4704 - 504, "one row per float form");
         let r = rows
             .iter()
             .find(|r| r.mnemonic == "mad.rm.ftz.f32")
@@ -295,6 +361,14 @@ mod tests {
             .find(|f| f.ctrl.kind == Kind::Vmad && f.ctrl.neg_ab && f.ctrl.asel != f.ctrl.bsel)
             .unwrap();
         assert!(neg.asm().contains(", -%1."), "{}", neg.asm());
+        let respelled = |sp| forms.iter().find(|f| f.spelling == sp).unwrap();
+        let d = respelled(Spelling::OtherDtype);
+        assert_eq!(d.ctrl.signed_final(), d.mnemonic().starts_with("vmad.u32"));
+        let both = forms
+            .iter()
+            .find(|f| f.spelling == Spelling::BothNegated && f.ctrl.bsel == Sel::H1)
+            .unwrap();
+        assert!(both.asm().contains(", -%1.b3, -%2.h1, "), "{}", both.asm());
     }
 
     #[test]
