@@ -294,6 +294,11 @@ module ptxfma_dpi_tb;
       $fatal(1, "fma.rn.f32x2 on sm_20 must be refused");
     end
     $display("ptxfma_dpi_tb: refused as expected: %s", ptxfma_last_error());
+    // As ptxas: legacy mad.f64 is sm_1x only.
+    if (ptxfma_decode("mad.f64", "sm_90", k) != PtxfmaStatusDecode) begin
+      $fatal(1, "mad.f64 on sm_90 must be refused");
+    end
+    $display("ptxfma_dpi_tb: refused as expected: %s", ptxfma_last_error());
     if (ptxfma_eval_line("fma.rn.f32 0x3f800000 0x40000000 0x3f800000", "", d) != PtxfmaStatusOk
         || d != 64'h4040_0000) begin
       $fatal(1, "ptxfma_eval_line gave 0x%016x", d);

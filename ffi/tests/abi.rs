@@ -88,6 +88,25 @@ fn bad_spellings_and_targets_are_errors_with_messages() {
     let (st, msg) = dec("fma.rn.f32x2", "sm_20").unwrap_err();
     assert_eq!(st, PtxfmaStatus::Decode as i32);
     assert!(msg.contains("sm_100"), "{msg}");
+    // What ptxas refuses: legacy mad.f64 after sm_1x, add.f32x2 before sm_100, .sat on f32x2.
+    for (m, t, why) in [
+        ("mad.f64", "sm_90", "legacy mad.f64 is sm_1x only"),
+        ("add.rn.f32x2", "sm_90", "sm_100"),
+        ("mul.rz.sat.f32x2", "sm_100", "`.sat` is not allowed"),
+    ] {
+        let (st, msg) = dec(m, t).unwrap_err();
+        assert_eq!(st, PtxfmaStatus::Decode as i32, "{m}");
+        assert!(msg.contains(why), "{m}: {msg}");
+    }
+    // What it takes: either vmad dtype, and .po with -a, -b, each the word it computes (S8).
+    assert_eq!(
+        dec("vmad.u32.s32.u32.sat", "sm_90"),
+        dec("vmad.s32.s32.u32.sat", "sm_90")
+    );
+    assert_eq!(
+        dec("vmad.u32.u32.u32.po -a, -b, c", "sm_90"),
+        dec("vmad.u32.u32.u32.po", "sm_90")
+    );
     let (st, msg) = dec("fma.rn.f32", "sm_14").unwrap_err();
     assert_eq!(st, PtxfmaStatus::BadTarget as i32);
     assert!(msg.contains("sm_14"), "{msg}");

@@ -354,3 +354,29 @@ fn arguments_are_instructions_numbered_by_position() {
          0x4000000000000000\n"
     );
 }
+
+#[test]
+fn what_ptxas_refuses_is_a_bad_line_and_what_it_takes_evaluates() {
+    // ptxas refuses legacy mad.f64 after sm_1x and add.f32x2 before sm_100; it takes either
+    // vmad dtype and .po with -a, -b (S8). Results by hand: 1.0 * 1.0 + 0 = 1.0;
+    // -2^31 * 2 clamps to S32_MIN (the final result is signed, dtype .u32 notwithstanding);
+    // (-2) * (-3) + 4 + 1 = 11.
+    let input = "mad.f64 0x0 0x0 0x0\n\
+                 .target sm_90\n\
+                 add.rn.f32x2 0x0 0x0\n\
+                 vmad.u32.s32.u32.sat 0x80000000 0x2 0x0\n\
+                 vmad.u32.u32.u32.po -0x2 -0x3 0x4\n\
+                 .target sm_13\n\
+                 mad.f64 0x3ff0000000000000 0x3ff0000000000000 0x0\n";
+    let o = eval_stdin(input);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "error: 1: mad.f64 requires a rounding modifier (.rn, .rz, .rm or .rp) on sm_20 and \
+         higher (legacy mad.f64 is sm_1x only; target is sm_100)\n\
+         error: 3: add.f32x2 requires sm_100 or higher (target is sm_90)\n\
+         0x80000000\n\
+         0x0000000b\n\
+         0x3ff0000000000000\n"
+    );
+}

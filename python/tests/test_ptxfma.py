@@ -174,6 +174,9 @@ def test_array_errors():
         ("fma.rn.f32", "sm_99", "not a PTX target"),
         ("fma.rn.f32", "SM_100", "unknown target"),
         ("vmad.s32.u32.u32.po -a, b, c", "sm_100", "does not allow a negated product"),
+        ("mad.f64", "sm_90", "legacy mad.f64 is sm_1x only"),
+        ("add.rn.f32x2", "sm_90", "sm_100"),
+        ("mul.rn.sat.f32x2", "sm_100", "sat"),
         ("vmad.u32.u32.u32 a.h2, b, c", "sm_100", "selector"),
         ("fma.rn.f32 a, b, c", "sm_100", "only read for vmad"),
         ("", "sm_100", "empty"),
@@ -185,6 +188,20 @@ def test_bad_spellings_raise_value_error_with_the_reason(ptx, target, reason):
     assert str(e.value)
     with pytest.raises(ValueError):
         ptxfma.eval(ptx, 0, 0, 0, target=target)
+
+
+def test_spellings_ptxas_takes_decode_to_the_word_they_compute():
+    # Either vmad dtype, and .po with -a, -b, compute what the canonical spelling does (S8).
+    assert ptxfma.decode("vmad.u32.s32.u32.sat") == ptxfma.decode("vmad.s32.s32.u32.sat")
+    assert ptxfma.decode("vmad.u32.u32.u32.po -a, -b, c") == ptxfma.decode(
+        "vmad.u32.u32.u32.po"
+    )
+    assert ptxfma.eval("vmad.u32.s32.u32.sat", 0x80000000, 2, 0) == 0x80000000
+    # add.f32x2 is the f32x2 fma with b = 1.0 in each lane: lane 1 1.5 + 1.0, lane 0 2.0 + 0.5.
+    a = (0x3FC00000 << 32) | 0x40000000
+    c = (0x3F800000 << 32) | 0x3F000000
+    assert ptxfma.eval("add.rn.f32x2", a, 0, c) == (0x40200000 << 32) | 0x40200000
+    assert ptxfma.decode("mad.f64", target="sm_13") == ptxfma.decode("fma.rn.f64")
 
 
 def test_decode_matches_eval_line_decorations():
