@@ -30,7 +30,7 @@ package ptxfma_dpi_pkg;
   // BEGIN GENERATED: constants (fma-model gen-rtl-pkg; edit the model, not this)
   // Cycles from an input to its result on the output ports, and the control word's width.
   localparam int unsigned PtxfmaLatency  = 4;
-  localparam int unsigned PtxfmaCtrlBits = 24;
+  localparam int unsigned PtxfmaCtrlBits = 27;
 
   // Register banks for the stage images (enum PtxfmaStage), in pipeline order.
   localparam int unsigned PtxfmaStageS1  = 0;

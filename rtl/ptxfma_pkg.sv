@@ -63,7 +63,7 @@ package ptxfma_pkg;
   // Exponents as the registers keep them: the low bits, two's complement.
   localparam int unsigned ExpRegW = 14;
   // The control word (Ctrl::encode).
-  localparam int unsigned CtrlW = 24;
+  localparam int unsigned CtrlW = 27;
 
   // Exponents: ExpW bits signed inside a stage, the low ExpRegW bits in the registers.
   typedef logic signed [ExpW-1:0]    exp_t;
@@ -75,13 +75,15 @@ package ptxfma_pkg;
   ///////////////////
 
   // BEGIN GENERATED: control word (fma-model gen-rtl-pkg; edit the model, not this)
-  // Datapath kind. Codes 5..7 are reserved and read as KIND_F32 (Ctrl::decode).
+  // Datapath kind. Code 7 is reserved and reads as KIND_F32 (Ctrl::decode).
   typedef enum logic [2:0] {
     KIND_F32   = 3'd0,
     KIND_F64   = 3'd1,
     KIND_F32X2 = 3'd2,
     KIND_SM1X  = 3'd3,
-    KIND_VMAD  = 3'd4
+    KIND_VMAD  = 3'd4,
+    KIND_HALF  = 3'd5,
+    KIND_HALF2 = 3'd6
   } kind_e;
 
   // IEEE rounding direction.
@@ -118,8 +120,11 @@ package ptxfma_pkg;
     SCALE_SHR15 = 2'd2
   } scale_e;
 
-  // The 24-bit control word, MSB first; bit positions equal Ctrl::encode's.
+  // The 27-bit control word, MSB first; bit positions equal Ctrl::encode's.
   typedef struct packed {
+    logic    via_f32;   // 26
+    logic    oob;       // 25
+    logic    relu;      // 24
     scale_e  scale;     // 23:22
     logic    po;        // 21
     sel_e    bsel;      // 20:18

@@ -398,6 +398,28 @@ pub fn operand(c: &Ctrl, which: usize, v: u64) -> String {
             format!("bf16 {}", f32_text((v as u32 & 0xFFFF) << 16))
         }
         Kind::F32 | Kind::Sm1x => f32_text(v as u32),
+        Kind::Half | Kind::Half2 => {
+            let f = c.half_fmt();
+            let name = if c.ab_fmt == AbFmt::Bf16 {
+                "bf16"
+            } else {
+                "f16"
+            };
+            let lane = |k: u32| {
+                let h = (v >> (16 * k)) & 0xFFFF;
+                let x = f.to_f64(h);
+                if x.is_nan() {
+                    "NaN".to_string()
+                } else {
+                    format!("{x:e}")
+                }
+            };
+            if c.kind == Kind::Half2 {
+                format!("{name} lane0 {}, lane1 {}", lane(0), lane(1))
+            } else {
+                format!("{name} {}", lane(0))
+            }
+        }
         Kind::Vmad => {
             let (signed, sel) = match which {
                 0 => (c.a_signed, c.asel),

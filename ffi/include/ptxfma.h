@@ -12,7 +12,7 @@
 #define PTXFMA_LATENCY 4
 
 // Width of the control word in bits.
-#define PTXFMA_CTRL_BITS 24
+#define PTXFMA_CTRL_BITS 27
 
 // Status of every call: `PTXFMA_STATUS_OK` (0), `PTXFMA_STATUS_NO_RESULT` (1, a line that
 // evaluates nothing), or a negative error whose message [`ptxfma_last_error`] returns.

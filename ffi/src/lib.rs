@@ -57,5 +57,5 @@ pub const PTXFMA_LATENCY: u32 = 4;
 const _: () = assert!(PTXFMA_LATENCY as usize == LATENCY);
 
 /// Width of the control word in bits.
-pub const PTXFMA_CTRL_BITS: u32 = 24;
+pub const PTXFMA_CTRL_BITS: u32 = 27;
 const _: () = assert!(PTXFMA_CTRL_BITS == CTRL_BITS);

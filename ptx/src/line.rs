@@ -22,7 +22,17 @@ impl Instr {
     /// Whether the result `d` is 64 bits wide (f64, f32x2) rather than 32 (everything else),
     /// which is how `fma-model eval` chooses its print width.
     pub fn result_is_64bit(&self) -> bool {
-        matches!(self.ctrl.kind, Kind::F64 | Kind::F32x2)
+        self.result_bits() == 64
+    }
+
+    /// The width of the result: 64 for f64 and f32x2, 16 for one half-precision lane, 32 for
+    /// the rest (two half lanes, binary32, vmad).
+    pub fn result_bits(&self) -> u32 {
+        match self.ctrl.kind {
+            Kind::F64 | Kind::F32x2 => 64,
+            Kind::Half => 16,
+            _ => 32,
+        }
     }
 }
 
@@ -67,6 +77,19 @@ fn operand_spec(ctrl: &Ctrl, name: char) -> OperandSpec {
             bits: 64,
             float_lit: None,
         },
+        Kind::Half | Kind::Half2 => {
+            let x2 = ctrl.kind == Kind::Half2;
+            OperandSpec {
+                ty: match (ctrl.ab_fmt == AbFmt::Bf16, x2) {
+                    (false, false) => ".f16",
+                    (true, false) => ".bf16",
+                    (false, true) => ".f16x2",
+                    (true, true) => ".bf16x2",
+                },
+                bits: if x2 { 32 } else { 16 },
+                float_lit: None,
+            }
+        }
         Kind::Vmad => match name {
             'a' => int(ctrl.a_signed),
             'b' => int(ctrl.b_signed),

@@ -56,6 +56,24 @@ pub fn ptx_spelling(ctrl: &Ctrl) -> String {
                 Scale::Shr15 => ".shr15",
             });
         }
+        Kind::Half | Kind::Half2 => {
+            let op = FloatOp::of(ctrl).expect("legal half ctrl has an op");
+            s.push_str(op.mnemonic());
+            s.push('.');
+            s.push_str(rnd_name(ctrl.rnd));
+            flag(&mut s, ctrl.ftz, ".ftz");
+            flag(&mut s, ctrl.sat, ".sat");
+            flag(&mut s, ctrl.oob, ".oob");
+            flag(&mut s, ctrl.relu, ".relu");
+            // S13: the word of `fma.{rz,rm,rp}.bf16` is spelled so.
+            let bf16 = ctrl.ab_fmt == AbFmt::Bf16 || ctrl.via_f32;
+            s.push_str(match (bf16, ctrl.kind == Kind::Half2) {
+                (false, false) => ".f16",
+                (true, false) => ".bf16",
+                (false, true) => ".f16x2",
+                (true, true) => ".bf16x2",
+            });
+        }
         Kind::Sm1x => {
             s.push_str("mad");
             flag(&mut s, ctrl.ftz, ".ftz");
@@ -105,6 +123,8 @@ pub fn operand_text(ctrl: &Ctrl, which: Operand, value: u64) -> Option<String> {
     }
     let bits = match (ctrl.kind, which, ctrl.ab_fmt) {
         (Kind::F64 | Kind::F32x2, _, _) => 64,
+        (Kind::Half, _, _) => 16,
+        (Kind::Half2, _, _) => 32,
         (Kind::F32, Operand::A | Operand::B, AbFmt::F16 | AbFmt::Bf16) => 16,
         _ => 32,
     };

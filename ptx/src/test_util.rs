@@ -44,12 +44,14 @@ pub(crate) fn line_err(l: &str, target: &str, needles: &[&str]) {
 /// decoder's own construction.
 #[allow(clippy::too_many_arguments)]
 /// A float control word: `kind`, `rnd`, and the flags named in `flags` (any of `ftz`,
-/// `sat`, `b_one`, `c_zero`, `neg_c`, `f16`, `bf16`); everything else off.
+/// `sat`, `b_one`, `c_zero`, `neg_c`, `f16`, `bf16`, `relu`, `oob`, `via_f32`); everything
+/// else off.
 pub(crate) fn fw(kind: Kind, rnd: Rnd, flags: &str) -> Ctrl {
     let has = |f: &str| flags.split_whitespace().any(|x| x == f);
     for f in flags.split_whitespace() {
         assert!(
-            ["ftz", "sat", "b_one", "c_zero", "neg_c", "f16", "bf16"].contains(&f),
+            ["ftz", "sat", "b_one", "c_zero", "neg_c", "f16", "bf16", "relu", "oob", "via_f32"]
+                .contains(&f),
             "unknown flag {f}"
         );
     }
@@ -75,6 +77,9 @@ pub(crate) fn fw(kind: Kind, rnd: Rnd, flags: &str) -> Ctrl {
         bsel: Sel::B0,
         po: false,
         scale: Scale::None,
+        relu: has("relu"),
+        oob: has("oob"),
+        via_f32: has("via_f32"),
     }
 }
 
@@ -127,5 +132,8 @@ pub(crate) fn vw(
         bsel,
         po,
         scale,
+        relu: false,
+        oob: false,
+        via_f32: false,
     }
 }

@@ -120,7 +120,9 @@ pub(crate) fn decode_vmad_mods(
             Some(Modifier::Sel(_)) => bail!(
                 "`.{m}` is an operand selector: write it on the a or b operand (e.g. `0x12345678.{m}`), not on vmad"
             ),
-            Some(Modifier::Rnd(_) | Modifier::Ftz) => bail!("`.{m}` is not a vmad modifier"),
+            Some(Modifier::Rnd(_) | Modifier::Ftz | Modifier::Relu | Modifier::Oob) => {
+                bail!("`.{m}` is not a vmad modifier")
+            }
         }
     }
     require_sm("vmad", 20, target)?;

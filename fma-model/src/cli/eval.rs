@@ -5,7 +5,8 @@
 //! destination (see [`ptxfma_ptx::parse_line`]). `.target sm_NN` lines switch the target for the
 //! lines after them (default sm_100); blank lines and `//` comments print nothing. Every other
 //! line prints exactly one line, so output line k answers the k-th instruction and a script can
-//! zip them: the result as `0x%08x` (32-bit results) or `0x%016x` (f64, f32x2), or
+//! zip them: the result as `0x%04x` (f16, bf16), `0x%08x` (other 32-bit results: f16x2, bf16x2,
+//! binary32, vmad) or `0x%016x` (f64, f32x2), or
 //! `error: <line number>: <reason>` on stdout in place of a result. A bad line does not stop the
 //! run; the exit code is 1 if any line was bad, 2 if stdin could not be read. Errors quote the
 //! input through [`ptxfma_ptx::quote`], so a huge or hostile token cannot flood or garble them.
@@ -31,7 +32,7 @@ A `.target sm_NN` line (e.g. `.target sm_13`) switches the target for the lines 
 default is sm_100. Blank lines and `//` comments print nothing.
 
 Output: one line per instruction, in order, so output line k answers the k-th instruction: the
-result in hex (0x%08x for 32-bit results, 0x%016x for f64 and f32x2), or
+result in hex (0x%04x for f16/bf16, 0x%08x for 32-bit results, 0x%016x for f64 and f32x2), or
 `error: <line number>: <reason>` in its place. A bad line does not stop the run.
 Exit status: 0 every line was good, 1 some line was bad, 2 bad usage or unreadable input.";
 
@@ -167,11 +168,10 @@ fn handle(text: &str, target: &mut Target, eval: &EvalFn) -> Result<Option<Strin
     let d = eval(&instr.ctrl, instr.a, instr.b, instr.c);
     // The result is printed as it comes out, unmasked: bits above the result width would be a
     // model bug, and showing them (as extra digits) is better than hiding them.
-    Ok(Some(if instr.result_is_64bit() {
-        format!("{d:#018x}")
-    } else {
-        format!("{d:#010x}")
-    }))
+    Ok(Some(format!(
+        "0x{d:0w$x}",
+        w = instr.result_bits() as usize / 4
+    )))
 }
 
 #[cfg(test)]
@@ -188,9 +188,12 @@ mod tests {
             Kind::F32x2 => 3,
             Kind::Sm1x => 4,
             Kind::Vmad => 5,
+            Kind::Half => 6,
+            Kind::Half2 => 7,
         };
         match ctrl.kind {
             Kind::F64 | Kind::F32x2 => (tag << 56) | ((a ^ b ^ c) & 0xffff_ffff_ffff),
+            Kind::Half => (tag << 12) | ((a ^ b ^ c) & 0xfff),
             _ => (tag << 28) | ((a ^ b ^ c) & 0xff_ffff),
         }
     }

@@ -15,7 +15,7 @@ use super::generate::answers;
 use super::SiliconError;
 
 /// The decisions a vector can exercise, in the order of the report.
-pub const DECISIONS: [&str; 10] = [
+pub const DECISIONS: [&str; 14] = [
     "S1 f32 NaN result",
     "S2 f64 NaN operand or result",
     "S9 sub.f64 with a NaN c",
@@ -26,6 +26,10 @@ pub const DECISIONS: [&str; 10] = [
     "S6 mixed precision",
     "S8 vmad",
     "signed zero result",
+    "S10 half NaN result",
+    "S11 .relu changed the result",
+    "S12 .oob forced +0",
+    "S13 bf16 fma through binary32",
 ];
 
 /// How a row of the table fared.
@@ -101,6 +105,8 @@ struct Variants {
     no_sat: Option<Vec<u64>>,
     no_ftz: Option<Vec<u64>>,
     rz_no_ftz: Option<Vec<u64>>,
+    no_relu: Option<Vec<u64>>,
+    no_oob: Option<Vec<u64>>,
 }
 
 impl Variants {
@@ -127,6 +133,20 @@ impl Variants {
                 Ctrl {
                     ftz: false,
                     rnd: Rnd::Rz,
+                    ..*ctrl
+                },
+            ),
+            no_relu: run(
+                ctrl.relu,
+                Ctrl {
+                    relu: false,
+                    ..*ctrl
+                },
+            ),
+            no_oob: run(
+                ctrl.oob,
+                Ctrl {
+                    oob: false,
                     ..*ctrl
                 },
             ),
@@ -168,6 +188,25 @@ fn decisions(form: &Form, i: usize, (a, b, c): (u64, u64, u64), model: u64, v: &
             }
         }
         Shape::Vmad => mark(8),
+        Shape::Half | Shape::Half2 => {
+            let f = ctrl.half_fmt();
+            let lanes = if form.shape() == Shape::Half2 { 2 } else { 1 };
+            if (0..lanes).any(|k| is_nan(f, model >> (16 * k))) {
+                mark(10);
+            }
+            if ctrl.via_f32 {
+                mark(13);
+            }
+            if lanes == 1 && is_zero(f, model) {
+                mark(9);
+            }
+        }
+    }
+    if v.no_relu.as_ref().is_some_and(|x| x[i] != model) {
+        mark(11);
+    }
+    if v.no_oob.as_ref().is_some_and(|x| x[i] != model) {
+        mark(12);
     }
     if form.shape() == Shape::Mixed {
         mark(7);

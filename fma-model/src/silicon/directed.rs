@@ -6,6 +6,7 @@
 //! under every selector (S8).
 
 use ptxfma_model::ctrl::legal::FloatOp;
+use ptxfma_model::ctrl::AbFmt;
 use ptxfma_model::stimulus::VMAD_EDGES;
 
 use super::forms::{Form, Shape};
@@ -56,6 +57,17 @@ const F64_SPECIAL: [u64; 16] = [
 const F16_SPECIAL: [u64; 16] = [
     0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x3800, 0xbc00, 0x7bff, 0x7c00, 0xfc00, 0x7e00, 0x7e12,
     0xfe01, 0x7c01, 0xfd00, 0x3c00,
+];
+
+/// The half kinds' operands: the specials, and the OOB NaN of both signs (S12), which is an
+/// ordinary NaN where `.oob` is not written.
+const F16_HALF: [u64; 18] = [
+    0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x3800, 0xbc00, 0x7bff, 0x7c00, 0xfc00, 0x7e00, 0x7e12,
+    0xfe01, 0x7c01, 0xfd00, 0x3c00, 0x7ff7, 0xfff7,
+];
+const BF16_HALF: [u64; 18] = [
+    0x0000, 0x8000, 0x0001, 0x807f, 0x0080, 0x3f00, 0xbf80, 0x7f7f, 0x7f80, 0xff80, 0x7fc0, 0x7fc1,
+    0xffc1, 0x7f81, 0xffa0, 0x3f80, 0x7ff7, 0xfff7,
 ];
 
 /// bf16 counterparts.
@@ -175,6 +187,24 @@ pub fn vectors(form: &Form) -> Vec<(u64, u64, u64)> {
         Shape::Vmad => {
             let edges = VMAD_EDGES.map(u64::from);
             product(&edges, &edges, &edges, &mut v)
+        }
+        Shape::Half | Shape::Half2 => {
+            let bf16 = form.ctrl.ab_fmt == AbFmt::Bf16;
+            let special: &[u64] = if bf16 { &BF16_HALF } else { &F16_HALF };
+            if form.shape() == Shape::Half {
+                product(special, special, special, &mut v);
+            } else {
+                // Lane 1 takes the specials in another order, so the lanes differ.
+                let n = special.len();
+                let lanes = |x: u64, k: usize| x | (special[(k * 7 + 3) % n] << 16);
+                for (i, &a) in special.iter().enumerate() {
+                    for (j, &b) in special.iter().enumerate() {
+                        for (k, &c) in special.iter().enumerate() {
+                            v.push((lanes(a, i + j), lanes(b, j + k), lanes(c, k + i)));
+                        }
+                    }
+                }
+            }
         }
     }
     // Clear what the instruction does not read, then drop the repeats that makes.

@@ -13,6 +13,7 @@ use ptxfma_model::ctrl::legal::FloatOp;
 use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Sel};
 use ptxfma_model::stimulus::Family;
 use ptxfma_ptx::print::{operand_text, ptx_spelling, sel_suffix, Operand};
+use ptxfma_ptx::Target;
 
 /// How the operands of a form sit in registers: the inline-asm constraints of its kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +28,10 @@ pub enum Shape {
     F32x2,
     /// vmad: 32-bit integer registers (`"r"`).
     Vmad,
+    /// One half-precision lane: 16-bit registers (`"h"`).
+    Half,
+    /// Two half-precision lanes: 32-bit registers (`"r"`).
+    Half2,
 }
 
 impl Shape {
@@ -38,6 +43,8 @@ impl Shape {
             Shape::Mixed => "MIXED",
             Shape::F32x2 => "F32X2",
             Shape::Vmad => "VMAD",
+            Shape::Half => "HALF",
+            Shape::Half2 => "HALF2",
         }
     }
 }
@@ -86,6 +93,8 @@ impl Form {
             Kind::F64 => Shape::F64,
             Kind::F32x2 => Shape::F32x2,
             Kind::Vmad => Shape::Vmad,
+            Kind::Half => Shape::Half,
+            Kind::Half2 => Shape::Half2,
             Kind::F32 if self.ctrl.ab_fmt != AbFmt::Native => Shape::Mixed,
             Kind::F32 | Kind::Sm1x => Shape::F32,
         }
@@ -95,6 +104,15 @@ impl Form {
     pub fn min_sm(&self) -> u32 {
         match self.shape() {
             Shape::Mixed | Shape::F32x2 => 100,
+            // The decoder's target rules (sm_53, sm_80 for .relu and bf16, sm_90 for .oob and
+            // bf16 add/sub/mul), asked rather than restated.
+            Shape::Half | Shape::Half2 => [53, 80, 90, 100]
+                .into_iter()
+                .find(|sm| {
+                    let t = Target::parse(&format!("sm_{sm}")).expect("a PTX target");
+                    ptxfma_ptx::decode(&self.mnemonic(), t).is_ok()
+                })
+                .expect("a half form decodes on sm_100"),
             _ => 20,
         }
     }
@@ -151,7 +169,7 @@ const VMAD_RESPELLED_SELECTORS: [(Sel, Sel); 3] =
     [(Sel::W, Sel::W), (Sel::B3, Sel::H1), (Sel::H0, Sel::B0)];
 
 /// Every form, in the fixed order that numbers the kernels: fma and mad f32, fma and mad f64,
-/// add/sub/mul, mixed precision, f32x2, vmad, then vmad's other spellings of a sample of its
+/// add/sub/mul, mixed precision, f32x2, vmad, half, half2, then vmad's other spellings of a sample of its
 /// words (the other `.dtype`; `-a, -b`). sm_1x `mad.f32` is left out: no GPU since sm_20
 /// accepts it.
 pub fn all() -> Vec<Form> {
@@ -170,6 +188,8 @@ pub fn all() -> Vec<Form> {
         Family::Mixed,
         Family::F32x2,
         Family::Vmad,
+        Family::Half,
+        Family::Half2,
     ] {
         v.extend(fam.ctrls().into_iter().map(plain));
     }

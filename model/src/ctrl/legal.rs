@@ -55,12 +55,14 @@ impl FloatOp {
 /// must keep their [`Ctrl::default`] values, so that each legal word has one spelling.
 pub fn is_legal(ctrl: &Ctrl) -> bool {
     let d = Ctrl::default();
+    let half_fields_clear = !ctrl.relu && !ctrl.oob && !ctrl.via_f32;
     if ctrl.kind == Kind::Vmad {
         return ctrl.rnd == d.rnd
             && ctrl.ftz == d.ftz
             && ctrl.ab_fmt == d.ab_fmt
             && ctrl.b_one == d.b_one
             && ctrl.c_zero == d.c_zero
+            && half_fields_clear
             && !(ctrl.neg_ab && ctrl.neg_c)
             && !(ctrl.po && (ctrl.neg_ab || ctrl.neg_c));
     }
@@ -74,7 +76,11 @@ pub fn is_legal(ctrl: &Ctrl) -> bool {
     let Some(op) = FloatOp::of(ctrl) else {
         return false;
     };
+    if ctrl.is_half() {
+        return vmad_fields_clear && is_legal_half(ctrl, op);
+    }
     vmad_fields_clear
+        && half_fields_clear
         && match ctrl.kind {
             Kind::F32 => match ctrl.ab_fmt {
                 AbFmt::Native => true,
@@ -84,6 +90,36 @@ pub fn is_legal(ctrl: &Ctrl) -> bool {
             Kind::F64 => !ctrl.ftz && !ctrl.sat && ctrl.ab_fmt == AbFmt::Native,
             Kind::F32x2 => !ctrl.sat && ctrl.ab_fmt == AbFmt::Native,
             Kind::Sm1x => ctrl.rnd == Rnd::Rn && ctrl.ab_fmt == AbFmt::Native && op == FloatOp::Fma,
-            Kind::Vmad => unreachable!(),
+            Kind::Vmad | Kind::Half | Kind::Half2 => unreachable!(),
         }
+}
+
+/// The half-precision words `ptxas` has a spelling for (PTX ISA 9.1 and CUDA 13.5):
+/// `fma.rn{.ftz}{.sat}.f16{x2}`, `fma.rn{.ftz}.relu.f16{x2}`, `fma.rn.oob{.relu}.f16{x2}`,
+/// `fma.rn.sat.oob.f16{x2}`, `fma.rn{.oob}{.relu}.bf16{x2}`, `{add,sub,mul}.rn{.ftz}{.sat}.f16{x2}`
+/// and `{add,sub,mul}.rn.bf16{x2}`; and the words of `fma.{rz,rm,rp}{.oob}{.relu}.bf16`, which an
+/// H100 computes as f16 through binary32 (`via_f32`, S13; `.relu` dropped).
+fn is_legal_half(ctrl: &Ctrl, op: FloatOp) -> bool {
+    let fma = op == FloatOp::Fma;
+    let f16 = match ctrl.ab_fmt {
+        AbFmt::F16 => true,
+        AbFmt::Bf16 => false,
+        AbFmt::Native => return false,
+    };
+    if ctrl.via_f32 {
+        return ctrl.kind == Kind::Half
+            && f16
+            && fma
+            && ctrl.rnd != Rnd::Rn
+            && !ctrl.ftz
+            && !ctrl.sat
+            && !ctrl.relu;
+    }
+    let modifiers = if fma {
+        // .sat and .relu exclude each other; .oob takes no .ftz.
+        !(ctrl.sat && ctrl.relu) && !(ctrl.oob && ctrl.ftz)
+    } else {
+        !ctrl.relu && !ctrl.oob
+    };
+    ctrl.rnd == Rnd::Rn && modifiers && (f16 || (!ctrl.ftz && !ctrl.sat))
 }

@@ -39,6 +39,12 @@ coded_enum! {
         Sm1x = 3,
         /// Integer `vmad`.
         Vmad = 4,
+        /// One half-precision lane in bits 15:0, every operand and the result in the format
+        /// `ab_fmt` names (binary16, or bfloat16): `fma/add/sub/mul .f16/.bf16`.
+        Half = 5,
+        /// Two independent half-precision lanes, lane 0 in bits 15:0 and lane 1 in 31:16
+        /// (`.f16x2`, `.bf16x2`).
+        Half2 = 6,
     }
 }
 
@@ -53,7 +59,8 @@ coded_enum! {
 }
 
 coded_enum! {
-    /// Source format of `a` (and `b`, unless `b_one`) for the float kinds.
+    /// Source format of `a` (and `b`, unless `b_one`) for the f32 kinds; for the half kinds the
+    /// format of every operand and of the result (`Native` acts as `F16` there).
     pub enum AbFmt {
         /// The kind's own format (binary32 or binary64).
         Native = 0,
@@ -110,10 +117,17 @@ pub struct Ctrl {
     /// vmad `.po` (plus one).
     pub po: bool,
     pub scale: Scale,
+    /// Half kinds: a negative result becomes +0 and a NaN the canonical NaN (`.relu`).
+    pub relu: bool,
+    /// Half kinds: a lane whose `a` or `b` is the OOB NaN gives +0 (`.oob`, S12).
+    pub oob: bool,
+    /// Half kind: the sum is rounded to binary32 in `rnd`'s direction, then to the half format
+    /// to nearest (what an H100 computes for `fma.{rz,rm,rp}.bf16`, S13).
+    pub via_f32: bool,
 }
 
 /// Width of the encoded control word in bits.
-pub const CTRL_BITS: u32 = 24;
+pub const CTRL_BITS: u32 = 27;
 
 /// Where each field of the control word starts (its least significant bit).
 mod at {
@@ -132,6 +146,9 @@ mod at {
     pub const BSEL: u32 = 18;
     pub const PO: u32 = 21;
     pub const SCALE: u32 = 22;
+    pub const RELU: u32 = 24;
+    pub const OOB: u32 = 25;
+    pub const VIA_F32: u32 = 26;
 }
 
 /// A field of the control word, as the RTL's `ctrl_t` declares it.
@@ -237,6 +254,24 @@ pub const CTRL_FIELDS: &[CtrlField] = &[
         width: 2,
         rtl_type: Some("scale_e"),
     },
+    CtrlField {
+        name: "relu",
+        lsb: at::RELU,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "oob",
+        lsb: at::OOB,
+        width: 1,
+        rtl_type: None,
+    },
+    CtrlField {
+        name: "via_f32",
+        lsb: at::VIA_F32,
+        width: 1,
+        rtl_type: None,
+    },
 ];
 
 impl Default for Ctrl {
@@ -255,7 +290,7 @@ impl Ctrl {
         }
     }
 
-    /// Packs the fields into the 24-bit layout shared with the RTL.
+    /// Packs the fields into the [`CTRL_BITS`]-bit layout shared with the RTL.
     pub fn encode(&self) -> u32 {
         (self.kind as u32) << at::KIND
             | (self.rnd as u32) << at::RND
@@ -272,11 +307,14 @@ impl Ctrl {
             | (self.bsel as u32) << at::BSEL
             | (self.po as u32) << at::PO
             | (self.scale as u32) << at::SCALE
+            | (self.relu as u32) << at::RELU
+            | (self.oob as u32) << at::OOB
+            | (self.via_f32 as u32) << at::VIA_F32
     }
 
     /// Unpacks a control word exactly as the RTL reads it: reserved codes fall back to the
-    /// documented defaults (kind 5..7 -> `F32`, ab_fmt 3 -> `Native`, sel 7 -> `W`,
-    /// scale 3 -> `None`), so every 24-bit pattern has one meaning on both sides.
+    /// documented defaults (kind 7 -> `F32`, ab_fmt 3 -> `Native`, sel 7 -> `W`,
+    /// scale 3 -> `None`), so every pattern of the word has one meaning on both sides.
     pub fn decode(w: u32) -> Ctrl {
         // Table look-ups rather than matches: every stage decodes its register's word.
         const KIND: [Kind; 8] = [
@@ -285,8 +323,8 @@ impl Ctrl {
             Kind::F32x2,
             Kind::Sm1x,
             Kind::Vmad,
-            Kind::F32,
-            Kind::F32,
+            Kind::Half,
+            Kind::Half2,
             Kind::F32,
         ];
         const RND: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
@@ -320,6 +358,9 @@ impl Ctrl {
             bsel: SEL[f(at::BSEL, 7)],
             po: bit(at::PO),
             scale: SCALE[f(at::SCALE, 3)],
+            relu: bit(at::RELU),
+            oob: bit(at::OOB),
+            via_f32: bit(at::VIA_F32),
         }
     }
 
@@ -328,14 +369,33 @@ impl Ctrl {
         self.a_signed || self.b_signed || self.neg_ab || self.neg_c
     }
 
-    /// The float kinds whose results are binary32 (everything but f64 and vmad).
+    /// The float kinds whose results are binary32 (f32, f32x2, sm_1x).
     pub fn is_f32(&self) -> bool {
         matches!(self.kind, Kind::F32 | Kind::F32x2 | Kind::Sm1x)
     }
 
-    /// The formats of the a, b and c operands (of each lane for f32x2). vmad's 32-bit integer
-    /// sources are given f32's width.
+    /// The half-precision kinds (one or two 16-bit lanes).
+    pub fn is_half(&self) -> bool {
+        matches!(self.kind, Kind::Half | Kind::Half2)
+    }
+
+    /// The format of a half kind's operands and result: bfloat16 if `ab_fmt` says so, else
+    /// binary16.
+    pub fn half_fmt(&self) -> Fmt {
+        if self.ab_fmt == AbFmt::Bf16 {
+            BF16
+        } else {
+            F16
+        }
+    }
+
+    /// The formats of the a, b and c operands (of each lane for f32x2 and half2). vmad's 32-bit
+    /// integer sources are given f32's width.
     pub fn operand_formats(&self) -> (Fmt, Fmt, Fmt) {
+        if self.is_half() {
+            let h = self.half_fmt();
+            return (h, h, h);
+        }
         let ab = match (self.kind, self.ab_fmt) {
             (Kind::F64, _) => F64,
             (Kind::F32, AbFmt::F16) => F16,
@@ -346,9 +406,10 @@ impl Ctrl {
         (ab, ab, c)
     }
 
-    /// Subnormal inputs and results flush to signed zero (`.ftz`, or always on sm_1x mad).
+    /// Subnormal inputs and results flush to signed zero (`.ftz` on binary32 and half kinds,
+    /// or always on sm_1x mad).
     pub fn flush(&self) -> bool {
-        (self.ftz && self.is_f32()) || self.kind == Kind::Sm1x
+        (self.ftz && (self.is_f32() || self.is_half())) || self.kind == Kind::Sm1x
     }
 }
 

@@ -78,7 +78,7 @@ pub fn s2_lane(ctrl: &Ctrl, p: u128, l: &S1Lane) -> S2Lane {
 /// `ptxfma_s3_lane`: stage 3 of one float lane: normalisation; everything else rides along.
 #[inline(always)]
 pub fn s3_lane(ctrl: &Ctrl, l: &S2Lane) -> S3Lane {
-    let emin = round::result_fmt(ctrl).emin;
+    let emin = round::normalize_emin(ctrl);
     let n = normalize::normalize(l.mag, l.lza_cnt, l.eref as i32, emin);
     S3Lane {
         sign: l.sign,

@@ -118,6 +118,20 @@ macro_rules! by_kind {
                 };
                 $body
             }
+            Kind::Half => {
+                let $c = Ctrl {
+                    kind: Kind::Half,
+                    ..ctrl
+                };
+                $body
+            }
+            Kind::Half2 => {
+                let $c = Ctrl {
+                    kind: Kind::Half2,
+                    ..ctrl
+                };
+                $body
+            }
         }
     }};
 }
@@ -315,7 +329,7 @@ fn lane_results(engine: &batch::Engine, ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u6
 pub struct LaneEn {
     /// Float lane 0 (every kind but vmad).
     pub lane0: bool,
-    /// Float lane 1 (f32x2 only).
+    /// Float lane 1 (f32x2 and the two-lane half kind only).
     pub lane1: bool,
     /// The vmad side path.
     pub vm: bool,
@@ -326,7 +340,7 @@ pub fn lanes(ctrl: &Ctrl) -> LaneEn {
     let vm = ctrl.kind == Kind::Vmad;
     LaneEn {
         lane0: !vm,
-        lane1: ctrl.kind == Kind::F32x2,
+        lane1: matches!(ctrl.kind, Kind::F32x2 | Kind::Half2),
         vm,
     }
 }
@@ -524,6 +538,7 @@ fn stage4_with(s3: &S3, ctrl: &Ctrl) -> Out {
     let d = match ctrl.kind {
         Kind::Vmad => vmad::saturate(&ctrl, s3.vm_res),
         Kind::F32x2 => round::round(&ctrl, &s3.lane1) << 32 | round::round(&ctrl, &s3.lane0),
+        Kind::Half2 => round::round(&ctrl, &s3.lane1) << 16 | round::round(&ctrl, &s3.lane0),
         _ => round::round(&ctrl, &s3.lane0),
     };
     Out {

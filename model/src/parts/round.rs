@@ -1,10 +1,12 @@
 //! Rounder: rounds the normalised significand to the lane's precision in the instruction's
-//! direction, handles overflow, flushes tiny results (`.ftz`, sm_1x: S4), takes the special
-//! result when there is one, and saturates (`.sat`).
+//! direction (through binary32 first where `via_f32` says so, S13), handles overflow, flushes
+//! tiny results (`.ftz`, sm_1x: S4), takes the special result when there is one, and saturates
+//! (`.sat`) or clamps at zero (`.relu`, S11).
 
-use crate::ctrl::{Ctrl, Kind, Rnd};
+use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::format;
 use crate::geometry::MAG_W;
+use crate::parts::special;
 use crate::regs::{S3Lane, U165};
 
 /// The normalised significand's leading bit.
@@ -23,6 +25,8 @@ pub struct ResultFmt {
 
 pub const F64: ResultFmt = ResultFmt::of(format::F64);
 pub const F32: ResultFmt = ResultFmt::of(format::F32);
+pub const F16: ResultFmt = ResultFmt::of(format::F16);
+pub const BF16: ResultFmt = ResultFmt::of(format::BF16);
 
 impl ResultFmt {
     /// The rounder's view of an IEEE format.
@@ -35,14 +39,31 @@ impl ResultFmt {
             width: f.width(),
         }
     }
+
+    /// 1.0, the upper bound of `.sat`.
+    const fn one(self) -> u64 {
+        ((self.emax as u64) << (self.p - 1)) & ((1 << (self.width - 1)) - 1)
+    }
 }
 
 #[inline(always)]
 pub fn result_fmt(ctrl: &Ctrl) -> ResultFmt {
-    if ctrl.kind == Kind::F64 {
-        F64
+    match ctrl.kind {
+        Kind::F64 => F64,
+        Kind::Half | Kind::Half2 if ctrl.ab_fmt == AbFmt::Bf16 => BF16,
+        Kind::Half | Kind::Half2 => F16,
+        _ => F32,
+    }
+}
+
+/// The exponent the normaliser stops at: the result format's minimum, except where the sum is
+/// first rounded to binary32 (`via_f32`), which needs binary32's.
+#[inline(always)]
+pub fn normalize_emin(ctrl: &Ctrl) -> i32 {
+    if ctrl.via_f32 {
+        F32.emin
     } else {
-        F32
+        result_fmt(ctrl).emin
     }
 }
 
@@ -56,69 +77,124 @@ pub fn effective_rnd(ctrl: &Ctrl) -> Rnd {
     }
 }
 
-/// binary32 1.0, the upper bound of `.sat`.
-const F32_ONE: u64 = 0x3F80_0000;
+/// A finite nonzero value on its way through the rounder: sign, the normalised significand
+/// (leading one at the lead bit unless the value is below `2^emin`), the bits already shifted
+/// out, and the exponent of the lead bit.
+#[derive(Clone, Copy)]
+struct Finite {
+    sign: bool,
+    norm: U165,
+    sticky: bool,
+    exp: i32,
+}
 
-/// Rounds one lane and returns its encoding (binary32 in bits 31:0 for f32 kinds).
+/// Rounds one lane and returns its encoding (binary32 in bits 31:0 for f32 kinds, the half
+/// format in bits 15:0 for half kinds).
 #[inline(always)]
 pub fn round(ctrl: &Ctrl, l: &S3Lane) -> u64 {
     let f = result_fmt(ctrl);
     let rnd = effective_rnd(ctrl);
-    let sign_at = f.width - 1;
     let enc = if l.spec_valid {
         l.spec_res
     } else if l.zero {
-        (l.sign as u64) << sign_at
+        (l.sign as u64) << (f.width - 1)
     } else {
-        let p = f.p as usize;
-        let sig = (l.norm >> (LEAD_BIT + 1 - p)).as_limbs()[0];
-        let rb = l.norm.bit(LEAD_BIT - p);
-        let below = l.norm & U165::low_mask(LEAD_BIT - p);
-        let st = !below.is_zero() | l.sticky;
-        let inc = increment(rnd, l.sign, sig & 1 != 0, rb, st);
-        let sum = sig + inc as u64;
-        let (sig_f, e) = if sum >> p != 0 {
-            (sum >> 1, l.exp as i32 + 1)
-        } else {
-            (sum, l.exp as i32)
+        let x = Finite {
+            sign: l.sign,
+            norm: l.norm,
+            sticky: l.sticky,
+            exp: l.exp as i32,
         };
-        let normal = (sig_f >> (p - 1)) & 1 != 0;
-        let sign = (l.sign as u64) << sign_at;
-        let frac_mask = (1u64 << (p - 1)) - 1;
-        if normal && e > f.emax {
-            let inf = (((1u64 << (f.width - f.p)) - 1) << (p - 1)) | sign;
-            let max = inf - 1;
-            match rnd {
-                Rnd::Rn => inf,
-                Rnd::Rz => max,
-                Rnd::Rm => {
-                    if l.sign {
-                        inf
-                    } else {
-                        max
-                    }
-                }
-                Rnd::Rp => {
-                    if l.sign {
-                        max
-                    } else {
-                        inf
-                    }
-                }
-            }
+        if ctrl.via_f32 {
+            // S13: binary32 first (normal there: a half product is at least 2^-48), then to
+            // nearest in the half format.
+            round_finite(f, Rnd::Rn, false, l.flush_sign, at_f32(rnd, x, f.emin))
         } else {
-            let biased = if normal { (e - f.emin + 1) as u64 } else { 0 };
-            if ctrl.flush() && tiny(rnd, l, p) {
-                (l.flush_sign as u64) << sign_at
-            } else {
-                sign | biased << (p - 1) | (sig_f & frac_mask)
-            }
+            round_finite(f, rnd, ctrl.flush(), l.flush_sign, x)
         }
     };
-    if ctrl.sat && f.width == 32 {
-        saturate_f32(enc)
+    if ctrl.sat && f.width <= 32 {
+        saturate(f, enc)
+    } else if ctrl.relu {
+        relu(f, enc)
     } else {
         enc
+    }
+}
+
+/// Rounds `x` in `f` and direction `rnd`: overflow by direction, tiny results flushed to
+/// `flush_sign` zero under `flush` (S4), subnormals at the format's quantum.
+#[inline(always)]
+fn round_finite(f: ResultFmt, rnd: Rnd, flush: bool, flush_sign: bool, x: Finite) -> u64 {
+    let sign_at = f.width - 1;
+    let p = f.p as usize;
+    let sig = (x.norm >> (LEAD_BIT + 1 - p)).as_limbs()[0];
+    let rb = x.norm.bit(LEAD_BIT - p);
+    let below = x.norm & U165::low_mask(LEAD_BIT - p);
+    let st = !below.is_zero() | x.sticky;
+    let inc = increment(rnd, x.sign, sig & 1 != 0, rb, st);
+    let sum = sig + inc as u64;
+    let (sig_f, e) = if sum >> p != 0 {
+        (sum >> 1, x.exp + 1)
+    } else {
+        (sum, x.exp)
+    };
+    let normal = (sig_f >> (p - 1)) & 1 != 0;
+    let sign = (x.sign as u64) << sign_at;
+    let frac_mask = (1u64 << (p - 1)) - 1;
+    if normal && e > f.emax {
+        let inf = (((1u64 << (f.width - f.p)) - 1) << (p - 1)) | sign;
+        let max = inf - 1;
+        match rnd {
+            Rnd::Rn => inf,
+            Rnd::Rz => max,
+            Rnd::Rm => {
+                if x.sign {
+                    inf
+                } else {
+                    max
+                }
+            }
+            Rnd::Rp => {
+                if x.sign {
+                    max
+                } else {
+                    inf
+                }
+            }
+        }
+    } else {
+        let biased = if normal { (e - f.emin + 1) as u64 } else { 0 };
+        if flush && tiny(rnd, &x, p) {
+            (flush_sign as u64) << sign_at
+        } else {
+            sign | biased << (p - 1) | (sig_f & frac_mask)
+        }
+    }
+}
+
+/// S13: `x` (normalised at binary32's minimum exponent) rounded to binary32's 24 bits in
+/// direction `rnd`, then placed as the normaliser would for a format whose minimum exponent is
+/// `emin`: shifted right, into sticky, where it lies below `2^emin`.
+#[inline(always)]
+fn at_f32(rnd: Rnd, x: Finite, emin: i32) -> Finite {
+    let p = F32.p as usize;
+    let sig = (x.norm >> (LEAD_BIT + 1 - p)).as_limbs()[0];
+    let rb = x.norm.bit(LEAD_BIT - p);
+    let st = !(x.norm & U165::low_mask(LEAD_BIT - p)).is_zero() | x.sticky;
+    let sum = sig + increment(rnd, x.sign, sig & 1 != 0, rb, st) as u64;
+    let (sig, exp) = if sum >> p != 0 {
+        (sum >> 1, x.exp + 1)
+    } else {
+        (sum, x.exp)
+    };
+    let norm = U165::from_limbs([sig, 0, 0]) << (LEAD_BIT + 1 - p);
+    let (norm, sticky) = norm.shr_sticky((emin - exp).clamp(0, MAG_W as i32) as usize);
+    Finite {
+        sign: x.sign,
+        norm,
+        sticky,
+        exp: exp.max(emin),
     }
 }
 
@@ -141,22 +217,44 @@ fn increment(rnd: Rnd, sign: bool, lsb: bool, rb: bool, st: bool) -> bool {
 /// its `p` bits from the bit below the lead down are all ones and round up, one position below the subnormal
 /// quantum the result itself is rounded at. Every value that rounds to a subnormal is tiny.
 #[inline(always)]
-fn tiny(rnd: Rnd, l: &S3Lane, p: usize) -> bool {
+fn tiny(rnd: Rnd, x: &Finite, p: usize) -> bool {
     let ones = (1u64 << p) - 1;
-    let sig = (l.norm >> (LEAD_BIT - p)).as_limbs()[0] & ones;
-    let rb = l.norm.bit(LEAD_BIT - 1 - p);
-    let st = !(l.norm & U165::low_mask(LEAD_BIT - 1 - p)).is_zero() | l.sticky;
-    let inc = increment(rnd, l.sign, sig & 1 != 0, rb, st);
-    !l.norm.bit(LEAD_BIT) & !(sig == ones && inc)
+    let sig = (x.norm >> (LEAD_BIT - p)).as_limbs()[0] & ones;
+    let rb = x.norm.bit(LEAD_BIT - 1 - p);
+    let st = !(x.norm & U165::low_mask(LEAD_BIT - 1 - p)).is_zero() | x.sticky;
+    let inc = increment(rnd, x.sign, sig & 1 != 0, rb, st);
+    !x.norm.bit(LEAD_BIT) & !(sig == ones && inc)
 }
 
-/// S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0.
+/// S3: NaN and anything <= 0 go to +0, anything >= 1.0 (+inf too) to 1.0; for binary32 and
+/// the half formats (`f` says which).
 #[inline(always)]
-pub fn saturate_f32(x: u64) -> u64 {
-    let nan = (x & 0x7F80_0000) == 0x7F80_0000 && (x & 0x7F_FFFF) != 0;
-    if nan || x >> 31 != 0 {
+pub fn saturate(f: ResultFmt, x: u64) -> u64 {
+    let exp_field = ((1u64 << (f.width - f.p)) - 1) << (f.p - 1);
+    let nan = (x & exp_field) == exp_field && (x & ((1 << (f.p - 1)) - 1)) != 0;
+    if nan || x >> (f.width - 1) != 0 {
         0
     } else {
-        x.min(F32_ONE)
+        x.min(f.one())
+    }
+}
+
+/// binary32 `.sat` ([`saturate`] in [`F32`]).
+#[inline(always)]
+pub fn saturate_f32(x: u64) -> u64 {
+    saturate(F32, x)
+}
+
+/// `.relu` (S11): a NaN gives the half NaN, anything negative (-0 and -inf too) +0.
+#[inline(always)]
+pub fn relu(f: ResultFmt, x: u64) -> u64 {
+    let exp_field = ((1u64 << (f.width - f.p)) - 1) << (f.p - 1);
+    let nan = (x & exp_field) == exp_field && (x & ((1 << (f.p - 1)) - 1)) != 0;
+    if nan {
+        special::HALF_NAN
+    } else if x >> (f.width - 1) != 0 {
+        0
+    } else {
+        x
     }
 }

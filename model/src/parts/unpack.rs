@@ -85,14 +85,25 @@ pub struct LaneOperands {
     pub raw: [u64; 3],
 }
 
-/// Unpacks lane `lane` (0 or 1) of a float instruction. Inlined into stage 1 so the operands
+/// Unpacks lane `lane` (0 or 1) of a float instruction: the 32-bit half of each word for
+/// f32x2, its 16-bit half for half2. Inlined into stage 1 so the operands
 /// stay in registers instead of going through memory on their way to alignment and the
 /// special-case logic.
 #[inline(always)]
 pub fn lane_operands(ctrl: &Ctrl, lane: u32, a: u64, b: u64, c: u64) -> LaneOperands {
     let flush = ctrl.flush();
     let word = |x: u64| (x >> (32 * lane)) as u32;
-    let (ua, ub, uc, raw) = if ctrl.kind == Kind::F64 {
+    let half = |x: u64| (x >> (16 * lane)) & 0xFFFF;
+    let (ua, ub, uc, raw) = if ctrl.is_half() {
+        let f = ctrl.half_fmt();
+        let [a, b, c] = [half(a), half(b), half(c)];
+        (
+            unpack(a, f, flush),
+            unpack(b, f, flush),
+            unpack(c, f, flush),
+            [a, b, c],
+        )
+    } else if ctrl.kind == Kind::F64 {
         (unpack_f64(a), unpack_f64(b), unpack_f64(c), [a, b, c])
     } else {
         // One format decision for both factors.

@@ -8,7 +8,10 @@
 //!   call that owns MXCSR for its duration.
 //! * [`soft`]: the same with `rustc_apfloat`, portable, so the project builds and tests anywhere.
 //! * [`ptx`]: the PTX semantics (decisions S1-S9 in `docs/semantics.md`) layered on either IEEE
-//!   engine, dispatching sm_1x `mad` to [`sm1x`] and `vmad` to [`vmad`].
+//!   engine, dispatching sm_1x `mad` to [`sm1x`], `vmad` to [`vmad`] and the half kinds to
+//!   [`half`].
+//! * [`half`]: `fma/add/sub/mul` on binary16 and bfloat16 (S10-S13) on `rustc_apfloat`'s half
+//!   formats.
 //! * [`sm1x`]: sm_1x `mad.f32` from the PTX text in exact big-integer arithmetic.
 //! * [`f32_rules`]: the f32 NaN and saturation rules both [`ptx`] and [`sm1x`] apply.
 //! * [`vmad`]: the PTX `vmad` pseudo-code with a 128-bit intermediate, with the three changes
@@ -17,6 +20,7 @@
 use crate::ctrl::Rnd;
 
 pub mod f32_rules;
+pub mod half;
 #[cfg(target_arch = "x86_64")]
 pub mod host;
 pub mod ptx;

@@ -8,7 +8,7 @@
 
 use super::f32_rules::{f32_is_nan, f32_sat, F32_NAN, F32_ONE, F32_SIGN};
 use super::soft::Soft;
-use super::{sm1x, vmad, Ieee};
+use super::{half, sm1x, vmad, Ieee};
 use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// The f64 NaN of an invalid operation without NaN operands (S2).
@@ -42,6 +42,7 @@ pub fn eval_with<E: Ieee + ?Sized>(engine: &E, ctrl: &Ctrl, a: u64, b: u64, c: u
             u64::from(sm1x::mad(a, b, c, ctrl.sat))
         }
         Kind::Vmad => u64::from(vmad::eval(ctrl, a as u32, b as u32, c as u32)),
+        Kind::Half | Kind::Half2 => half::eval(ctrl, a, b, c),
     }
 }
 

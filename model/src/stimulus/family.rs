@@ -21,10 +21,14 @@ pub enum Family {
     AddSubMul,
     /// integer `vmad`
     Vmad,
+    /// `fma/add/sub/mul` `.f16` and `.bf16`: one half-precision lane
+    Half,
+    /// `fma/add/sub/mul` `.f16x2` and `.bf16x2`: two half-precision lanes
+    Half2,
 }
 
 impl Family {
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 9] = [
         Family::F32,
         Family::F64,
         Family::F32x2,
@@ -32,6 +36,8 @@ impl Family {
         Family::Sm1x,
         Family::AddSubMul,
         Family::Vmad,
+        Family::Half,
+        Family::Half2,
     ];
 
     /// Short lower-case name used on command lines and in report tables.
@@ -44,6 +50,8 @@ impl Family {
             Family::Sm1x => "sm1x",
             Family::AddSubMul => "addsubmul",
             Family::Vmad => "vmad",
+            Family::Half => "half",
+            Family::Half2 => "half2",
         }
     }
 
@@ -61,6 +69,8 @@ impl Family {
     pub fn of(ctrl: &Ctrl) -> Family {
         match ctrl.kind {
             Kind::Vmad => Family::Vmad,
+            Kind::Half => Family::Half,
+            Kind::Half2 => Family::Half2,
             Kind::Sm1x => Family::Sm1x,
             Kind::F32x2 => Family::F32x2,
             Kind::F32 if ctrl.ab_fmt != AbFmt::Native => Family::Mixed,
@@ -70,8 +80,8 @@ impl Family {
         }
     }
 
-    fn bit(self) -> u8 {
-        1 << (self as u8)
+    fn bit(self) -> u16 {
+        1 << (self as u16)
     }
 
     /// Every legal control word of the family, in a fixed order. Sweeps and exhaustive tests
@@ -145,6 +155,7 @@ impl Family {
                     }
                 }
             }
+            Family::Half | Family::Half2 => v = half_ctrls(self == Family::Half2),
             Family::Vmad => {
                 for asel in SELS {
                     for bsel in SELS {
@@ -179,6 +190,60 @@ impl Family {
     }
 }
 
+/// The half-precision words, as `ptxas` spells them (PTX ISA 9.1, CUDA 13.5): per format and
+/// operation, the modifier sets it accepts, all at `.rn`; and, one lane only, the words of
+/// `fma.{rz,rm,rp}{.oob}.bf16` (computed as f16 through binary32, S13).
+fn half_ctrls(x2: bool) -> Vec<Ctrl> {
+    let kind = if x2 { Kind::Half2 } else { Kind::Half };
+    let word = |ab_fmt, op: FloatOp, ftz, sat, relu, oob| {
+        op.apply(Ctrl {
+            kind,
+            ab_fmt,
+            ftz,
+            sat,
+            relu,
+            oob,
+            ..Ctrl::default()
+        })
+    };
+    let mut v = Vec::new();
+    // .sat and .relu are alternatives; .oob goes without .ftz.
+    const CLAMPS: [(bool, bool); 3] = [(false, false), (true, false), (false, true)];
+    for ftz in [false, true] {
+        for (sat, relu) in CLAMPS {
+            v.push(word(AbFmt::F16, FloatOp::Fma, ftz, sat, relu, false));
+        }
+    }
+    for (sat, relu) in CLAMPS {
+        v.push(word(AbFmt::F16, FloatOp::Fma, false, sat, relu, true));
+    }
+    for relu in [false, true] {
+        for oob in [false, true] {
+            v.push(word(AbFmt::Bf16, FloatOp::Fma, false, false, relu, oob));
+        }
+    }
+    for op in [FloatOp::Add, FloatOp::Sub, FloatOp::Mul] {
+        for ftz in [false, true] {
+            for sat in [false, true] {
+                v.push(word(AbFmt::F16, op, ftz, sat, false, false));
+            }
+        }
+        v.push(word(AbFmt::Bf16, op, false, false, false, false));
+    }
+    if !x2 {
+        for rnd in [Rnd::Rz, Rnd::Rm, Rnd::Rp] {
+            for oob in [false, true] {
+                v.push(Ctrl {
+                    rnd,
+                    via_f32: true,
+                    ..word(AbFmt::F16, FloatOp::Fma, false, false, false, oob)
+                });
+            }
+        }
+    }
+    v
+}
+
 pub(crate) const RNDS: [Rnd; 4] = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp];
 pub(crate) const SELS: [Sel; 7] = [Sel::B0, Sel::B1, Sel::B2, Sel::B3, Sel::H0, Sel::H1, Sel::W];
 /// The vmad (neg_ab, neg_c, po) forms PTX allows: plain, `-(a*b)`, `-c`, `.po`. Negating both
@@ -193,7 +258,7 @@ pub(crate) const VMAD_FORMS: [(bool, bool, bool); 4] = [
 /// A set of families, e.g. from a `--families f32,vmad` option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FamilyFilter {
-    mask: u8,
+    mask: u16,
 }
 
 impl Default for FamilyFilter {
@@ -305,7 +370,7 @@ mod tests {
     #[test]
     fn enumeration_and_legality_rule_agree_on_every_word() {
         // Two independent descriptions of the legal set: the per-family enumeration and the
-        // field rules of is_legal. Every canonical 24-bit word must get the same answer.
+        // field rules of is_legal. Every canonical word must get the same answer.
         let mut fam_of: HashMap<u32, Family> = HashMap::new();
         for f in Family::ALL {
             for c in f.ctrls() {

@@ -295,7 +295,34 @@ pub fn operands_for(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
             let (a, b, c) = fma_operands(ab, cf, ctrl, rng);
             (a, b, if ctrl.c_zero { 0 } else { c })
         }
+        Kind::Half | Kind::Half2 => {
+            let lanes = if ctrl.kind == Kind::Half2 { 2 } else { 1 };
+            let (mut a, mut b, mut c) = (0, 0, 0);
+            for lane in 0..lanes {
+                let (la, lb, lc) = half_operands(ctrl, rng);
+                a |= la << (16 * lane);
+                b |= lb << (16 * lane);
+                c |= lc << (16 * lane);
+            }
+            (a, b, c)
+        }
     }
+}
+
+/// One half-precision lane's operands: the edge-biased FMA operands of the format, and under
+/// `.oob` now and then the OOB NaN (either sign) in `a` or `b` (S12).
+fn half_operands(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
+    let f = ctrl.half_fmt();
+    let (mut a, mut b, c) = fma_operands(f, f, ctrl, rng);
+    if ctrl.oob && rng.chance(1, 8) {
+        let oob = crate::parts::special::OOB_NAN | (rng.bit() as u64) << 15;
+        if ctrl.b_one || rng.bit() {
+            a = oob;
+        } else {
+            b = oob;
+        }
+    }
+    (a, b, if ctrl.c_zero { 0 } else { c })
 }
 
 /// One vector of a fixed control word.

@@ -105,7 +105,7 @@ instantiate!(Portable, results_portable, banks_portable);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
-    ctrl.kind != Kind::Vmad
+    !matches!(ctrl.kind, Kind::Vmad | Kind::Half | Kind::Half2)
 }
 
 /// A group's kernel: the four stages of one kind for one backend.
@@ -174,7 +174,7 @@ impl Engine {
             Kind::F64 => 1,
             Kind::Sm1x => 2,
             Kind::F32x2 => return Some(self.f32x2(ctrl, a, b, c)),
-            Kind::Vmad => return None,
+            Kind::Vmad | Kind::Half | Kind::Half2 => return None,
         };
         // SAFETY: `new` checked that this CPU runs the backend the kernels are compiled for
         // (the portable one needs nothing).
