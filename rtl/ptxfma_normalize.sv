@@ -10,7 +10,7 @@ module ptxfma_normalize import ptxfma_pkg::*; (
   input  logic [MagW-1:0]      mag_i,
   input  logic [ShiftCntW-1:0] lza_cnt_i,
   input  exp_t                 eref_i,   // window bit k weighs 2^(eref - 107 + k)
-  input  logic                 f64_i,    // selects the result format's minimum exponent
+  input  exp_t                 emin_i,   // the exponent the shift stops at (round::normalize_emin)
   output logic [MagW-1:0]      norm_o,
   output logic                 sticky_o,
   output exp_t                 exp_o     // exponent of norm_o bit 164
@@ -45,16 +45,15 @@ module ptxfma_normalize import ptxfma_pkg::*; (
   // Binades from the reference (window bit RefBit) up to the normalised lead, bit MagW - 1: 57.
   localparam exp_t Lead = exp_t'(MagW - 1 - RefBit);
 
-  exp_t                 emin, lim, neg_lim, s0, s;
+  exp_t                 lim, neg_lim, s0, s;
   logic [ShiftCntW-1:0] rs;
   logic [AddW-1:0]      x;
   logic [MagW-1:0]      xs;
 
   always_comb begin
-    emin    = f64_i ? exp_t'(1) - exp_t'(F64Bias) : exp_t'(1) - exp_t'(F32Bias);
     // Largest left shift: a leading one at bit MagW - 1 (164) after a shift by s has exponent
     // eref + Lead - s (eref + 57 - s), which must stay >= emin.
-    lim     = eref_i + Lead - emin;
+    lim     = eref_i + Lead - emin_i;
     neg_lim = -lim;
     // A right shift by AddW already clears the whole window.
     rs      = (neg_lim > exp_t'(AddW)) ? ShiftCntW'(AddW) : neg_lim[ShiftCntW-1:0];
@@ -64,11 +63,11 @@ module ptxfma_normalize import ptxfma_pkg::*; (
     s       = s0;
     norm_o   = '0;
     sticky_o = 1'b0;
-    exp_o    = emin;
+    exp_o    = emin_i;
     if (lim < 0) begin
       norm_o   = mag_i >> rs;
       sticky_o = (norm_o << rs) != mag_i;
-      exp_o    = emin;
+      exp_o    = emin_i;
     end else begin
       if (x[AddW-1]) begin
         xs = x[AddW-1:1];

@@ -152,13 +152,15 @@ package ptxfma_pkg;
   // END GENERATED: control word
 
   // Reserved codes fall back to the documented defaults, exactly as Ctrl::decode does, so every
-  // 24-bit word has one meaning on both sides.
+  // word has one meaning on both sides.
   function automatic kind_e kind_decode(kind_e k);
     unique case (k)
       KIND_F64:   return KIND_F64;
       KIND_F32X2: return KIND_F32X2;
       KIND_SM1X:  return KIND_SM1X;
       KIND_VMAD:  return KIND_VMAD;
+      KIND_HALF:  return KIND_HALF;
+      KIND_HALF2: return KIND_HALF2;
       default:    return KIND_F32;
     endcase
   endfunction
@@ -200,17 +202,44 @@ package ptxfma_pkg;
     c.asel   = sel_decode(w.asel);
     c.bsel   = sel_decode(w.bsel);
     c.scale  = scale_decode(w.scale);
+    // The half kinds' own fields read as 0 elsewhere.
+    c.relu    = w.relu && kind_is_half(c.kind);
+    c.oob     = w.oob && kind_is_half(c.kind);
+    c.via_f32 = w.via_f32 && kind_is_half(c.kind);
     return c;
   endfunction
 
-  // Binary32-result kinds (everything but f64 and vmad); kind must be decoded.
+  // Binary32-result kinds (f32, f32x2, sm_1x); kind must be decoded.
   function automatic logic kind_is_f32(kind_e k);
     return (k == KIND_F32) || (k == KIND_F32X2) || (k == KIND_SM1X);
   endfunction
 
-  // Ctrl::flush: subnormals flush to zero under .ftz on binary32 kinds, and always on sm_1x.
+  // The half-precision kinds (Ctrl::is_half); kind must be decoded.
+  function automatic logic kind_is_half(kind_e k);
+    return (k == KIND_HALF) || (k == KIND_HALF2);
+  endfunction
+
+  // Ctrl::flush: subnormals flush to zero under .ftz on binary32 and half kinds, and always on
+  // sm_1x.
   function automatic logic ctrl_flush(kind_e k, logic ftz);
-    return (ftz && kind_is_f32(k)) || (k == KIND_SM1X);
+    return (ftz && (kind_is_f32(k) || kind_is_half(k))) || (k == KIND_SM1X);
+  endfunction
+
+  // The format a lane's result is rounded to (round::result_fmt); kind and ab_fmt decoded.
+  typedef enum logic [1:0] {
+    FMT_F32  = 2'd0,
+    FMT_F64  = 2'd1,
+    FMT_F16  = 2'd2,
+    FMT_BF16 = 2'd3
+  } res_fmt_e;
+
+  function automatic res_fmt_e res_fmt(kind_e k, ab_fmt_e f);
+    if (k == KIND_F64) begin
+      return FMT_F64;
+    end else if (kind_is_half(k)) begin
+      return (f == AB_BF16) ? FMT_BF16 : FMT_F16;
+    end
+    return FMT_F32;
   endfunction
 
   // Ctrl::signed_final: the vmad result is signed.
@@ -219,16 +248,19 @@ package ptxfma_pkg;
     return a_signed || b_signed || neg_ab || neg_c;
   endfunction
 
-  // Float lanes: f32x2 uses both, every other float kind lane 0.
+  // Float lanes: f32x2 and half2 use both, every other float kind lane 0.
   localparam int unsigned Lanes = 2;
 
   function automatic lane_en_t lane_enables(kind_e k);
     lane_en_t e;
     e.lane0 = k != KIND_VMAD;
-    e.lane1 = k == KIND_F32X2;
+    e.lane1 = (k == KIND_F32X2) || (k == KIND_HALF2);
     e.vm    = k == KIND_VMAD;
     return e;
   endfunction
+
+  // S12: the "OOB NaN" .oob looks for in a and b, either sign (special::OOB_NAN).
+  localparam logic [14:0] OobNaN = 15'h7FF7;
 
   // round::effective_rnd: sm_1x mad always rounds to nearest even; kind must be decoded.
   function automatic rnd_e effective_rnd(kind_e k, rnd_e r);
@@ -240,8 +272,10 @@ package ptxfma_pkg;
   ////////////////////////
 
   // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS.
-  localparam int unsigned F64Prec = F64ManBits + 1;
-  localparam int unsigned F32Prec = F32ManBits + 1;
+  localparam int unsigned F64Prec  = F64ManBits + 1;
+  localparam int unsigned F32Prec  = F32ManBits + 1;
+  localparam int unsigned F16Prec  = F16ManBits + 1;
+  localparam int unsigned BF16Prec = BF16ManBits + 1;
 
   // Whole encodings (sign, exponent, fraction), as cvfpu's fp_width: 64, 32, 16 and 16 bits.
   localparam int unsigned F64W  = 1 + F64ExpBits + F64ManBits;
@@ -251,8 +285,10 @@ package ptxfma_pkg;
 
   // Exponent biases, as cvfpu's bias(): the largest normal exponent (1023, 127); the smallest
   // is 1 - bias (-1022, -126).
-  localparam int unsigned F64Bias = 2 ** (F64ExpBits - 1) - 1;
-  localparam int unsigned F32Bias = 2 ** (F32ExpBits - 1) - 1;
+  localparam int unsigned F64Bias  = 2 ** (F64ExpBits - 1) - 1;
+  localparam int unsigned F32Bias  = 2 ** (F32ExpBits - 1) - 1;
+  localparam int unsigned F16Bias  = 2 ** (F16ExpBits - 1) - 1;
+  localparam int unsigned BF16Bias = 2 ** (BF16ExpBits - 1) - 1;
 
   // The internal significand (operand_t.sig) is binary64's (SigW bits), MSB-aligned: a
   // binary32 one is its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
@@ -297,8 +333,10 @@ package ptxfma_pkg;
   // The normalised significand (s3_lane_t.norm) leads at MagW-1: a binary64 result keeps
   // norm[MagW-1:F64RoundBit+1] (164:112), its round bit at F64RoundBit (111) and everything
   // below is sticky; likewise for binary32 (164:141, round bit 140).
-  localparam int unsigned F64RoundBit = MagW - 1 - F64Prec;
-  localparam int unsigned F32RoundBit = MagW - 1 - F32Prec;
+  localparam int unsigned F64RoundBit  = MagW - 1 - F64Prec;
+  localparam int unsigned F32RoundBit  = MagW - 1 - F32Prec;
+  localparam int unsigned F16RoundBit  = MagW - 1 - F16Prec;
+  localparam int unsigned BF16RoundBit = MagW - 1 - BF16Prec;
 
   // vmad operands: a 32-bit word, or one of its bytes or half-words (the selectors' parts),
   // read as a VmOpW-bit two's complement value (the word and a sign). .shr7 and .shr15 shift

@@ -6,7 +6,8 @@
 // parallel with the shared Booth array, which takes the lane's significands directly.
 
 module ptxfma_s1_lane import ptxfma_pkg::*; (
-  input  logic             f64_i,
+  input  res_fmt_e         fmt_i,
+  input  logic             oob_i,    // .oob and an OOB NaN in this lane's a or b (S12)
   input  operand_t         a_i,
   input  operand_t         b_i,
   input  operand_t         c_i,
@@ -36,7 +37,8 @@ module ptxfma_s1_lane import ptxfma_pkg::*; (
   );
 
   ptxfma_special u_special (
-    .f64_i  (f64_i),
+    .fmt_i  (fmt_i),
+    .oob_i  (oob_i),
     .a_i    (a_i),
     .b_i    (b_i),
     .c_i    (c_i),

@@ -5,20 +5,30 @@
 // along.
 
 module ptxfma_s3_lane import ptxfma_pkg::*; (
-  input  logic     f64_i,
+  input  res_fmt_e fmt_i,
+  input  logic     via_f32_i,  // rounded to binary32 first: normalised at binary32's emin
   input  s2_lane_t lane_i,
   output s3_lane_t lane_o
 );
 
   logic [MagW-1:0] norm;
   logic            sticky;
-  exp_t            exp;
+  exp_t            exp, emin;
+
+  // round::normalize_emin: the result format's smallest normal exponent, or binary32's.
+  always_comb begin
+    unique case (via_f32_i ? FMT_F32 : fmt_i)
+      FMT_F64: emin = exp_t'(1) - exp_t'(F64Bias);
+      FMT_F16: emin = exp_t'(1) - exp_t'(F16Bias);
+      default: emin = exp_t'(1) - exp_t'(F32Bias);
+    endcase
+  end
 
   ptxfma_normalize u_normalize (
     .mag_i    (lane_i.mag),
     .lza_cnt_i(lane_i.lza_cnt),
     .eref_i   (exp_widen(lane_i.eref)),
-    .f64_i    (f64_i),
+    .emin_i   (emin),
     .norm_o   (norm),
     .sticky_o (sticky),
     .exp_o    (exp)

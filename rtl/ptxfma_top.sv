@@ -41,16 +41,19 @@ module ptxfma_top import ptxfma_pkg::*; (
   // part select and addend preparation. The multiplier array is shared by every kind.       //
   /////////////////////////////////////////////////////////////////////////////////////////////
 
-  ctrl_t   ctrl1;
-  kind_e   kind1;
-  ab_fmt_e ab_fmt1;
-  logic    flush1;
+  ctrl_t    ctrl1;
+  kind_e    kind1;
+  ab_fmt_e  ab_fmt1;
+  res_fmt_e fmt1;
+  logic     flush1, oob1;
   lane_en_t en_1;
 
   assign ctrl1   = ctrl_t'(in_ctrl_i);
   assign kind1   = kind_decode(ctrl1.kind);
   assign ab_fmt1 = ab_fmt_decode(ctrl1.ab_fmt);
+  assign fmt1    = res_fmt(kind1, ab_fmt1);
   assign flush1  = ctrl_flush(kind1, ctrl1.ftz);
+  assign oob1    = ctrl1.oob && kind_is_half(kind1);
   assign en_1    = lane_enables(kind1);
 
   // Float operands, exponent path, alignment and special cases, per lane. The raw words only
@@ -64,6 +67,10 @@ module ptxfma_top import ptxfma_pkg::*; (
   for (genvar l = 0; l < Lanes; l++) begin : g_s1_lane
     operand_t a, b, c;
     s1_lane_t lane;
+    logic     oob;
+
+    // S12: this lane's a or b (16 bits of it, either sign) is the OOB NaN.
+    assign oob = oob1 && ((in_a_i[F16W*l+:F16W-1] == OobNaN) || (in_b_i[F16W*l+:F16W-1] == OobNaN));
 
     ptxfma_unpack #(.Lane(l)) u_unpack (
       .kind_i  (kind1),
@@ -82,7 +89,8 @@ module ptxfma_top import ptxfma_pkg::*; (
     );
 
     ptxfma_s1_lane u_s1_lane (
-      .f64_i  (kind1 == KIND_F64),
+      .fmt_i  (fmt1),
+      .oob_i  (oob),
       .a_i    (a),
       .b_i    (b),
       .c_i    (c),
@@ -269,9 +277,10 @@ module ptxfma_top import ptxfma_pkg::*; (
     s3_lane_t lane;
 
     ptxfma_s3_lane u_s3_lane (
-      .f64_i (kind3 == KIND_F64),
-      .lane_i((l == 0) ? s2_q.lane0 : s2_q.lane1),
-      .lane_o(lane)
+      .fmt_i    (res_fmt(kind3, ab_fmt_decode(s2_q.ctrl.ab_fmt))),
+      .via_f32_i(s2_q.ctrl.via_f32 && kind_is_half(kind3)),
+      .lane_i   ((l == 0) ? s2_q.lane0 : s2_q.lane1),
+      .lane_o   (lane)
     );
   end
 
@@ -290,24 +299,28 @@ module ptxfma_top import ptxfma_pkg::*; (
 
   kind_e            kind4;
   rnd_e             rnd4;
-  logic             f64_4, flush4;
+  res_fmt_e         fmt4;
+  logic             flush4, half4;
   logic [DataW-1:0] vm_d_4;
 
   assign kind4  = kind_decode(s3_q.ctrl.kind);
   assign rnd4   = effective_rnd(kind4, s3_q.ctrl.rnd);
-  assign f64_4  = kind4 == KIND_F64;
+  assign fmt4   = res_fmt(kind4, ab_fmt_decode(s3_q.ctrl.ab_fmt));
   assign flush4 = ctrl_flush(kind4, s3_q.ctrl.ftz);
+  assign half4  = kind_is_half(kind4);
 
   for (genvar l = 0; l < Lanes; l++) begin : g_round
     logic [DataW-1:0] res;
 
     ptxfma_round u_round (
-      .f64_i  (f64_4),
-      .rnd_i  (rnd4),
-      .flush_i(flush4),
-      .sat_i  (s3_q.ctrl.sat),
-      .lane_i ((l == 0) ? s3_q.lane0 : s3_q.lane1),
-      .res_o  (res)
+      .fmt_i    (fmt4),
+      .rnd_i    (rnd4),
+      .flush_i  (flush4),
+      .sat_i    (s3_q.ctrl.sat),
+      .relu_i   (s3_q.ctrl.relu && half4),
+      .via_f32_i(s3_q.ctrl.via_f32 && half4),
+      .lane_i   ((l == 0) ? s3_q.lane0 : s3_q.lane1),
+      .res_o    (res)
     );
   end
 
@@ -325,6 +338,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     unique case (kind4)
       KIND_VMAD:  out_d.d = vm_d_4;
       KIND_F32X2: out_d.d = (g_round[1].res << F32W) | g_round[0].res;
+      KIND_HALF2: out_d.d = (g_round[1].res << F16W) | g_round[0].res;
       default:    out_d.d = g_round[0].res;
     endcase
   end

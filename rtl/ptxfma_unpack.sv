@@ -2,12 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Operand unpack for one float lane (model/src/parts/unpack.rs): format decode, exact f16/bf16
-// widening, input flushing, and the b_one / c_zero / neg_c substitutions that put add, sub and
-// mul on the FMA datapath. Every operand leaves in one internal form: a 53-bit significand with
+// widening (mixed precision) or f16/bf16 operands (half kinds), input flushing, and the b_one /
+// c_zero / neg_c substitutions that put add, sub and mul on the FMA datapath. Every operand leaves in one internal form: a 53-bit significand with
 // the hidden bit at 52 and the unbiased exponent of bit 52; narrower formats are MSB-aligned.
 
 module ptxfma_unpack import ptxfma_pkg::*; #(
-  // 0: binary32 words in bits 31:0; 1: in bits 63:32 (f32x2 lane 1): bits F32W * Lane +: F32W.
+  // 0: binary32 words in bits 31:0, half-precision ones in 15:0; 1: in bits 63:32 (f32x2 lane
+  // 1: F32W * Lane +: F32W) or 31:16 (half2 lane 1: F16W * Lane +: F16W).
   parameter int unsigned Lane = 0
 ) (
   input  kind_e            kind_i,    // decoded
@@ -66,31 +67,36 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
                  {x[F32ManBits-1:0], (F64ManBits - F32ManBits)'(0)}, flush);
   endfunction
 
-  function automatic operand_t unpack_f16(logic [F16W-1:0] x);
+  function automatic operand_t unpack_f16(logic [F16W-1:0] x, logic flush);
     logic [F16ExpBits-1:0] e;
     e = x[F16ManBits+:F16ExpBits];
     return mk_op(x[F16ManBits+F16ExpBits], e == '0, e == '1,
                  unbias(F64ExpBits'(e), F16ExpBits),
-                 {x[F16ManBits-1:0], (F64ManBits - F16ManBits)'(0)}, 1'b0);
+                 {x[F16ManBits-1:0], (F64ManBits - F16ManBits)'(0)}, flush);
   endfunction
 
-  function automatic operand_t unpack_bf16(logic [BF16W-1:0] x);
+  function automatic operand_t unpack_bf16(logic [BF16W-1:0] x, logic flush);
     logic [BF16ExpBits-1:0] e;
     e = x[BF16ManBits+:BF16ExpBits];
     return mk_op(x[BF16ManBits+BF16ExpBits], e == '0, e == '1,
                  unbias(F64ExpBits'(e), BF16ExpBits),
-                 {x[BF16ManBits-1:0], (F64ManBits - BF16ManBits)'(0)}, 1'b0);
+                 {x[BF16ManBits-1:0], (F64ManBits - BF16ManBits)'(0)}, flush);
   endfunction
 
   // a and b of the binary32 kinds: the lane's word, or an f16/bf16 value in bits 15:0 (the
-  // same for both lanes; F16W = BF16W).
+  // same for both lanes; F16W = BF16W), which mixed precision never flushes.
   function automatic operand_t unpack_ab(logic [F32W-1:0] word, logic [F16W-1:0] half,
                                          ab_fmt_e fmt, logic flush);
     unique case (fmt)
-      AB_F16:  return unpack_f16(half);
-      AB_BF16: return unpack_bf16(half);
+      AB_F16:  return unpack_f16(half, 1'b0);
+      AB_BF16: return unpack_bf16(half, 1'b0);
       default: return unpack_f32(word, flush);
     endcase
+  endfunction
+
+  // An operand of the half kinds: bfloat16, or binary16 (AB_F16 and AB_NATIVE).
+  function automatic operand_t unpack_half(logic [F16W-1:0] x, ab_fmt_e fmt, logic flush);
+    return (fmt == AB_BF16) ? unpack_bf16(x, flush) : unpack_f16(x, flush);
   endfunction
 
   operand_t ua, ub, uc;
@@ -100,6 +106,10 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
       ua = unpack_f64(a_i);
       ub = unpack_f64(b_i);
       uc = unpack_f64(c_i);
+    end else if (kind_is_half(kind_i)) begin
+      ua = unpack_half(a_i[F16W*Lane+:F16W], ab_fmt_i, flush_i);
+      ub = unpack_half(b_i[F16W*Lane+:F16W], ab_fmt_i, flush_i);
+      uc = unpack_half(c_i[F16W*Lane+:F16W], ab_fmt_i, flush_i);
     end else begin
       ua = unpack_ab(a_i[F32W*Lane+:F32W], a_i[F16W-1:0], ab_fmt_i, flush_i);
       ub = unpack_ab(b_i[F32W*Lane+:F32W], b_i[F16W-1:0], ab_fmt_i, flush_i);

@@ -149,7 +149,7 @@ class SimOf final : public Sim {
     m.rst_ni = !(in[0] & 2);
     m.in_valid_i = in[0] & 1;
     m.in_tag_i = static_cast<uint16_t>(in[0] >> 16);
-    m.in_ctrl_i = static_cast<uint32_t>(in[0] >> 32) & 0xffffffu;
+    m.in_ctrl_i = static_cast<uint32_t>(in[0] >> 32);  // masked to CtrlW bits by rtl.rs
     m.in_a_i = in[1];
     m.in_b_i = in[2];
     m.in_c_i = in[3];

@@ -106,7 +106,7 @@ pub fn encode_input(p: &PipeIn) -> [u64; IN_WORDS] {
         p.valid as u64
             | (p.reset as u64) << 1
             | (p.tag as u64) << 16
-            | ((p.ctrl & 0xFF_FFFF) as u64) << 32,
+            | ((p.ctrl & ((1 << ptxfma_model::ctrl::CTRL_BITS) - 1)) as u64) << 32,
         p.a,
         p.b,
         p.c,

@@ -314,7 +314,8 @@ impl Ctrl {
 
     /// Unpacks a control word exactly as the RTL reads it: reserved codes fall back to the
     /// documented defaults (kind 7 -> `F32`, ab_fmt 3 -> `Native`, sel 7 -> `W`,
-    /// scale 3 -> `None`), so every pattern of the word has one meaning on both sides.
+    /// scale 3 -> `None`; `relu`, `oob`, `via_f32` -> 0 outside the half kinds), so every
+    /// pattern of the word has one meaning on both sides.
     pub fn decode(w: u32) -> Ctrl {
         // Table look-ups rather than matches: every stage decodes its register's word.
         const KIND: [Kind; 8] = [
@@ -342,8 +343,11 @@ impl Ctrl {
         const SCALE: [Scale; 4] = [Scale::None, Scale::Shr7, Scale::Shr15, Scale::None];
         let bit = |n: u32| (w >> n) & 1 != 0;
         let f = |n: u32, m: u32| ((w >> n) & m) as usize;
+        let kind = KIND[f(at::KIND, 7)];
+        // The half kinds' own fields mean nothing elsewhere: they read as 0 there.
+        let half = matches!(kind, Kind::Half | Kind::Half2);
         Ctrl {
-            kind: KIND[f(at::KIND, 7)],
+            kind,
             rnd: RND[f(at::RND, 3)],
             ftz: bit(at::FTZ),
             sat: bit(at::SAT),
@@ -358,9 +362,9 @@ impl Ctrl {
             bsel: SEL[f(at::BSEL, 7)],
             po: bit(at::PO),
             scale: SCALE[f(at::SCALE, 3)],
-            relu: bit(at::RELU),
-            oob: bit(at::OOB),
-            via_f32: bit(at::VIA_F32),
+            relu: half && bit(at::RELU),
+            oob: half && bit(at::OOB),
+            via_f32: half && bit(at::VIA_F32),
         }
     }
 
@@ -427,7 +431,14 @@ mod tests {
             // (a valid code of every field) survives at its position.
             let ones = ((1u32 << f.width) - 1) << f.lsb;
             assert_eq!(Ctrl::decode(ones).encode() & !ones, 0, "{}", f.name);
-            assert_eq!(Ctrl::decode(1 << f.lsb).encode(), 1 << f.lsb, "{}", f.name);
+            // The half kinds' fields are read under a half kind only.
+            let half = ["relu", "oob", "via_f32"].contains(&f.name);
+            let base = if half { Kind::Half as u32 } else { 0 };
+            let w = base | 1 << f.lsb;
+            assert_eq!(Ctrl::decode(w).encode(), w, "{}", f.name);
+            if half {
+                assert_eq!(Ctrl::decode(1 << f.lsb).encode(), 0, "{}", f.name);
+            }
         }
         assert_eq!(next, CTRL_BITS);
     }

@@ -118,7 +118,7 @@ fn tick_equals_the_pure_stage_functions() {
             PipeIn {
                 valid: false,
                 tag: 0,
-                ctrl: x as u32 & 0xFF_FFFF,
+                ctrl: x as u32 & ((1 << CTRL_BITS) - 1),
                 a: x,
                 b: !x,
                 c: x << 3,
