@@ -56,11 +56,12 @@ pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
         let ctrl = pick(rng);
         let ops = if ctrl.kind == Kind::Vmad {
             Some(vmad_corner(rng, &ctrl))
-        } else if ctrl.kind == Kind::F32x2 {
+        } else if matches!(ctrl.kind, Kind::F32x2 | Kind::Half2) {
+            let sh = if ctrl.kind == Kind::Half2 { 16 } else { 32 };
             let kinds = (rng.below(LANE_KINDS), rng.below(LANE_KINDS));
             lane_corner(rng, &ctrl, kinds.0).and_then(|(a0, b0, c0)| {
                 let (a1, b1, c1) = lane_corner(rng, &ctrl, kinds.1)?;
-                Some((a0 | a1 << 32, b0 | b1 << 32, c0 | c1 << 32))
+                Some((a0 | a1 << sh, b0 | b1 << sh, c0 | c1 << sh))
             })
         } else {
             let k = rng.below(LANE_KINDS);
@@ -116,7 +117,9 @@ impl<I: Iterator<Item = Vector>> Iterator for Biased<I> {
 const TIE_CARRY: u64 = 0;
 const TINY_UP: u64 = 1;
 const SM1X: u64 = 2;
-const LANE_KINDS: u64 = 4;
+const HALF: u64 = 3;
+const CANCEL: u64 = 4;
+const LANE_KINDS: u64 = 6;
 
 /// Precision and exponent range of the result.
 struct Res {
@@ -126,18 +129,11 @@ struct Res {
 }
 
 fn res(c: &Ctrl) -> Res {
-    if c.kind == Kind::F64 {
-        Res {
-            p: 53,
-            emin: -1022,
-            emax: 1023,
-        }
-    } else {
-        Res {
-            p: 24,
-            emin: -126,
-            emax: 127,
-        }
+    let f = ptxfma_model::parts::round::result_fmt(c);
+    Res {
+        p: f.p,
+        emin: f.emin,
+        emax: f.emax,
     }
 }
 
@@ -223,6 +219,8 @@ fn lane_corner(rng: &mut Rng, ctrl: &Ctrl, kind: u64) -> Option<(u64, u64, u64)>
         TIE_CARRY => tie_carry(rng, ctrl),
         TINY_UP => tiny_up(rng, ctrl),
         SM1X if ctrl.kind == Kind::Sm1x => sm1x_corner(rng, ctrl),
+        HALF if ctrl.is_half() => half_corner(rng, ctrl),
+        CANCEL => cancel_corner(rng, ctrl),
         _ => class_corner(rng, ctrl),
     }
 }
@@ -427,6 +425,76 @@ fn class_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     }
 }
 
+/// A binary32 product cancelled by its own value rounded to 24 bits: the difference is the
+/// product's low half, its leading one anywhere in the 24 bits below the kept ones, so the
+/// LZA's prediction and its one-bit correction land on every window bit there (the slice
+/// boundaries of `lza.position` included, in either hardware lane).
+fn cancel_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let (fab, _, fc) = ctrl.operand_formats();
+    if ctrl.b_one || ctrl.c_zero || fab != F32 || fc != F32 {
+        return None;
+    }
+    let sig = |rng: &mut Rng| rng.next_u64() & F32.frac_mask() | 1 << F32.frac_bits;
+    let e = rng.range(-20, 20) as i32;
+    let sa = rng.bit();
+    let s = rng.bit();
+    let (a, b, c) = if rng.bit() {
+        let a = make(F32, sa, sig(rng), e - 23, true)?;
+        let b = make(F32, sa ^ s, sig(rng), -23, true)?;
+        // Exact in f64 (48 bits); its binary32 rounding, negated so that it cancels.
+        let prod = F32.to_f64(a) * F32.to_f64(b);
+        (a, b, u64::from((-prod as f32).to_bits()))
+    } else {
+        // (2^23 + 1)(2^23 + k) = 2^46 + (k + 1) 2^23 + k: c takes the top 24 bits, leaving k,
+        // whose leading one is 0..3 bits above the product's lowest bit (window bits 61..64).
+        let k = rng.range(2, 15) as u64;
+        let a = make(F32, sa, (1 << 23) + 1, e - 23, true)?;
+        let b = make(F32, sa ^ s, (1 << 23) + k, -23, true)?;
+        (a, b, make(F32, !s, (1 << 23) + k + 1, e - 23, true)?)
+    };
+    let c = if ctrl.neg_c { c ^ F32.sign_bit() } else { c };
+    Some((a, b, c))
+}
+
+/// The half formats' short operands: a product of (2^(p-1) + 1) * 2^(1-p) squared, whose 2p-2
+/// bits the addend -(1 + 2^(2-p)) cancels down to the last (cancellation beyond p); and, for
+/// bfloat16, a product of two tiny normals far below the subnormal range (the normaliser's
+/// right shift into sticky).
+fn half_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let (f, _, _) = ctrl.operand_formats();
+    let p = f.frac_bits + 1;
+    let s = rng.bit();
+    let sa = rng.bit();
+    if ctrl.b_one || ctrl.c_zero {
+        return None;
+    }
+    if f.exp_bits == 8 && rng.bit() {
+        let ea = -(rng.range(100, 126) as i32);
+        let eb = -(rng.range(100, 126) as i32);
+        let sig = |rng: &mut Rng| rng.next_u64() & f.frac_mask() | 1 << f.frac_bits;
+        let fb = f.frac_bits as i32;
+        let a = make(f, sa, sig(rng), ea - fb, true)?;
+        let b = make(f, sa ^ s, sig(rng), eb - fb, true)?;
+        let c = if rng.bit() {
+            f.assemble(c_sign(ctrl, s), 0, 0)
+        } else {
+            make(f, c_sign(ctrl, s), 1, -133, false)?
+        };
+        return Some((a, b, c));
+    }
+    let m = (1u64 << (p - 1)) + 1;
+    let e = rng.range(-4, 4) as i32;
+    let (a, b) = split(rng, f, (sa, sa ^ s), (m, m), 2 * (e - p as i32 + 1), true)?;
+    let c = make(
+        f,
+        c_sign(ctrl, !s),
+        (1 << (p - 2)) + 1,
+        2 * e - p as i32 + 2,
+        true,
+    )?;
+    Some((a, b, c))
+}
+
 /// sm_1x (S7): a product beyond the f32 range brought back by a large c of the other sign; a
 /// tiny negative product with c = +0 (-0 + +0 = +0); a product that overflows with c = ±0.
 fn sm1x_corner(rng: &mut Rng, _ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
@@ -509,7 +577,7 @@ mod tests {
                 let wide = |x: u64, bits: u32| bits == 64 || x >> bits == 0;
                 let (ab_bits, c_bits) = match v.ctrl.kind {
                     Kind::F64 | Kind::F32x2 => (64, 64),
-                    Kind::Vmad => (32, 32),
+                    Kind::Vmad | Kind::Half2 => (32, 32),
                     _ => (fab.width(), fc.width()),
                 };
                 assert!(

@@ -3,6 +3,7 @@
 //! carry, flush) that the model's rounder does not keep.
 
 use ptxfma_model::ctrl::Rnd;
+use ptxfma_model::parts::round;
 use ptxfma_model::regs::{S3Lane, U165};
 
 use super::bins::FloatOp;
@@ -30,11 +31,27 @@ pub(super) struct Rounded {
 
 #[inline(always)]
 pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
+    // S13: the binary32 step first, then the rounding below at the half format, to nearest.
+    let (norm, sticky, exp) = if op.ctrl.via_f32 {
+        let x = round::at_f32(
+            op.ctrl.rnd,
+            round::Finite {
+                sign: l.sign,
+                norm: l.norm,
+                sticky: l.sticky,
+                exp: l.exp as i32,
+            },
+            op.emin as i32,
+        );
+        (x.norm, x.sticky, x.exp)
+    } else {
+        (l.norm, l.sticky, l.exp as i32)
+    };
     let p = op.p as usize;
-    let sig = (l.norm >> (165 - p)).as_limbs()[0];
-    let rb = l.norm.bit(164 - p);
-    let below = !(l.norm & U165::low_mask(164 - p)).is_zero();
-    let st = below | l.sticky;
+    let sig = (norm >> (165 - p)).as_limbs()[0];
+    let rb = norm.bit(164 - p);
+    let below = !(norm & U165::low_mask(164 - p)).is_zero();
+    let st = below | sticky;
     let inc = match op.rnd {
         Rnd::Rn => rb & (st | (sig & 1 != 0)),
         Rnd::Rz => false,
@@ -44,24 +61,24 @@ pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
     let sum = sig + inc as u64;
     let carry = sum >> p != 0;
     let sig_f = sum >> carry as u32;
-    let e = l.exp as i32 + carry as i32;
+    let e = exp + carry as i32;
     let normal = (sig_f >> (p - 1)) & 1 != 0;
     let overflow = normal & (e > op.emax as i32);
     // S4: tiny after rounding. Below 2^emin before rounding (bit 164 clear) and not brought up
     // to it by rounding the p bits one position lower (all ones, incremented).
     let ones = (1u64 << p) - 1;
-    let sig_u = (l.norm >> (164 - p)).as_limbs()[0] & ones;
-    let rb_u = l.norm.bit(163 - p);
-    let st_u = !(l.norm & U165::low_mask(163 - p)).is_zero() | l.sticky;
+    let sig_u = (norm >> (164 - p)).as_limbs()[0] & ones;
+    let rb_u = norm.bit(163 - p);
+    let st_u = !(norm & U165::low_mask(163 - p)).is_zero() | sticky;
     let inc_u = match op.rnd {
         Rnd::Rn => rb_u & (st_u | (sig_u & 1 != 0)),
         Rnd::Rz => false,
         Rnd::Rm => l.sign & (rb_u | st_u),
         Rnd::Rp => !l.sign & (rb_u | st_u),
     };
-    let tiny = !l.norm.bit(164) & !(sig_u == ones && inc_u);
+    let tiny = !norm.bit(164) & !(sig_u == ones && inc_u);
     let flushed = tiny & op.flush;
-    let width = if p == 53 { 64 } else { 32 };
+    let width = op.width as usize;
     let sign = (l.sign as u64) << (width - 1);
     let enc = if overflow {
         let inf = ((1u64 << (width - p)) - 1) << (p - 1);
@@ -83,7 +100,7 @@ pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
     Rounded {
         rb,
         st,
-        sticky_only: l.sticky & !below,
+        sticky_only: sticky & !below,
         inc,
         carry,
         pre_normal: (sig >> (p - 1)) & 1 != 0,
@@ -99,7 +116,7 @@ pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
 mod tests {
     use super::*;
     use crate::coverage::bins::{self, Op};
-    use ptxfma_model::ctrl::{Ctrl, Kind};
+    use ptxfma_model::ctrl::Ctrl;
     use ptxfma_model::machine::pipeline::Pipeline;
     use ptxfma_model::parts::round::round;
     use ptxfma_model::stimulus::{FamilyFilter, Stimulus};
@@ -121,13 +138,14 @@ mod tests {
             };
             let plain = Ctrl {
                 sat: false,
+                relu: false,
                 ..op.ctrl
             };
             for l in [&p.s3.lane0, &p.s3.lane1] {
                 if l.spec_valid || l.zero {
                     continue;
                 }
-                if op.ctrl.kind != Kind::F32x2 && std::ptr::eq(l, &p.s3.lane1) {
+                if op.lanes == 1 && std::ptr::eq(l, &p.s3.lane1) {
                     continue;
                 }
                 assert_eq!(rounded(op, l).enc, round(&plain, l), "{:?} {l:?}", op.ctrl);

@@ -7,17 +7,22 @@
 //! the sm_1x product's range for the result): those ride along in a three-entry shadow of the
 //! pipeline, checked against each bank's valid bit, tag and control word.
 
-use ptxfma_model::ctrl::Kind;
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
 use ptxfma_model::format::{Fmt, F64};
-use ptxfma_model::machine::pipeline::PipeIn;
+use ptxfma_model::machine::pipeline::{eval, PipeIn};
+use ptxfma_model::parts::special::is_oob_nan;
 use ptxfma_model::parts::unpack::lane_operands;
 use ptxfma_model::parts::vmad_select::part_select;
 use ptxfma_model::parts::{align as malign, booth, sm1x as msm1x};
 use ptxfma_model::regs::{S1Lane, S2Lane, S3Lane, S1, S2, S3};
+use ptxfma_model::stimulus::Family;
 
 use super::bins::{self, *};
 use super::classify::{classify, is_sub};
 use super::rounded::rounded;
+
+/// Mask of the control word's defined bits.
+const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
 
 /// Facts about one lane of an operation, carried from `s1` to the later banks.
 #[derive(Clone, Copy, Debug, Default)]
@@ -115,9 +120,11 @@ pub(crate) fn sample(
                 *c.operations += 1;
                 if prev.valid {
                     // The previous cycle's input is the shadow's s2 entry now.
-                    let prev_op = decode(m, &shadow.e[1], true, prev.tag, prev.ctrl & 0xFF_FFFF);
+                    let prev_op = decode(m, &shadow.e[1], true, prev.tag, prev.ctrl & CTRL_MASK);
                     if let Some(pr) = prev_op {
-                        h[m.ix.traffic + pr.family() as usize * 7 + op.family() as usize] += 1;
+                        h[m.ix.traffic
+                            + pr.family() as usize * Family::ALL.len()
+                            + op.family() as usize] += 1;
                     }
                 }
                 match op {
@@ -127,8 +134,11 @@ pub(crate) fn sample(
                         h[f.bin_mode as usize] += 1;
                         let prod = (p.s1.mul_sum.wrapping_add(p.s1.mul_carry)) & booth::MASK;
                         e.lanes[0] = s1_lane(h, m, f, inp, 0, &p.s1.lane0, prod);
-                        if f.ctrl.kind == Kind::F32x2 {
+                        if f.lanes == 2 {
                             e.lanes[1] = s1_lane(h, m, f, inp, 1, &p.s1.lane1, prod);
+                        }
+                        if f.ctrl.is_half() {
+                            s1_half(h, m, f, inp);
                         }
                     }
                 }
@@ -143,7 +153,7 @@ pub(crate) fn sample(
         if let Some(Op::Float(f)) = decode(m, sh, true, p.s2.tag, p.s2.ctrl) {
             let sh = sh.matches(true, p.s2.tag, p.s2.ctrl).then_some(sh);
             s2_lane(h, m, f, 0, &p.s2.lane0, sh.map(|e| &e.lanes[0]));
-            if f.ctrl.kind == Kind::F32x2 {
+            if f.lanes == 2 {
                 s2_lane(h, m, f, 1, &p.s2.lane1, sh.map(|e| &e.lanes[1]));
             }
         }
@@ -167,13 +177,53 @@ pub(crate) fn sample(
             Some(Op::Float(f)) => {
                 let sh = sh.matches(true, p.s3.tag, p.s3.ctrl).then_some(sh);
                 let c0 = s3_lane(h, m, f, &p.s3.lane0, sh.map(|e| &e.lanes[0]));
-                if f.ctrl.kind == Kind::F32x2 {
+                if f.lanes == 2 {
                     let c1 = s3_lane(h, m, f, &p.s3.lane1, sh.map(|e| &e.lanes[1]));
-                    h[m.ix.x2_lanes + lanes_bin(c0, c1)] += 1;
+                    let pairs = if f.ctrl.is_half() {
+                        m.ix.h2_lanes
+                    } else {
+                        m.ix.x2_lanes
+                    };
+                    h[pairs + lanes_bin(c0, c1)] += 1;
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// `s1` of a half-precision word: what `.oob` sees in each lane (S12), and whether the binary32
+/// step of `via_f32` changes the result against rounding once (S13; both from the model, as
+/// pure functions of the input).
+fn s1_half(h: &mut [u64], m: &Model, op: &FloatOp, inp: &PipeIn) {
+    let ctrl = &op.ctrl;
+    let hb = m.ix.half;
+    if ctrl.oob {
+        let f = ctrl.half_fmt();
+        for lane in 0..op.lanes as u32 {
+            let raw = |x: u64| (x >> (16 * lane)) & 0xFFFF;
+            let (a, b, c) = (raw(inp.a), raw(inp.b), raw(inp.c));
+            let nan = |x: u64| f.exp_of(x) == f.exp_max() && x & f.frac_mask() != 0;
+            let (oa, ob) = (is_oob_nan(a), is_oob_nan(b));
+            h[hb + half::OOB_A] += oa as u64;
+            h[hb + half::OOB_B] += (ob & !oa) as u64;
+            let other_nan = (nan(a) & !oa) | (nan(b) & !ob) | nan(c);
+            h[hb + half::OOB_NAN] += ((oa | ob) & other_nan) as u64;
+            h[hb + half::OOB_C] += (!oa & !ob & is_oob_nan(c)) as u64;
+        }
+    }
+    if ctrl.via_f32 {
+        let once = Ctrl {
+            via_f32: false,
+            ..*ctrl
+        };
+        let same = eval(ctrl, inp.a, inp.b, inp.c) == eval(&once, inp.a, inp.b, inp.c);
+        let k = match ctrl.rnd {
+            Rnd::Rz => half::VIA_RZ_SAME,
+            Rnd::Rm => half::VIA_RM_SAME,
+            _ => half::VIA_RP_SAME,
+        };
+        h[hb + k + !same as usize] += 1;
     }
 }
 
@@ -218,7 +268,7 @@ fn s1_lane(
     let ctrl = &op.ctrl;
     let fx = m.ix.fam[op.family as usize];
     let (fab, _, fc) = ctrl.operand_formats();
-    let sh = 32 * lane as u32;
+    let sh = if ctrl.is_half() { 16 } else { 32 } * lane as u32;
     let word = |x: u64, f: Fmt| {
         if f == F64 {
             x
@@ -295,7 +345,11 @@ fn s1_lane(
     let ep = a.exp + b.exp;
     let d = c.exp - ep;
     let (shift, _) = malign::shift_amount(ep, c.exp, l.prod_zero, l.c_zero);
-    let (pc, plo) = if f64_ { (53, 3) } else { (24, 61) };
+    let (pc, plo) = if f64_ {
+        (53, 3)
+    } else {
+        (fc.frac_bits as i32 + 1, 61)
+    };
     let geo = align_class(shift as i32, pc, plo);
     let k = pick(
         l.c_zero,
@@ -466,12 +520,12 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
     let mut flushed = false;
     // The encoding before .sat.
     let enc;
+    let width = op.width as u32;
+    let sign_bit = 1u64 << (width - 1);
+    let inf = (sign_bit - 1) & !((1u64 << (op.p - 1)) - 1);
+    let is_nan = |x: u64| x & (sign_bit - 1) > inf;
     let cls = if l.spec_valid {
-        let nan = if ctrl.kind == Kind::F64 {
-            (l.spec_res << 1) > 0xFFE0_0000_0000_0000
-        } else {
-            (l.spec_res & 0x7FFF_FFFF) > 0x7F80_0000
-        };
+        let nan = is_nan(l.spec_res);
         h[rs + pick(nan, result::NAN, result::INF)] += 1;
         enc = l.spec_res;
         pick(nan, lane::NAN, lane::INF)
@@ -482,7 +536,7 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
         if sm {
             h[m.ix.sm1x + sm1x::ZERO_SUM] += cancel as u64;
         }
-        enc = (l.sign as u64) << 31;
+        enc = (l.sign as u64) << (width - 1);
         lane::ZERO
     } else {
         let r = rounded(op, l);
@@ -543,26 +597,38 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
     };
 
     if sat {
-        let x = enc & 0xFFFF_FFFF;
-        let nan = (x & 0x7FFF_FFFF) > 0x7F80_0000;
+        let x = enc & ((sign_bit << 1) - 1);
+        let one = ((op.emax as u64) << (op.p - 1)) & (sign_bit - 1);
         let k = pick(
-            nan,
+            is_nan(x),
             result::SAT_NAN,
             pick(
-                x == 0x8000_0000,
+                x == sign_bit,
                 result::SAT_NEG_ZERO,
                 pick(
-                    x >> 31 != 0,
+                    x & sign_bit != 0,
                     result::SAT_NEG,
                     pick(
-                        x == 0x7F80_0000,
+                        x == inf,
                         result::SAT_INF,
-                        pick(x >= 0x3F80_0000, result::SAT_ONE, result::SAT_KEEP),
+                        pick(x >= one, result::SAT_ONE, result::SAT_KEEP),
                     ),
                 ),
             ),
         );
         h[rs + k] += 1;
+    }
+    if ctrl.relu {
+        let k = pick(
+            is_nan(enc),
+            half::RELU_NAN,
+            pick(
+                enc == sign_bit,
+                half::RELU_NEG_ZERO,
+                pick(enc & sign_bit != 0, half::RELU_NEG, half::RELU_KEEP),
+            ),
+        );
+        h[m.ix.half + k] += 1;
     }
 
     if sm {

@@ -80,12 +80,12 @@ pub fn effective_rnd(ctrl: &Ctrl) -> Rnd {
 /// A finite nonzero value on its way through the rounder: sign, the normalised significand
 /// (leading one at the lead bit unless the value is below `2^emin`), the bits already shifted
 /// out, and the exponent of the lead bit.
-#[derive(Clone, Copy)]
-struct Finite {
-    sign: bool,
-    norm: U165,
-    sticky: bool,
-    exp: i32,
+#[derive(Clone, Copy, Debug)]
+pub struct Finite {
+    pub sign: bool,
+    pub norm: U165,
+    pub sticky: bool,
+    pub exp: i32,
 }
 
 /// Rounds one lane and returns its encoding (binary32 in bits 31:0 for f32 kinds, the half
@@ -177,7 +177,7 @@ fn round_finite(f: ResultFmt, rnd: Rnd, flush: bool, flush_sign: bool, x: Finite
 /// direction `rnd`, then placed as the normaliser would for a format whose minimum exponent is
 /// `emin`: shifted right, into sticky, where it lies below `2^emin`.
 #[inline(always)]
-fn at_f32(rnd: Rnd, x: Finite, emin: i32) -> Finite {
+pub fn at_f32(rnd: Rnd, x: Finite, emin: i32) -> Finite {
     let p = F32.p as usize;
     let sig = (x.norm >> (LEAD_BIT + 1 - p)).as_limbs()[0];
     let rb = x.norm.bit(LEAD_BIT - p);

@@ -26,9 +26,15 @@ const MIXED_RIGHT: &str = "a value below the subnormal range (eref < -183) needs
     and the right shift is at most 69 bits since ea + eb >= -252";
 
 /// Declares the groups of float family `f` (whose legal words `r` holds); their starts.
+const HALF_RIGHT: &str = "a value below the subnormal range needs eref < emin - 57: never \
+    for binary16 (ea + eb >= -28, emin -14, and the binary32 step normalises at -126); for \
+    bfloat16 it needs c = 0 as in mixed precision (a nonzero c more than 56 binades above the \
+    product holds the window), and then the 16-bit product's lowest bit is at window bit 93 or \
+    above while the right shift is at most 69 bits (ea + eb >= -252)";
+
 pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
     let n = f.name();
-    let x2 = f == Family::F32x2;
+    let x2 = matches!(f, Family::F32x2 | Family::Half2);
     let lanes: &[&str] = if x2 { &["lane0 ", "lane1 "] } else { &[""] };
 
     // Operand classes.
@@ -118,7 +124,7 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
             };
             bins.push(bin(
                 format!("overflow .{} {s}: {s}{to}", rnd_name(rnd)),
-                r.rnd(rnd),
+                r.final_rnd(rnd),
             ));
         }
     }
@@ -192,7 +198,7 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
             });
             bins.push(bin(
                 format!(".{}: {en}", rnd_name(rnd)),
-                r.rnd(rnd).or(rule),
+                r.final_rnd(rnd).or(rule),
             ));
         }
     }
@@ -296,8 +302,13 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
     let mut bins = Vec::new();
     for lane in lanes {
         for (k, kn) in norm::NAMES.iter().enumerate() {
-            let why =
-                (f == Family::Mixed && k == norm::RIGHT_STICKY).then(|| MIXED_RIGHT.to_string());
+            let why = match f {
+                Family::Mixed => Some(MIXED_RIGHT),
+                Family::Half | Family::Half2 => Some(HALF_RIGHT),
+                _ => None,
+            }
+            .filter(|_| k == norm::RIGHT_STICKY)
+            .map(str::to_string);
             bins.push(bin(format!("{lane}{kn}"), why));
         }
     }

@@ -83,9 +83,11 @@ pub struct Ix {
     pub vm_words: usize,
     pub modes: usize,
     /// Per float family (indexed by `Family as usize`).
-    pub fam: [FamIx; 6],
+    pub fam: [FamIx; Family::ALL.len()],
     pub lza_pos: usize,
     pub x2_lanes: usize,
+    pub h2_lanes: usize,
+    pub half: usize,
     pub sm1x: usize,
     pub mixed: usize,
     pub vm_types: usize,
@@ -129,13 +131,17 @@ pub struct FloatOp {
     pub slots: [[Bin; 3]; 2],
     /// `mixed.inputs` bin bases of a and b (mixed precision only, else [`NO_BIN`]).
     pub mixed: [Bin; 2],
-    /// Precision and exponent range of the result.
+    /// Precision, exponent range and width of the result.
     pub p: u8,
     pub emin: i16,
     pub emax: i16,
-    /// `Ctrl::flush()`; the rounding mode the datapath uses.
+    pub width: u8,
+    /// `Ctrl::flush()`; the rounding mode of the final rounding (to nearest after the binary32
+    /// step of `via_f32`, S13).
     pub flush: bool,
     pub rnd: Rnd,
+    /// The lanes a word uses (two for f32x2 and half2).
+    pub lanes: u8,
 }
 
 /// A legal vmad control word with its bins (computed from the fields, not looked up: there are
@@ -175,7 +181,7 @@ pub struct Model {
     pub layout: Layout,
     pub ix: Ix,
     pub floats: Vec<FloatOp>,
-    /// Float word lookup by bits 11:0 (legal float words use no higher bit).
+    /// Float word lookup by [`float_key`].
     float_tab: Vec<u16>,
 }
 
@@ -190,7 +196,7 @@ impl Model {
             }
             return Some(Op::Vmad(self.vmad_op(c)));
         }
-        let i = *self.float_tab.get((word & 0xFFF) as usize)?;
+        let i = *self.float_tab.get(float_key(word))?;
         let op = self.floats.get(i as usize)?;
         (op.word == word).then_some(Op::Float(op))
     }
@@ -216,6 +222,13 @@ impl Model {
             mode: (ix.modes + Family::Vmad as usize * 16 + sat) as Bin,
         }
     }
+}
+
+/// The float words' table index of a word: bits 11:0 and the half kinds' fields (24..26), the
+/// only bits a legal float word sets.
+#[inline(always)]
+pub fn float_key(word: u32) -> usize {
+    ((word & 0xFFF) | ((word >> 24) & 7) << 12) as usize
 }
 
 /// Position of a vmad word in `Family::Vmad.ctrls()` (checked against that list when the
@@ -271,5 +284,6 @@ mod tests {
         };
         assert!(m.op(bad.encode()).is_none());
         assert!(m.op(0xFF_FFFF).is_none());
+        assert!(m.op((1 << ptxfma_model::ctrl::CTRL_BITS) - 1).is_none());
     }
 }

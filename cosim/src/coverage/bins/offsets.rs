@@ -255,3 +255,23 @@ pub mod clamp {
         PASS,
     }
 }
+
+/// `half.modifiers`: what `.relu`, `.oob` and the binary32 step did, per lane.
+pub mod half {
+    named_bins! {
+        RELU_NEG = "relu: negative -> +0",
+        RELU_NEG_ZERO = "relu: -0 -> +0",
+        RELU_NAN = "relu: NaN -> the NaN",
+        RELU_KEEP = "relu: +0 or positive kept",
+        OOB_A = "oob: a is the OOB NaN -> +0",
+        OOB_B = "oob: b is the OOB NaN -> +0",
+        OOB_NAN = "oob: OOB NaN beside another NaN operand -> +0",
+        OOB_C = "oob: c is the OOB pattern, an ordinary NaN -> NaN",
+        VIA_RZ_SAME = "binary32 step .rz: same as rounding once",
+        VIA_RZ_DIFF = "binary32 step .rz: differs from rounding once",
+        VIA_RM_SAME = "binary32 step .rm: same as rounding once",
+        VIA_RM_DIFF = "binary32 step .rm: differs from rounding once",
+        VIA_RP_SAME = "binary32 step .rp: same as rounding once",
+        VIA_RP_DIFF = "binary32 step .rp: differs from rounding once",
+    }
+}

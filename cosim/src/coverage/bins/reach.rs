@@ -37,6 +37,19 @@ impl Reach {
     pub(super) fn rnd(&self, r: Rnd) -> Option<String> {
         self.need(&format!("takes .{}", rnd_name(r)), |c| c.rnd == r)
     }
+
+    /// Like [`Reach::rnd`], for the direction of the final rounding: to nearest after the
+    /// binary32 step of `fma.{rz,rm,rp}.bf16` (S13) and in sm_1x mad.
+    pub(super) fn final_rnd(&self, r: Rnd) -> Option<String> {
+        self.need(&format!("rounds its result .{}", rnd_name(r)), |c| {
+            let fin = if c.via_f32 || c.kind == Kind::Sm1x {
+                Rnd::Rn
+            } else {
+                c.rnd
+            };
+            fin == r
+        })
+    }
 }
 
 /// Which operands are real (not substituted) in a control word: a always; b unless `b_one`;
@@ -111,6 +124,21 @@ pub(super) fn operand_slots(f: Family) -> Vec<&'static str> {
         Family::F32x2 => vec![
             "lane0 a", "lane0 b", "lane0 c", "lane1 a", "lane1 b", "lane1 c",
         ],
+        Family::Half => vec!["f16 a", "f16 b", "f16 c", "bf16 a", "bf16 b", "bf16 c"],
+        Family::Half2 => vec![
+            "f16 lane0 a",
+            "f16 lane0 b",
+            "f16 lane0 c",
+            "f16 lane1 a",
+            "f16 lane1 b",
+            "f16 lane1 c",
+            "bf16 lane0 a",
+            "bf16 lane0 b",
+            "bf16 lane0 c",
+            "bf16 lane1 a",
+            "bf16 lane1 b",
+            "bf16 lane1 c",
+        ],
         Family::Mixed => vec!["a f16", "b f16", "a bf16", "b bf16", "c f32"],
         Family::AddSubMul => vec!["f32 a", "f32 b", "f32 c", "f64 a", "f64 b", "f64 c"],
         _ => vec!["a", "b", "c"],
@@ -121,6 +149,8 @@ pub(super) fn operand_slots(f: Family) -> Vec<&'static str> {
 pub(super) fn slot_of(f: Family, c: &Ctrl, lane: usize, pos: usize) -> usize {
     match f {
         Family::F32x2 => lane * 3 + pos,
+        Family::Half => (c.ab_fmt == AbFmt::Bf16) as usize * 3 + pos,
+        Family::Half2 => (c.ab_fmt == AbFmt::Bf16) as usize * 6 + lane * 3 + pos,
         Family::Mixed => match (pos, c.ab_fmt) {
             (2, _) => 4,
             (p, AbFmt::Bf16) => 2 + p,

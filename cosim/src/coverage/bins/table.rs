@@ -14,12 +14,8 @@ pub(super) fn build() -> Model {
 
     // ---- instructions ------------------------------------------------------------------
     let words: Vec<Ctrl> = Family::ALL.iter().flat_map(|f| f.ctrls()).collect();
-    let (float_words, vmad_words) = words.split_at(
-        words
-            .iter()
-            .position(|c| c.kind == Kind::Vmad)
-            .unwrap_or(words.len()),
-    );
+    let (vmad_words, float_words): (Vec<Ctrl>, Vec<Ctrl>) =
+        words.into_iter().partition(|c| c.kind == Kind::Vmad);
     ix.words = b.group(
         "instr.words",
         "Every legal control word of the float families, by its PTX spelling: every legal \
@@ -108,27 +104,46 @@ pub(super) fn build() -> Model {
         bins,
     );
 
-    let mut bins = Vec::new();
-    for l0 in 0..lane::N {
-        for l1 in 0..lane::N {
-            let why = match (l0, l1) {
-                (lane::SUBNORMAL, lane::FLUSHED) | (lane::FLUSHED, lane::SUBNORMAL) => Some(
-                    "both lanes share .ftz: one cannot flush while the other keeps a subnormal"
-                        .to_string(),
-                ),
-                _ => None,
-            };
-            bins.push(bin(
-                format!("lane0 {} x lane1 {}", lane::NAMES[l0], lane::NAMES[l1]),
-                why,
-            ));
+    let lane_pairs = || {
+        let mut bins = Vec::new();
+        for l0 in 0..lane::N {
+            for l1 in 0..lane::N {
+                let why = match (l0, l1) {
+                    (lane::SUBNORMAL, lane::FLUSHED) | (lane::FLUSHED, lane::SUBNORMAL) => Some(
+                        "both lanes share .ftz: one cannot flush while the other keeps a \
+                         subnormal"
+                            .to_string(),
+                    ),
+                    _ => None,
+                };
+                bins.push(bin(
+                    format!("lane0 {} x lane1 {}", lane::NAMES[l0], lane::NAMES[l1]),
+                    why,
+                ));
+            }
         }
-    }
+        bins
+    };
     ix.x2_lanes = b.group(
         "f32x2.lanes",
         "The result class of lane 0 crossed with that of lane 1 (the lanes are independent, \
          S5).",
-        bins,
+        lane_pairs(),
+    );
+    ix.h2_lanes = b.group(
+        "half2.lanes",
+        "The result class of lane 0 crossed with that of lane 1 in f16x2 and bf16x2 (the \
+         lanes are independent).",
+        lane_pairs(),
+    );
+    ix.half = b.group(
+        "half.modifiers",
+        "What the half-precision modifiers did, per lane: .relu (S11) on a negative result, \
+         on -0, on a NaN, on a result it keeps; .oob (S12) on the OOB NaN in a, in b, beside \
+         another NaN, and the OOB pattern in c, where it is an ordinary NaN; and the binary32 \
+         step of fma.{rz,rm,rp}.bf16 (S13) per direction, where it changes the result and \
+         where it does not.",
+        half::NAMES.iter().map(|s| bin(*s, None)).collect(),
     );
 
     ix.sm1x = b.group(
@@ -258,7 +273,7 @@ pub(super) fn build() -> Model {
     // ---- float words' table --------------------------------------------------------------
     assert!(b.layout.bins.len() < NO_BIN as usize);
     let mut floats = Vec::new();
-    let mut float_tab = vec![u16::MAX; 1 << 12];
+    let mut float_tab = vec![u16::MAX; 1 << 15];
     for (wi, c) in float_words.iter().enumerate() {
         let family = Family::of(c);
         let fi = family as usize;
@@ -268,6 +283,12 @@ pub(super) fn build() -> Model {
             + RNDS.iter().position(|&r| r == c.rnd).unwrap() * 4
             + (c.ftz as usize) * 2
             + c.sat as usize;
+        let rf = ptxfma_model::parts::round::result_fmt(c);
+        let nl = if matches!(family, Family::F32x2 | Family::Half2) {
+            2
+        } else {
+            1
+        };
         let mut info = FloatOp {
             word,
             ctrl: *c,
@@ -276,14 +297,19 @@ pub(super) fn build() -> Model {
             bin_mode: mode as Bin,
             slots: [[NO_BIN; 3]; 2],
             mixed: [NO_BIN; 2],
-            p: if c.kind == Kind::F64 { 53 } else { 24 },
-            emin: if c.kind == Kind::F64 { -1022 } else { -126 },
-            emax: if c.kind == Kind::F64 { 1023 } else { 127 },
+            p: rf.p as u8,
+            emin: rf.emin as i16,
+            emax: rf.emax as i16,
+            width: rf.width as u8,
             flush: c.flush(),
-            rnd: if c.kind == Kind::Sm1x { Rnd::Rn } else { c.rnd },
+            rnd: if c.kind == Kind::Sm1x || c.via_f32 {
+                Rnd::Rn
+            } else {
+                c.rnd
+            },
+            lanes: nl as u8,
         };
         let re = real(c);
-        let nl = if family == Family::F32x2 { 2 } else { 1 };
         for (lane, slots) in info.slots.iter_mut().enumerate().take(nl) {
             for (pos, slot) in slots.iter_mut().enumerate() {
                 if re[pos] {
@@ -300,8 +326,8 @@ pub(super) fn build() -> Model {
                 _ => [base(2), base(3)],
             };
         }
-        assert_eq!(word & !0xFFF, 0, "float word {word:#x} uses bits above 11");
-        float_tab[word as usize] = floats.len() as u16;
+        assert_eq!(word & 0xFF_F000, 0, "float word {word:#x} uses bits 23:12");
+        float_tab[float_key(word)] = floats.len() as u16;
         floats.push(info);
     }
     let m = Model {
