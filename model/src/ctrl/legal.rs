@@ -117,7 +117,7 @@ fn is_legal_half(ctrl: &Ctrl, op: FloatOp) -> bool {
     }
     let modifiers = if fma {
         // .sat and .relu exclude each other; .oob takes no .ftz.
-        !(ctrl.sat && ctrl.relu) && !(ctrl.oob && ctrl.ftz)
+        !((ctrl.sat && ctrl.relu) || (ctrl.oob && ctrl.ftz))
     } else {
         !ctrl.relu && !ctrl.oob
     };
