@@ -46,7 +46,7 @@ package ptxfma_dpi_pkg;
   import "DPI-C" function string ptxfma_version();
 
   // PTX spelling ("fma.rn.ftz.f32", "vmad.s32.u32.s32.sat.shr15 -a.h1, b.b0, c") for a target
-  // ("sm_20", "sm_13", "sm_100"; "" is sm_100) to the 24-bit control word of in_ctrl_i.
+  // ("sm_20", "sm_13", "sm_100"; "" is sm_100) to the control word of in_ctrl_i (PtxfmaCtrlBits bits).
   import "DPI-C" function int ptxfma_decode(input string spelling, input string target,
                                             output int unsigned ctrl);
 

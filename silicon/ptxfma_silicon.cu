@@ -36,6 +36,21 @@ struct Ops {
 #define PTXFMA_SM100(...) __VA_ARGS__
 #endif
 
+// Half-precision forms need sm_53, and sm_80 (.relu, bfloat16 fma) or sm_90 (.oob, bfloat16
+// add/sub/mul): PTXFMA_SM_<lowest sm>(...) keeps its argument only where the GPU has them.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define PTXFMA_SM_80(...)
+#else
+#define PTXFMA_SM_80(...) __VA_ARGS__
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PTXFMA_SM_90(...)
+#else
+#define PTXFMA_SM_90(...) __VA_ARGS__
+#endif
+#define PTXFMA_SM_53(...) __VA_ARGS__
+#define PTXFMA_SM_100 PTXFMA_SM100
+
 #define PTXFMA_LANE                                      \
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x; \
   if (i >= o.n) return;
@@ -76,12 +91,28 @@ struct Ops {
         "r"((unsigned)o.c[i]));                                                      \
     o.d[i] = r;                                                                      \
   }
+#define PTXFMA_FORM_HALF(ID, SM, ASM)                                                \
+  __global__ void form_##ID(Ops o) {                                                 \
+    PTXFMA_LANE unsigned short r = 0;                                                \
+    PTXFMA_SM_##SM(asm(ASM : "=h"(r) : "h"((unsigned short)o.a[i]),                 \
+                       "h"((unsigned short)o.b[i]), "h"((unsigned short)o.c[i])));   \
+    o.d[i] = r;                                                                      \
+  }
+#define PTXFMA_FORM_HALF2(ID, SM, ASM)                                               \
+  __global__ void form_##ID(Ops o) {                                                 \
+    PTXFMA_LANE unsigned r = 0;                                                      \
+    PTXFMA_SM_##SM(asm(ASM : "=r"(r) : "r"((unsigned)o.a[i]), "r"((unsigned)o.b[i]), \
+                       "r"((unsigned)o.c[i])));                                      \
+    o.d[i] = r;                                                                      \
+  }
 #include "forms.inc"
 #undef PTXFMA_FORM_F32
 #undef PTXFMA_FORM_F64
 #undef PTXFMA_FORM_MIXED
 #undef PTXFMA_FORM_F32X2
 #undef PTXFMA_FORM_VMAD
+#undef PTXFMA_FORM_HALF
+#undef PTXFMA_FORM_HALF2
 
 struct Form {
   void (*kernel)(Ops);
@@ -93,6 +124,8 @@ struct Form {
 #define PTXFMA_FORM_MIXED PTXFMA_FORM_F32
 #define PTXFMA_FORM_F32X2 PTXFMA_FORM_F32
 #define PTXFMA_FORM_VMAD PTXFMA_FORM_F32
+#define PTXFMA_FORM_HALF PTXFMA_FORM_F32
+#define PTXFMA_FORM_HALF2 PTXFMA_FORM_F32
 static const Form kForms[] = {
 #include "forms.inc"
 };

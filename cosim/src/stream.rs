@@ -276,9 +276,9 @@ mod tests {
 
     #[test]
     fn all_families_interleave_cycle_by_cycle() {
-        let s: Vec<PipeIn> = Stream::new(3, &Families::all(), 70_000).inputs().collect();
+        let s: Vec<PipeIn> = Stream::new(3, &Families::all(), 90_000).inputs().collect();
         let ops: Vec<&PipeIn> = s.iter().filter(|p| p.issues()).collect();
-        assert_eq!(ops.len(), 70_000);
+        assert_eq!(ops.len(), 90_000);
         // Resets land about once in RESET_EVERY cycles, some of them with valid inputs that
         // must be ignored.
         let resets: Vec<&PipeIn> = s.iter().filter(|p| p.reset).collect();

@@ -65,7 +65,7 @@ fn help_and_version_go_to_stdout_with_status_0() {
 fn bad_numbers_ranges_and_lists_are_one_line_errors() {
     rejects(&["run", "--count", "lots"], "`lots` is not a number");
     rejects(&["run", "--count", "0"], "out of range");
-    rejects(&["run", "--count", "3"], "below the number of families (7)");
+    rejects(&["run", "--count", "3"], "below the number of families (9)");
     rejects(&["run", "--max-divergences", "0"], "out of range");
     rejects(&["run", "--batch", "0"], "out of range");
     rejects(&["run", "--batch", "100000000000"], "out of range");
@@ -119,7 +119,7 @@ fn replay_checks_its_stream_before_running() {
         &[
             "replay",
             "--ctrl",
-            "0x1000000",
+            "0x8000000",
             "--a",
             "0",
             "--b",

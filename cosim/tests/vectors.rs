@@ -218,3 +218,21 @@ fn bad_vector_files_are_one_line_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("--testfloat"), "{err}");
 }
+
+/// The H100's answers on every half-precision spelling `ptxas` accepts (docs/semantics.md
+/// S10-S13): the RTL gives every one, in lockstep with the model.
+#[test]
+fn the_rtl_gives_the_h100s_half_precision_answers() {
+    let dir = scratch("vectors-h100-half");
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fma-model/tests/data/h100-half.txt.gz");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--vectors",
+        file.to_str().unwrap(),
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(counts(&out), (440_000, 440_000, 0), "{out}");
+}

@@ -5,7 +5,8 @@
 // (dpi/ptxfma_dpi_pkg.sv), with no co-simulator in between: what a user's own testbench does.
 //
 // - Control words come from the DPI decoder, from PTX spellings of every family (f32, f64,
-//   f32x2, mixed f16/bf16, sm_1x mad, add/sub/mul, vmad with operand negations and selectors),
+//   f32x2, mixed f16/bf16, sm_1x mad, add/sub/mul, vmad with operand negations and selectors,
+//   half precision .f16/.bf16 and their x2 with .ftz/.sat/.relu/.oob),
 //   each for a target where it exists.
 // - Random stimulus from $urandom, seeded by +seed=N (default 1): +count=N operations
 //   (default 20000), about one cycle in eight a bubble, operands edge-biased per format.
@@ -26,7 +27,7 @@ module ptxfma_dpi_tb;
   logic        rst_n;
   logic        in_valid;
   logic [15:0] in_tag;
-  logic [23:0] in_ctrl;
+  logic [PtxfmaCtrlBits-1:0] in_ctrl;
   logic [63:0] in_a, in_b, in_c;
   logic        out_valid;
   logic [15:0] out_tag;
@@ -124,6 +125,33 @@ module ptxfma_dpi_tb;
       add($sformatf("mad%s%s.f32", opt(m[0], ".ftz"), opt(m[1], ".sat")), "sm_13", "sm1x");
     end
     add("mad.f64", "sm_13", "f64");
+    // Half precision: every modifier set ptxas accepts, one and two lanes (S10-S13).
+    foreach (mixs[x]) begin
+      string h2[2] = '{"", "x2"};
+      foreach (h2[w]) begin
+        string ty = {mixs[x], h2[w]};
+        string fam = (w == 0) ? "half" : "half2";
+        add($sformatf("fma.rn.%s", ty), "sm_90", fam);
+        add($sformatf("fma.rn.relu.%s", ty), "sm_90", fam);
+        add($sformatf("fma.rn.oob.%s", ty), "sm_90", fam);
+        add($sformatf("fma.rn.oob.relu.%s", ty), "sm_90", fam);
+        foreach (ops3[o]) add($sformatf("%s.rn.%s", ops3[o], ty), "sm_90", fam);
+        if (x == 0) begin
+          for (int m = 0; m < 4; m++) begin
+            add($sformatf("fma.rn%s%s.%s", opt(m[0], ".ftz"), opt(m[1], ".sat"), ty), "sm_90",
+                fam);
+            foreach (ops3[o]) begin
+              add($sformatf("%s%s%s.%s", ops3[o], opt(m[0], ".ftz"), opt(m[1], ".sat"), ty),
+                  "sm_90", fam);
+            end
+          end
+          add($sformatf("fma.rn.ftz.relu.%s", ty), "sm_90", fam);
+          add($sformatf("fma.rn.sat.oob.%s", ty), "sm_90", fam);
+        end else begin
+          for (int r = 1; r < 4; r++) add($sformatf("fma.%s.oob.%s", rnds[r], ty), "sm_90", fam);
+        end
+      end
+    end
     // vmad: types, .po/.sat/scale, and the operand decorations PTX writes on a, b, c.
     foreach (tys[ta]) begin
       foreach (tys[tb]) begin
@@ -178,9 +206,9 @@ module ptxfma_dpi_tb;
   endfunction
 
   function automatic logic [15:0] f16_operand();
-    logic [15:0] specials[8] = '{16'h0000, 16'h8000, 16'h7c00, 16'hfc00, 16'h7e00, 16'h0001,
-                                 16'h3c00, 16'h7bff};
-    if ($urandom_range(3) == 0) return specials[$urandom_range(7)];
+    logic [15:0] specials[10] = '{16'h0000, 16'h8000, 16'h7c00, 16'hfc00, 16'h7e00, 16'h0001,
+                                  16'h3c00, 16'h7bff, 16'h7ff7, 16'h3f80};
+    if ($urandom_range(3) == 0) return specials[$urandom_range(9)];
     return 16'($urandom());
   endfunction
 
@@ -203,6 +231,16 @@ module ptxfma_dpi_tb;
         a = {32'h0, rand32()};
         b = {32'h0, rand32()};
         c = {32'h0, rand32()};
+      end
+      3'd5: begin  // one half-precision lane
+        a = {48'h0, f16_operand()};
+        b = {48'h0, f16_operand()};
+        c = {48'h0, f16_operand()};
+      end
+      3'd6: begin  // two half-precision lanes
+        a = {32'h0, f16_operand(), f16_operand()};
+        b = {32'h0, f16_operand(), f16_operand()};
+        c = {32'h0, f16_operand(), f16_operand()};
       end
       default: begin
         a = {32'h0, f32_operand()};
@@ -332,7 +370,7 @@ module ptxfma_dpi_tb;
         end
         in_valid = 1'b1;
         in_tag   = 16'(issued);
-        in_ctrl  = 24'(ctrl_q[k]);
+        in_ctrl  = PtxfmaCtrlBits'(ctrl_q[k]);
         {in_a, in_b, in_c} = {a, b, c};
         sb.write_expected(32'(in_tag), d,
                           $sformatf("%s (%s) a=0x%016x b=0x%016x c=0x%016x", spell_q[k],

@@ -90,7 +90,7 @@ const char *ptxfma_last_error(void);
 const char *ptxfma_version(void);
 
 // Decodes a PTX spelling for `target` (`"sm_20"`, `"sm_13"`, `"sm_100a"`, ...; null or "" is
-// sm_100) to the 24-bit control word of the RTL's `in_ctrl_i`.
+// sm_100) to the control word (PTXFMA_CTRL_BITS bits) of the RTL's `in_ctrl_i`.
 //
 // The spelling is the mnemonic, e.g. `"fma.rn.ftz.f32"`, `"mad.f32"` (sm_1x), `"add.rz.f32.bf16"`;
 // a `vmad` may be followed by its three operands, which carry what PTX writes on them, the
@@ -170,7 +170,7 @@ int32_t ptxfma_pipe_free(struct PtxfmaPipe *h);
 int32_t ptxfma_pipe_reset(struct PtxfmaPipe *h);
 
 // One rising clock edge with these input port values (`in_valid_i` 0 or 1, `in_tag_i` 16 bits,
-// `in_ctrl_i` 24 bits: any pattern, reserved codes act as the RTL reads them). Read the output
+// `in_ctrl_i`, PTXFMA_CTRL_BITS bits: any pattern, reserved codes act as the RTL reads them). Read the output
 // ports after it with [`ptxfma_pipe_out`].
 int32_t ptxfma_pipe_tick(struct PtxfmaPipe *h,
                          uint32_t valid,

@@ -60,7 +60,7 @@ pub(crate) fn out_ptr<'a, T>(p: *mut T, what: &str) -> Res<&'a mut T> {
         .ok_or_else(|| Fail(PtxfmaStatus::Null, format!("{what} is a null pointer")))
 }
 
-/// A control word for evaluation: 24 bits and one that some PTX instruction decodes to. Words
+/// A control word for evaluation: `CTRL_BITS` bits and one that some PTX instruction decodes to. Words
 /// the decoder never produces (reserved codes, unused fields set) have a defined meaning on the
 /// pipe's ports, but evaluating one is almost surely a testbench bug, so it is refused here;
 /// `ptxfma_pipe_tick` takes them as the RTL does.
@@ -75,7 +75,7 @@ pub(crate) fn legal_ctrl(word: u32) -> Res<Ctrl> {
     Ok(ctrl)
 }
 
-/// A control word on the pipe's `in_ctrl_i[23:0]`: any 24-bit pattern.
+/// A control word on the pipe's `in_ctrl_i`: any pattern of `CTRL_BITS` bits.
 pub(crate) fn port_ctrl(word: u32) -> Res<Ctrl> {
     if word >> CTRL_BITS != 0 {
         return fail(

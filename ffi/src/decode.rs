@@ -12,7 +12,7 @@ use crate::status::{fail, guard, Fail, Res};
 use crate::PtxfmaStatus;
 
 /// Decodes a PTX spelling for `target` (`"sm_20"`, `"sm_13"`, `"sm_100a"`, ...; null or "" is
-/// sm_100) to the 24-bit control word of the RTL's `in_ctrl_i`.
+/// sm_100) to the control word (PTXFMA_CTRL_BITS bits) of the RTL's `in_ctrl_i`.
 ///
 /// The spelling is the mnemonic, e.g. `"fma.rn.ftz.f32"`, `"mad.f32"` (sm_1x), `"add.rz.f32.bf16"`;
 /// a `vmad` may be followed by its three operands, which carry what PTX writes on them, the

@@ -90,7 +90,7 @@ pub extern "C" fn ptxfma_pipe_reset(h: *mut PtxfmaPipe) -> i32 {
 }
 
 /// One rising clock edge with these input port values (`in_valid_i` 0 or 1, `in_tag_i` 16 bits,
-/// `in_ctrl_i` 24 bits: any pattern, reserved codes act as the RTL reads them). Read the output
+/// `in_ctrl_i`, PTXFMA_CTRL_BITS bits: any pattern, reserved codes act as the RTL reads them). Read the output
 /// ports after it with [`ptxfma_pipe_out`].
 #[no_mangle]
 pub extern "C" fn ptxfma_pipe_tick(

@@ -429,7 +429,7 @@ mod tests {
     fn widths_match_the_document() {
         // docs/microarchitecture.md quotes these totals; the RTL package must agree.
         assert_eq!(S1Lane::WIDTH, 248);
-        assert_eq!(S1::WIDTH, 1 + 16 + 24 + 106 + 106 + 82 + 2 * 248);
+        assert_eq!(S1::WIDTH, 1 + 16 + 27 + 106 + 106 + 82 + 2 * 248);
         assert_eq!(S2Lane::WIDTH, 256);
         assert_eq!(S3Lane::WIDTH, 248);
         assert_eq!(Out::WIDTH, 81);

@@ -32,7 +32,12 @@ fn vectors_per_group() -> usize {
 /// The float families' control words, by family, rounding mode and ftz.
 fn groups() -> Vec<(String, Vec<Ctrl>)> {
     let mut out = Vec::new();
-    for fam in Family::ALL.into_iter().filter(|&f| f != Family::Vmad) {
+    // The lane engine has no half-precision form yet (`batch::supported`): those words run on
+    // the scalar stages, which `model/tests` and the H100 answers check.
+    for fam in Family::ALL
+        .into_iter()
+        .filter(|&f| !matches!(f, Family::Vmad | Family::Half | Family::Half2))
+    {
         let mut by: BTreeMap<(u8, bool), Vec<Ctrl>> = BTreeMap::new();
         for c in fam.ctrls() {
             assert_ne!(c.kind, Kind::Vmad);

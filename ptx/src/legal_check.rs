@@ -10,7 +10,7 @@ mod tests {
 
     /// Every control word the decoder produces, from every mnemonic its grammar accepts up to
     /// modifier order (which it ignores) and on one target of each rule boundary (sm_10, sm_13,
-    /// sm_20, sm_100), plus every vmad operand decoration.
+    /// sm_20, sm_100), plus every half-precision modifier set and every vmad operand decoration.
     fn decoder_image() -> HashSet<u32> {
         let targets = ["sm_10", "sm_13", "sm_20", "sm_100"].map(|t| Target::parse(t).unwrap());
         let mut image = HashSet::new();
@@ -28,6 +28,21 @@ mod tests {
                                 add(decode(&format!("{op}{rnd}{ftz}{sat}{ty}"), t));
                             }
                         }
+                    }
+                }
+            }
+        }
+        for op in ["fma", "mad", "add", "sub", "mul"] {
+            for rnd in ["", ".rn", ".rz", ".rm", ".rp"] {
+                for set in 0..16u32 {
+                    let mods: String = [".ftz", ".sat", ".relu", ".oob"]
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| set >> i & 1 == 1)
+                        .map(|(_, m)| *m)
+                        .collect();
+                    for ty in [".f16", ".bf16", ".f16x2", ".bf16x2"] {
+                        add(decode(&format!("{op}{rnd}{mods}{ty}"), targets[3]));
                     }
                 }
             }
@@ -67,7 +82,7 @@ mod tests {
     }
 
     /// `is_legal` restates the decoder's rules as field rules; the two must agree on every one of
-    /// the 2^24 control words: legal exactly when some PTX spelling decodes to it.
+    /// the 2^CTRL_BITS control words: legal exactly when some PTX spelling decodes to it.
     #[test]
     fn is_legal_agrees_with_the_decoder_on_every_word() {
         let image = decoder_image();

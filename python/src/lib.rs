@@ -82,7 +82,7 @@ fn decode_spelling(ptx: &str, target: Target) -> PyResult<Ctrl> {
     op::parse_line(&line, target).map(|i| i.ctrl).map_err(err)
 }
 
-/// The 24-bit control word (the RTL's `in_ctrl_i`) of a PTX spelling for `target`.
+/// The control word (the RTL's `in_ctrl_i`, `CTRL_BITS` bits) of a PTX spelling for `target`.
 ///
 /// `ptx` is the mnemonic, e.g. ``"fma.rn.ftz.f32"``, ``"mad.f32"`` (sm_1x), ``"add.rz.f32.bf16"``;
 /// a vmad may carry its operands to give their negations and selectors:
@@ -94,7 +94,7 @@ fn decode(ptx: &str, target: &str) -> PyResult<u32> {
     Ok(decode_spelling(ptx, parse_target(target)?)?.encode())
 }
 
-/// A control word given as an int: 24 bits, and one a PTX instruction decodes to. Any 24-bit
+/// A control word given as an int: `CTRL_BITS` bits, and one a PTX instruction decodes to. Any
 /// pattern has a meaning on the pipe's ports, but evaluating a word the decoder never produces
 /// is almost surely a testbench bug, so `eval` refuses it (`Pipeline.tick` takes it).
 fn legal_ctrl(word: u64) -> Result<Ctrl, String> {
@@ -121,7 +121,7 @@ fn op_arg(op: &Bound<'_, PyAny>, target: &str) -> PyResult<Ctrl> {
     if op.is_instance_of::<PyInt>() {
         let word: u64 = op
             .extract()
-            .map_err(|_| value_error("a control word is a non-negative 24-bit int"))?;
+            .map_err(|_| value_error("a control word is a non-negative int of CTRL_BITS bits"))?;
         return legal_ctrl(word).map_err(value_error);
     }
     Err(pyo3::exceptions::PyTypeError::new_err(
@@ -397,7 +397,7 @@ impl Pipeline {
 
     /// One rising clock edge with these input ports (`in_valid_i`, `in_tag_i`, `in_ctrl_i`,
     /// `in_a_i`..`in_c_i`; `reset` holds `rst_ni` low through the edge, clearing every bank).
-    /// `ctrl` is any 24-bit word, as on the port, or a PTX spelling (decoded for sm_100). Returns
+    /// `ctrl` is any word of `CTRL_BITS` bits, as on the port, or a PTX spelling (decoded for sm_100). Returns
     /// the output ports after the edge, ``(out_valid_o, out_tag_o, out_d_o)``.
     #[pyo3(signature = (valid, tag, ctrl, a, b, c, reset = false))]
     #[allow(clippy::too_many_arguments)]
@@ -416,7 +416,7 @@ impl Pipeline {
         } else {
             let w: u64 = ctrl
                 .extract()
-                .map_err(|_| value_error("ctrl is a 24-bit int or a PTX spelling"))?;
+                .map_err(|_| value_error("ctrl is an int of CTRL_BITS bits or a PTX spelling"))?;
             if w >> CTRL_BITS != 0 {
                 return Err(value_error(format!(
                     "ctrl {w:#x} has bits above bit {}",

@@ -223,7 +223,7 @@ def test_bad_lines_and_control_words():
     ]:
         with pytest.raises(ValueError, match=reason):
             ptxfma.eval_line(line)
-    for word in (1 << 24, 0x7, 0x3 | (1 << 9)):
+    for word in (1 << 27, 1 << 24, 0x7, 0x3 | (1 << 9)):
         with pytest.raises(ValueError, match="control word"):
             ptxfma.eval(word, 0, 0, 0)
     with pytest.raises((OverflowError, ValueError)):
@@ -290,10 +290,10 @@ def test_pipeline_reset_and_bad_ports():
     p.tick(True, 2, "fma.rn.f32", 1, 2, 3, reset=True)
     for _ in range(5):
         assert p.tick(False, 0, 0, 0, 0, 0)[0] is False
-    # Any 24-bit word is a legal port value, even one no instruction decodes to.
+    # Any word of CTRL_BITS bits is a legal port value, even one no instruction decodes to.
     p.tick(True, 3, 0x7, 0, 0, 0)
     with pytest.raises(ValueError, match="bits above"):
-        p.tick(True, 3, 1 << 24, 0, 0, 0)
+        p.tick(True, 3, 1 << 27, 0, 0, 0)
     with pytest.raises(OverflowError):
         p.tick(True, 1 << 16, 0, 0, 0, 0)
     with pytest.raises(ValueError):

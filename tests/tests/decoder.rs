@@ -91,9 +91,16 @@ const MATRIX: &[(&str, Range)] = &[
     ("vmad.s32.u32.u32", SM20),
     ("vmad.u32.s32.u32", SM20),
     ("vmad.u32.u32.u32.shr7.shr15", NEVER),
+    // half precision (sm_53; .relu and bf16 fma sm_80; .oob and bf16 add/sub/mul sm_90)
+    ("fma.rn.f16", Range(53, u32::MAX)),
+    ("add.f16x2", Range(53, u32::MAX)),
+    ("fma.rn.relu.f16", Range(80, u32::MAX)),
+    ("fma.rz.bf16", Range(80, u32::MAX)),
+    ("fma.rn.oob.bf16x2", Range(90, u32::MAX)),
+    ("mul.bf16", Range(90, u32::MAX)),
+    ("fma.rz.f16", NEVER),
+    ("mad.rn.f16", NEVER),
     // not on this datapath at all
-    ("fma.rn.f16", NEVER),
-    ("add.f16", NEVER),
     ("div.rn.f32", NEVER),
     ("fma.rn.relu.f32", NEVER),
 ];

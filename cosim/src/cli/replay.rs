@@ -59,7 +59,7 @@ pub struct Args {
     fst: bool,
 }
 
-/// The control word of `--ctrl`: a number of at most 24 bits, or a PTX spelling.
+/// The control word of `--ctrl`: a number of at most `CTRL_BITS` bits, or a PTX spelling.
 pub fn parse_ctrl(s: &str, target: &str) -> Result<u32, Error> {
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         let v = number(s).map_err(Error::new)?;

@@ -316,9 +316,11 @@ mod tests {
         // mul x 4 roundings x ftz: 32), vmad (4704); then, for 3 selector pairs, each of the 96
         // vmad sign/negation/.po/.sat/scale words with the other dtype (288) and the 72 without a
         // negated product with -a, -b (216).
+        // Half precision: 34 one-lane words (9 f16 and 4 bf16 fma, 15 add/sub/mul, the 6 of
+        // fma.{rz,rm,rp}{.oob}.bf16) and 28 two-lane ones.
         assert_eq!(
             forms.len(),
-            16 * 2 + 4 * 2 + 60 + 48 + 32 + 4704 + 3 * 96 + 3 * 72
+            16 * 2 + 4 * 2 + 60 + 48 + 32 + 4704 + 34 + 28 + 3 * 96 + 3 * 72
         );
         for fam in Family::ALL {
             let words: HashSet<_> = forms.iter().map(|f| f.ctrl).collect();
@@ -360,7 +362,11 @@ mod tests {
             );
         }
         let float = rows.len() - vmad.len();
-        assert_eq!(float, forms.len() - 4704 - 504, "one row per float form");
+        assert_eq!(
+            float,
+            forms.len() - 4704 - 504,
+            "one row per float and half form"
+        );
         let r = rows
             .iter()
             .find(|r| r.mnemonic == "mad.rm.ftz.f32")

@@ -108,8 +108,21 @@ fn near_negation(fmt: Fmt, target: f64, rng: &mut Rng) -> u64 {
     let neg = -target;
     let bits = if fmt == F64 {
         neg.to_bits()
-    } else {
+    } else if fmt == F32 {
         (neg as f32).to_bits() as u64
+    } else {
+        // binary16 / bfloat16: the nearest value of the format.
+        use rustc_apfloat::ieee::{BFloat, Double, Half};
+        use rustc_apfloat::{Float, FloatConvert};
+        let d = Double::from_bits(neg.to_bits().into());
+        let bits = if fmt == crate::format::BF16 {
+            FloatConvert::<BFloat>::convert(d, &mut false)
+                .value
+                .to_bits()
+        } else {
+            FloatConvert::<Half>::convert(d, &mut false).value.to_bits()
+        };
+        bits as u64
     };
     perturb(fmt, bits, rng)
 }
@@ -584,13 +597,13 @@ mod tests {
                     let (a, b, cc) = operands_for(c, &mut r);
                     let ab_bits = match (c.kind, c.ab_fmt) {
                         (Kind::F64 | Kind::F32x2, _) => 64,
-                        (Kind::F32, AbFmt::F16 | AbFmt::Bf16) => 16,
+                        (Kind::F32, AbFmt::F16 | AbFmt::Bf16) | (Kind::Half, _) => 16,
                         _ => 32,
                     };
-                    let c_bits = if matches!(c.kind, Kind::F64 | Kind::F32x2) {
-                        64
-                    } else {
-                        32
+                    let c_bits = match c.kind {
+                        Kind::F64 | Kind::F32x2 => 64,
+                        Kind::Half => 16,
+                        _ => 32,
                     };
                     let fits = |v: u64, n: u32| n == 64 || v >> n == 0;
                     assert!(

@@ -347,12 +347,12 @@ fn mixed_precision_errors() {
         "sm_100",
         &["`.sat` must come before the type"],
     );
+    err("mad.rn.f16", "sm_100", &["mad has no half-precision form"]);
     err(
-        "add.f16",
+        "fma.f16",
         "sm_100",
-        &["only as the source type of mixed precision"],
+        &["fma.f16 requires a rounding modifier"],
     );
-    err("fma.rn.bf16", "sm_100", &["not executed by this datapath"]);
     err(
         "add.f16.f32",
         "sm_100",
@@ -487,5 +487,77 @@ fn float_syntax_errors() {
     err("div.rn.f32", "sm_100", &["unknown instruction `div`"]);
     err("", "sm_100", &["empty instruction"]);
     err(".rn.f32", "sm_100", &["empty instruction"]);
-    err("fma.rn.f16x2", "sm_100", &["unknown modifier `.f16x2`"]);
+    err("fma.rn.f16x4", "sm_100", &["unknown modifier `.f16x4`"]);
+}
+
+/// The half-precision family: every modifier rule and target, with control words written
+/// field by field (docs/semantics.md, "Decoder decisions", S13).
+#[test]
+fn half_precision_spellings() {
+    let w = |kind, flags: &str| fw(kind, Rnd::Rn, flags);
+    assert_eq!(ok("fma.rn.f16", "sm_53"), w(Kind::Half, "f16"));
+    assert_eq!(ok("fma.rn.bf16x2", "sm_80"), w(Kind::Half2, "bf16"));
+    assert_eq!(
+        ok("fma.rn.ftz.sat.f16x2", "sm_90"),
+        w(Kind::Half2, "f16 ftz sat")
+    );
+    // Any order before the type.
+    assert_eq!(
+        ok("fma.oob.relu.rn.f16", "sm_90"),
+        w(Kind::Half, "f16 relu oob")
+    );
+    assert_eq!(
+        ok("fma.rn.sat.oob.f16", "sm_90"),
+        w(Kind::Half, "f16 sat oob")
+    );
+    // add/sub/mul: .rn or nothing, the same word.
+    assert_eq!(ok("add.f16", "sm_53"), ok("add.rn.f16", "sm_53"));
+    assert_eq!(
+        ok("sub.ftz.f16", "sm_53"),
+        w(Kind::Half, "f16 ftz b_one neg_c")
+    );
+    assert_eq!(ok("mul.bf16x2", "sm_90"), w(Kind::Half2, "bf16 c_zero"));
+    // S13: bf16 fma in a directed mode: one lane is f16 through binary32 without .relu; two
+    // lanes are the .rn word.
+    assert_eq!(
+        ok("fma.rz.relu.oob.bf16", "sm_90"),
+        fw(Kind::Half, Rnd::Rz, "f16 oob via_f32")
+    );
+    assert_eq!(
+        ok("fma.rp.relu.bf16x2", "sm_80"),
+        w(Kind::Half2, "bf16 relu")
+    );
+    for (m, t, why) in [
+        ("fma.rz.f16", "sm_100", "not allowed on fma.f16"),
+        ("add.rz.bf16", "sm_100", "not allowed on add.bf16"),
+        (
+            "fma.rn.ftz.bf16",
+            "sm_100",
+            "`.ftz` is not allowed on .bf16",
+        ),
+        (
+            "mul.sat.bf16x2",
+            "sm_100",
+            "`.sat` is not allowed on .bf16x2",
+        ),
+        ("fma.rn.sat.relu.f16", "sm_100", "exclude each other"),
+        ("fma.rn.ftz.oob.f16", "sm_100", "not allowed with `.oob`"),
+        (
+            "add.rn.relu.f16",
+            "sm_100",
+            "only allowed on half-precision fma",
+        ),
+        (
+            "fma.rn.oob.f32",
+            "sm_100",
+            "only allowed on half-precision fma",
+        ),
+        ("fma.rn.f16", "sm_52", "requires sm_53"),
+        ("fma.rn.relu.f16", "sm_75", "requires sm_80"),
+        ("fma.rn.bf16", "sm_75", "requires sm_80"),
+        ("add.bf16", "sm_89", "requires sm_90"),
+        ("fma.rn.oob.bf16", "sm_89", "requires sm_90"),
+    ] {
+        err(m, t, &[why]);
+    }
 }

@@ -122,11 +122,7 @@ fn the_decoder_accepts_what_ptxas_accepts() {
         let mut table: BTreeMap<(&str, bool, bool), usize> = BTreeMap::new();
         let mut excepted = vec![false; EXCEPTIONS.len()];
         for (i, s) in spellings.iter().enumerate() {
-            let family = if s.mnemonic.starts_with("vmad") {
-                "vmad"
-            } else {
-                "float"
-            };
+            let family = s.family;
             let (p, d) = (by_ptxas[i].is_none(), by_decoder[i].is_none());
             *table.entry((family, p, d)).or_default() += 1;
             if p == d {
@@ -151,7 +147,7 @@ fn the_decoder_accepts_what_ptxas_accepts() {
             ));
         }
         // A ptxas that judged nothing (or everything) would make agreement meaningless.
-        for family in ["float", "vmad"] {
+        for family in ["float", "half", "vmad"] {
             let by = |p: bool| {
                 table
                     .iter()

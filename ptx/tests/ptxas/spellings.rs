@@ -10,6 +10,8 @@ pub struct Spelling {
     pub ptx: String,
     /// The same instruction for the decoder: `fma.rn.f32 0x3f800000 0x3f800000 0x3f800000`.
     pub eval: String,
+    /// The part of the space it comes from: `float`, `half` or `vmad`.
+    pub family: &'static str,
 }
 
 pub const FLOAT_OPCODES: [&str; 5] = ["fma", "mad", "add", "sub", "mul"];
@@ -30,6 +32,10 @@ pub const FLOAT_TYPES: [&str; 11] = [
     ".f64x2",
 ];
 pub const INT_TYPES: [&str; 2] = [".u32", ".s32"];
+/// The half-precision types, then one no instruction takes.
+pub const HALF_TYPES: [&str; 5] = [".f16", ".f16x2", ".bf16", ".bf16x2", ".bf16x4"];
+/// The half-precision modifiers after the rounding: every subset, in this order and reversed.
+pub const HALF_MODIFIERS: [&str; 4] = [".ftz", ".sat", ".relu", ".oob"];
 pub const SCALES: [&str; 3] = ["", ".shr7", ".shr15"];
 pub const SELECTORS: [&str; 7] = ["", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"];
 
@@ -107,8 +113,58 @@ fn floats(out: &mut Vec<Spelling>) {
                             ptx: format!("{mnemonic} {};", regs.join(", ")),
                             eval: format!("{mnemonic} {}", hex.join(" ")),
                             mnemonic,
+                            family: "float",
                         });
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Every half-precision spelling: opcode x rounding (none, the four, `.rna`) x every subset of
+/// `.ftz .sat .relu .oob` (in that order and reversed) x type.
+fn halves(out: &mut Vec<Spelling>) {
+    for op in FLOAT_OPCODES {
+        let sources: &[usize] = match op {
+            "add" | "sub" => &[1, 3],
+            "mul" => &[1, 2],
+            _ => &[1, 2, 3],
+        };
+        for rnd in ["", ".rn", ".rz", ".rm", ".rp", ".rna"] {
+            let mut orders = Vec::new();
+            for set in 0..16u32 {
+                let mods: Vec<&str> = (0..4)
+                    .filter(|i| set >> i & 1 == 1)
+                    .map(|i| HALF_MODIFIERS[i])
+                    .collect();
+                orders.push(mods.concat());
+                if mods.len() > 1 {
+                    orders.push(mods.iter().rev().copied().collect::<String>());
+                }
+            }
+            for mods in &orders {
+                for ty in HALF_TYPES {
+                    let mnemonic = format!("{op}{rnd}{mods}{ty}");
+                    let class = if ty.ends_with("x2") || ty.ends_with("x4") {
+                        B32
+                    } else {
+                        B16
+                    };
+                    let regs: Vec<String> = std::iter::once(0)
+                        .chain(sources.iter().copied())
+                        .map(|i| format!("{}{}", class.prefix, i))
+                        .collect();
+                    let hex: Vec<String> = sources
+                        .iter()
+                        .map(|_| format!("0x{}", "1".repeat(class.digits)))
+                        .collect();
+                    out.push(Spelling {
+                        ptx: format!("{mnemonic} {};", regs.join(", ")),
+                        eval: format!("{mnemonic} {}", hex.join(" ")),
+                        mnemonic,
+                        family: "half",
+                    });
                 }
             }
         }
@@ -141,6 +197,7 @@ fn vmads(out: &mut Vec<Spelling>) {
                                                  {nb}0x22222222{bsel}, {nc}0x33333333"
                                             ),
                                             mnemonic: mnemonic.clone(),
+                                            family: "vmad",
                                         });
                                     }
                                 }
@@ -153,10 +210,11 @@ fn vmads(out: &mut Vec<Spelling>) {
     }
 }
 
-/// The spelling space, floats first.
+/// The spelling space: floats, half precision, vmad.
 pub fn enumerate() -> Vec<Spelling> {
     let mut out = Vec::new();
     floats(&mut out);
+    halves(&mut out);
     vmads(&mut out);
     out
 }
