@@ -493,3 +493,18 @@ SILICON_SEED ?= 1
 .PHONY: silicon
 silicon:
 	@SILICON_COUNT=$(SILICON_COUNT) SILICON_SEED=$(SILICON_SEED) bash silicon/run.sh
+
+# Every input pair of the 15 two-operand half-precision forms against an H100's fingerprints
+# (fma-model/tests/data/h100-half2-fingerprints.bin, docs/semantics.md S10): 15 x 2^32 model
+# results folded into 15 x 65,536 sums, on every core (SILICON_EXHAUSTIVE_JOBS). Not part of
+# `make test`, which checks a fixed slice; SILICON_EXHAUSTIVE_A=FROM..TO narrows the values of a,
+# SILICON_EXHAUSTIVE_FORMS=add.rn.f16,... the forms.
+SILICON_EXHAUSTIVE_JOBS ?= $(shell nproc)
+SILICON_EXHAUSTIVE_A ?= 0..0x10000
+SILICON_EXHAUSTIVE_FORMS ?=
+.PHONY: silicon-exhaustive
+silicon-exhaustive:
+	$(CARGO) build --release -p fma-model
+	$(CARGO) run --quiet --release -p fma-model -- silicon exhaustive --fingerprints fma-model/tests/data/h100-half2-fingerprints.bin \
+	  --a $(SILICON_EXHAUSTIVE_A) --jobs $(SILICON_EXHAUSTIVE_JOBS) \
+	  $(if $(SILICON_EXHAUSTIVE_FORMS),--forms $(SILICON_EXHAUSTIVE_FORMS))

@@ -127,7 +127,7 @@ fn replay_checks_its_stream_before_running() {
             "--c",
             "0",
         ],
-        "wider than 24 bits",
+        "wider than 27 bits",
     );
     rejects(
         &[

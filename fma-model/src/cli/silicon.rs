@@ -1,6 +1,8 @@
 //! `fma-model silicon`: the host side of the silicon check (see [`crate::silicon`]):
 //! `gen` writes the vector file with the model's answers, `compare` reads the GPU's result file
-//! against it, `forms` writes the CUDA program's table of forms (`silicon/forms.inc`).
+//! against it, `forms` writes the CUDA program's table of forms (`silicon/forms.inc`), and
+//! `exhaustive` checks the model against an H100's fingerprints of every input pair of the
+//! two-operand half-precision forms.
 
 use std::path::PathBuf;
 
@@ -64,6 +66,40 @@ enum Step {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// Check the model against an H100's fingerprints of every input pair of the 15
+    /// two-operand half-precision forms (`add/sub/mul .rn{.ftz}{.sat}.f16`, `.rn.bf16`).
+    Exhaustive {
+        /// The fingerprint file (15 x 65,536 little-endian u64 sums).
+        #[arg(long, value_name = "FILE")]
+        fingerprints: PathBuf,
+        /// Only these forms (comma-separated mnemonics, as the file lists them).
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
+        forms: Vec<String>,
+        /// The values of `a` to check: FROM..TO (hex or decimal, TO excluded); default all.
+        #[arg(long, value_name = "FROM..TO", value_parser = parse_range)]
+        a: Option<(u32, u32)>,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+}
+
+fn parse_range(s: &str) -> Result<(u32, u32), String> {
+    let num = |t: &str| {
+        let t = t.trim();
+        match t.strip_prefix("0x") {
+            Some(h) => u32::from_str_radix(h, 16).ok(),
+            None => t.parse().ok(),
+        }
+    };
+    let (lo, hi) = s
+        .split_once("..")
+        .and_then(|(a, b)| Some((num(a)?, num(b)?)))
+        .ok_or_else(|| format!("`{s}` is not a range FROM..TO"))?;
+    if lo >= hi || hi > 1 << 16 {
+        return Err(format!("`{s}`: want FROM < TO <= 0x10000"));
+    }
+    Ok((lo, hi))
 }
 
 fn parse_sm(s: &str) -> Result<u32, String> {
@@ -128,6 +164,61 @@ fn run(step: Step) -> Result<u8, SiliconError> {
             };
             print!("{}", report.render());
             Ok(u8::from(report.mismatches > 0))
+        }
+        Step::Exhaustive {
+            fingerprints,
+            forms,
+            a,
+            jobs,
+        } => {
+            use crate::silicon::exhaustive as ex;
+            let bytes =
+                std::fs::read(&fingerprints).map_err(|e| SiliconError::io(&fingerprints, e))?;
+            let gpu = ex::parse(&bytes, &fingerprints)?;
+            let picked: Vec<usize> = if forms.is_empty() {
+                (0..ex::FORMS.len()).collect()
+            } else {
+                forms
+                    .iter()
+                    .map(|f| {
+                        ex::FORMS.iter().position(|x| x == f).ok_or_else(|| {
+                            SiliconError::Usage(format!(
+                                "`{f}` is not a fingerprint form (known: {})",
+                                ex::FORMS.join(", ")
+                            ))
+                        })
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            let (lo, hi) = a.unwrap_or((0, 1 << 16));
+            let values: Vec<u16> = (lo..hi).map(|x| x as u16).collect();
+            let threads =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let mut bad = 0;
+            println!(
+                "{:<24} {:>8} {:>8}  first differing a",
+                "form", "a values", "differ"
+            );
+            for (&k, r) in picked
+                .iter()
+                .zip(ex::check(&gpu, &picked, &values, threads))
+            {
+                bad += r.differ.len();
+                println!(
+                    "{:<24} {:>8} {:>8}  {}",
+                    ex::FORMS[k],
+                    r.checked,
+                    r.differ.len(),
+                    r.differ.first().map_or("-".into(), |a| format!("{a:#06x}"))
+                );
+            }
+            println!(
+                "{} of {} sums reproduced ({} input pairs)",
+                picked.len() * values.len() - bad,
+                picked.len() * values.len(),
+                (picked.len() * values.len()) as u64 * ex::PER_FORM as u64
+            );
+            Ok(u8::from(bad > 0))
         }
         Step::Forms { out } => {
             let text = forms::include_file(&forms::all());

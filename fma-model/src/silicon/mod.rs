@@ -15,6 +15,7 @@
 
 pub mod compare;
 pub mod directed;
+pub mod exhaustive;
 pub mod files;
 pub mod forms;
 pub mod generate;

@@ -4,8 +4,6 @@
 
 /// One spelling, written both ways.
 pub struct Spelling {
-    /// The opcode with its modifiers, e.g. `fma.rn.ftz.f32` or `vmad.s32.u32.s32.po`.
-    pub mnemonic: String,
     /// The instruction for `ptxas`: `fma.rn.f32 %f0, %f1, %f2, %f3;`.
     pub ptx: String,
     /// The same instruction for the decoder: `fma.rn.f32 0x3f800000 0x3f800000 0x3f800000`.
@@ -112,7 +110,6 @@ fn floats(out: &mut Vec<Spelling>) {
                         out.push(Spelling {
                             ptx: format!("{mnemonic} {};", regs.join(", ")),
                             eval: format!("{mnemonic} {}", hex.join(" ")),
-                            mnemonic,
                             family: "float",
                         });
                     }
@@ -162,7 +159,6 @@ fn halves(out: &mut Vec<Spelling>) {
                     out.push(Spelling {
                         ptx: format!("{mnemonic} {};", regs.join(", ")),
                         eval: format!("{mnemonic} {}", hex.join(" ")),
-                        mnemonic,
                         family: "half",
                     });
                 }
@@ -196,7 +192,6 @@ fn vmads(out: &mut Vec<Spelling>) {
                                                 "{mnemonic} {na}0x11111111{asel}, \
                                                  {nb}0x22222222{bsel}, {nc}0x33333333"
                                             ),
-                                            mnemonic: mnemonic.clone(),
                                             family: "vmad",
                                         });
                                     }
