@@ -126,29 +126,35 @@ module ptxfma_dpi_tb;
     end
     add("mad.f64", "sm_13", "f64");
     // Half precision: every modifier set ptxas accepts, one and two lanes (S10-S13).
-    foreach (mixs[x]) begin
+    foreach (mixs[x]) begin : g_half_fmt
       string h2[2] = '{"", "x2"};
-      foreach (h2[w]) begin
-        string ty = {mixs[x], h2[w]};
-        string fam = (w == 0) ? "half" : "half2";
+      foreach (h2[w]) begin : g_half_lanes
+        string ty;
+        string fam;
+        ty  = {mixs[x], h2[w]};
+        fam = (w == 0) ? "half" : "half2";
         add($sformatf("fma.rn.%s", ty), "sm_90", fam);
         add($sformatf("fma.rn.relu.%s", ty), "sm_90", fam);
         add($sformatf("fma.rn.oob.%s", ty), "sm_90", fam);
         add($sformatf("fma.rn.oob.relu.%s", ty), "sm_90", fam);
-        foreach (ops3[o]) add($sformatf("%s.rn.%s", ops3[o], ty), "sm_90", fam);
-        if (x == 0) begin
-          for (int m = 0; m < 4; m++) begin
+        foreach (ops3[o]) begin : g_half_op
+          add($sformatf("%s.rn.%s", ops3[o], ty), "sm_90", fam);
+        end
+        if (x == 0) begin : g_f16
+          for (int m = 0; m < 4; m++) begin : g_f16_mods
             add($sformatf("fma.rn%s%s.%s", opt(m[0], ".ftz"), opt(m[1], ".sat"), ty), "sm_90",
                 fam);
-            foreach (ops3[o]) begin
+            foreach (ops3[o]) begin : g_f16_op
               add($sformatf("%s%s%s.%s", ops3[o], opt(m[0], ".ftz"), opt(m[1], ".sat"), ty),
                   "sm_90", fam);
             end
           end
           add($sformatf("fma.rn.ftz.relu.%s", ty), "sm_90", fam);
           add($sformatf("fma.rn.sat.oob.%s", ty), "sm_90", fam);
-        end else begin
-          for (int r = 1; r < 4; r++) add($sformatf("fma.%s.oob.%s", rnds[r], ty), "sm_90", fam);
+        end else begin : g_bf16
+          for (int r = 1; r < 4; r++) begin : g_bf16_rnd
+            add($sformatf("fma.%s.oob.%s", rnds[r], ty), "sm_90", fam);
+          end
         end
       end
     end
