@@ -3,7 +3,7 @@
 //! binary32 groups.
 
 use super::stages::{stage1, stage2, stage3, stage4};
-use super::{F32, F64, N, SM1X};
+use super::{F32, F64, HALF, N, SM1X};
 use crate::ctrl::{AbFmt, Ctrl, Kind};
 #[cfg(target_arch = "x86_64")]
 use crate::machine::lanes::{avx2::Avx2, avx512::Avx512};
@@ -105,7 +105,7 @@ instantiate!(Portable, results_portable, banks_portable);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
-    !matches!(ctrl.kind, Kind::Vmad | Kind::Half | Kind::Half2)
+    ctrl.kind != Kind::Vmad && !ctrl.via_f32
 }
 
 /// A group's kernel: the four stages of one kind for one backend.
@@ -117,7 +117,7 @@ type Kernel = unsafe fn(&Ctrl, &[u64; N], &[u64; N], &[u64; N]) -> [u64; N];
 pub struct Engine {
     backend: Backend,
     /// The kernels for f32 (mixed precision and f32x2 halves included), f64 and sm_1x.
-    kernels: [Kernel; 3],
+    kernels: [Kernel; 4],
 }
 
 impl Engine {
@@ -133,23 +133,26 @@ impl Engine {
             backend.runs_here(),
             "this CPU cannot run the {backend} lane backend"
         );
-        let kernels: [Kernel; 3] = match backend {
+        let kernels: [Kernel; 4] = match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => [
                 results_avx512::<F32>,
                 results_avx512::<F64>,
                 results_avx512::<SM1X>,
+                results_avx512::<HALF>,
             ],
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => [
                 results_avx2::<F32>,
                 results_avx2::<F64>,
                 results_avx2::<SM1X>,
+                results_avx2::<HALF>,
             ],
             _ => [
                 results_portable::<F32>,
                 results_portable::<F64>,
                 results_portable::<SM1X>,
+                results_portable::<HALF>,
             ],
         };
         Some(Engine { backend, kernels })
@@ -173,7 +176,9 @@ impl Engine {
             Kind::F32 => 0,
             Kind::F64 => 1,
             Kind::Sm1x => 2,
+            Kind::Half if !ctrl.via_f32 => 3,
             Kind::F32x2 => return Some(self.f32x2(ctrl, a, b, c)),
+            Kind::Half2 if !ctrl.via_f32 => return Some(self.half2(ctrl, a, b, c)),
             Kind::Vmad | Kind::Half | Kind::Half2 => return None,
         };
         // SAFETY: `new` checked that this CPU runs the backend the kernels are compiled for
@@ -194,6 +199,23 @@ impl Engine {
             )
         };
         std::array::from_fn(|i| hi[i] << 32 | lo[i])
+    }
+}
+
+impl Engine {
+    /// half2: two one-lane half groups, lane k from bits 16k+15:16k (`pipeline::stage4` packs
+    /// lane 1 above lane 0).
+    #[inline(never)]
+    fn half2(&self, ctrl: &Ctrl, a: &[u64; N], b: &[u64; N], c: &[u64; N]) -> [u64; N] {
+        let lane = |x: &[u64; N], k: u32| x.map(|v| (v >> (16 * k)) & 0xFFFF);
+        // SAFETY: as in `results`.
+        let (lo, hi) = unsafe {
+            (
+                (self.kernels[3])(ctrl, &lane(a, 0), &lane(b, 0), &lane(c, 0)),
+                (self.kernels[3])(ctrl, &lane(a, 1), &lane(b, 1), &lane(c, 1)),
+            )
+        };
+        std::array::from_fn(|i| hi[i] << 16 | lo[i])
     }
 }
 

@@ -21,9 +21,10 @@
 //! away, as in the scalar pipeline.
 //!
 //! The kinds with a lane-parallel form are the float ones: binary32 and binary64 fma with every
-//! modifier (mixed precision and add/sub/mul included), sm_1x `mad.f32`, and f32x2, whose two
-//! binary32 halves go through the binary32 stages as two groups of sixteen. vmad runs through
-//! the scalar stages.
+//! modifier (mixed precision and add/sub/mul included), sm_1x `mad.f32`, f32x2, whose two
+//! binary32 halves go through the binary32 stages as two groups of sixteen, and the half kinds
+//! (half2 as two groups of one-lane half). vmad, and the six words that round through binary32
+//! first (`via_f32`, S13), run through the scalar stages.
 //!
 //! The files follow the block diagram: `window` (the wide value), `unpack`, `booth_tree`
 //! (the multiplier), `banks` (the registers), `stages` (the four stages) and `engine`
@@ -45,6 +46,7 @@ pub use engine::{results, supported, Engine};
 const F32: u8 = Kind::F32 as u8;
 const F64: u8 = Kind::F64 as u8;
 const SM1X: u8 = Kind::Sm1x as u8;
+const HALF: u8 = Kind::Half as u8;
 
 /// `ctrl` with its kind fixed at compile time: each stage is compiled once per kind (the
 /// stages take `KIND` as a parameter, as the scalar pipeline compiles its stages per kind).
@@ -53,6 +55,7 @@ fn with_kind<const KIND: u8>(ctrl: &Ctrl) -> Ctrl {
     let kind = match KIND {
         F64 => Kind::F64,
         SM1X => Kind::Sm1x,
+        HALF => Kind::Half,
         _ => Kind::F32,
     };
     Ctrl { kind, ..*ctrl }

@@ -10,7 +10,7 @@ use super::with_kind;
 use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::format;
 use crate::machine::lanes::{mask_of, Lanes};
-use crate::parts::special::{F32_NAN, F64_NAN};
+use crate::parts::special::{F32_NAN, F64_NAN, HALF_NAN, OOB_NAN};
 use crate::regs::U165;
 
 /// Stage 1 for sixteen operations of one control word (`pipeline::stage1` per lane).
@@ -18,8 +18,20 @@ use crate::regs::U165;
 pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) -> S1x<L> {
     let ctrl = &with_kind::<KIND>(ctrl);
     let f64 = ctrl.kind == Kind::F64;
+    let half = ctrl.kind == Kind::Half;
     let flush = ctrl.flush();
-    let (ua, ub, uc, raw) = if f64 {
+    let (ua, ub, uc, raw) = if half {
+        // One 16-bit lane (half2 arrives as two groups of this).
+        let h = L::splat(0xFFFF);
+        let f = ctrl.half_fmt();
+        let (a, b, c) = (a.and(h), b.and(h), c.and(h));
+        (
+            unpack(a, f, flush),
+            unpack(b, f, flush),
+            unpack(c, f, flush),
+            [a, b, c],
+        )
+    } else if f64 {
         (
             unpack(a, format::F64, false),
             unpack(b, format::F64, false),
@@ -86,7 +98,10 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
         .and(b.zero)
         .or(a.zero.and(b.inf))
         .or(p_inf.and(c.inf).and(sign_p.xor(c.sign)));
-    let (sign_bit, inf_bits) = if f64 {
+    let (sign_bit, inf_bits) = if half {
+        let f = ctrl.half_fmt();
+        (f.sign_bit(), f.exp_max() << f.frac_bits)
+    } else if f64 {
         (1 << 63, 0x7FF0_0000_0000_0000)
     } else {
         (1 << 31, 0x7F80_0000)
@@ -97,12 +112,24 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
         // S2: the first NaN operand in b, c, a order, quieted; else the default NaN.
         let first = b.nan.sel(raw[1], c.nan.sel(raw[2], raw[0]));
         any_nan.sel(first.or(L::splat(1 << 51)), L::splat(F64_NAN))
+    } else if half {
+        L::splat(HALF_NAN)
     } else {
         L::splat(F32_NAN)
     };
     let is_nan = any_nan.or(invalid);
-    let spec_valid = is_nan.or(p_inf).or(c.inf);
-    let spec_res = is_nan.sel(nan_res, p_inf.sel(inf_p, c.inf.sel(inf_c, z)));
+    // S12: the OOB NaN in a or b forces +0 before the rest.
+    let oob = if half && ctrl.oob {
+        let (m, pat) = (L::splat(0x7FFF), L::splat(OOB_NAN));
+        raw[0].and(m).cmpeq(pat).or(raw[1].and(m).cmpeq(pat))
+    } else {
+        z
+    };
+    let spec_valid = oob.or(is_nan).or(p_inf).or(c.inf);
+    let spec_res = oob.sel(
+        z,
+        is_nan.sel(nan_res, p_inf.sel(inf_p, c.inf.sel(inf_c, z))),
+    );
 
     // Alignment shifter.
     let prod_zero = a.zero.or(b.zero);
@@ -228,7 +255,7 @@ pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L
 #[inline(always)]
 pub(crate) fn stage3<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S2x<L>) -> S3x<L> {
     let ctrl = &with_kind::<KIND>(ctrl);
-    let emin = crate::parts::round::result_fmt(ctrl).emin as i64 as u64;
+    let emin = crate::parts::round::normalize_emin(ctrl) as i64 as u64;
     let lim = s.eref.add(L::splat(57)).sub(L::splat(emin));
     let under_range = lim.lts(L::zero());
     // Below the format's range before any shift: shift right, collecting sticky.
@@ -336,14 +363,22 @@ pub(crate) fn stage4<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S3x<L>) -> L {
     let enc = s
         .spec_valid
         .sel(s.spec_res, s.zero.sel(sign, ovf.sel(ovf_val, fin)));
-    if ctrl.sat && f.width == 32 {
-        // `round::saturate_f32`: NaN and anything <= 0 to +0, anything >= 1.0 to 1.0.
+    if (ctrl.sat && f.width <= 32) || ctrl.relu {
+        let exp_field = L::splat(((1u64 << (f.width - f.p)) - 1) << (p - 1));
         let nan = enc
-            .and(L::splat(0x7F80_0000))
-            .cmpeq(L::splat(0x7F80_0000))
-            .andn(enc.and(L::splat(0x7F_FFFF)).is0());
-        nan.or(enc.bitm(31))
-            .sel(L::zero(), enc.minu(L::splat(0x3F80_0000)))
+            .and(exp_field)
+            .cmpeq(exp_field)
+            .andn(enc.and(frac_mask).is0());
+        let neg = enc.bitm(sign_at);
+        if ctrl.sat {
+            // `round::saturate`: NaN and anything <= 0 to +0, anything >= 1.0 to 1.0 (the sign
+            // is the top bit: a result has nothing above it).
+            let one = L::splat((f.emax as u64) << (p - 1));
+            nan.or(neg).sel(L::zero(), enc.minu(one))
+        } else {
+            // `round::relu` (S11): NaN to the half NaN, anything negative to +0.
+            nan.sel(L::splat(HALF_NAN), neg.sel(L::zero(), enc))
+        }
     } else {
         enc
     }

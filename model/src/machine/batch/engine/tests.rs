@@ -25,8 +25,9 @@ fn banks<const KIND: u8>(
 }
 
 /// Every register field of every lane, and the result, equal the scalar stage functions,
-/// for every control word of the float families (f32, f64, mixed, add/sub/mul, f32x2 and
-/// sm_1x) on edge-biased operands, through `backend`.
+/// for every control word of the float families (f32, f64, mixed, add/sub/mul, f32x2, sm_1x,
+/// half and half2, but the six `via_f32` words, which run on the scalar stages) on edge-biased
+/// operands, through `backend`.
 fn lanes_equal_the_scalar_stages(backend: Backend) {
     let mut rng = Rng::new(11);
     let mut words = 0;
@@ -37,10 +38,15 @@ fn lanes_equal_the_scalar_stages(backend: Backend) {
         Family::AddSubMul,
         Family::F32x2,
         Family::Sm1x,
+        Family::Half,
+        Family::Half2,
     ];
     for fam in families {
         for ctrl in fam.ctrls() {
-            assert!(supported(&ctrl), "{ctrl:?}");
+            assert_eq!(supported(&ctrl), !ctrl.via_f32, "{ctrl:?}");
+            if ctrl.via_f32 {
+                continue;
+            }
             words += 1;
             for _ in 0..40 {
                 let mut ins = [(0u64, 0u64, 0u64); N];
@@ -59,6 +65,13 @@ fn lanes_equal_the_scalar_stages(backend: Backend) {
                         .map(|h| {
                             let [a, b, c] = f32x2_half(&ctrl, h, &a, &b, &c);
                             banks::<F32>(backend, &ctrl, &a, &b, &c)
+                        })
+                        .collect(),
+                    Kind::Half => vec![banks::<HALF>(backend, &ctrl, &a, &b, &c)],
+                    Kind::Half2 => (0..2)
+                        .map(|h| {
+                            let lane = |x: &[u64; N]| x.map(|v| (v >> (16 * h)) & 0xFFFF);
+                            banks::<HALF>(backend, &ctrl, &lane(&a), &lane(&b), &lane(&c))
                         })
                         .collect(),
                     _ => vec![banks::<F32>(backend, &ctrl, &a, &b, &c)],
@@ -88,14 +101,16 @@ fn lanes_equal_the_scalar_stages(backend: Backend) {
                         let (ms, mc, l1, l2, l3, dh) = &lanes[i];
                         let (w1, w2, w3) = scalar[h];
                         let what = format!("{what} half {h}");
-                        if ctrl.kind == Kind::F32x2 {
+                        if matches!(ctrl.kind, Kind::F32x2 | Kind::Half2) {
                             // The scalar array packs both products (lane 1 at bit 56): each
                             // half's product is its share of the scalar one.
                             let m = (1u128 << 48) - 1;
                             let prod = |s: u128, c: u128| s.wrapping_add(c);
                             let want = (prod(r1.mul_sum, r1.mul_carry) >> (56 * h)) & m;
                             assert_eq!(prod(*ms, *mc) & m, want, "S1 product {what}");
-                            assert_eq!(*dh, (want_d >> (32 * h)) & 0xFFFF_FFFF, "d {what}");
+                            let w = if ctrl.kind == Kind::Half2 { 16 } else { 32 };
+                            let lane_d = (want_d >> (w * h)) & ((1 << w) - 1);
+                            assert_eq!(*dh, lane_d, "d {what}");
                         } else {
                             assert_eq!((*ms, *mc), (r1.mul_sum, r1.mul_carry), "S1 pair {what}");
                             assert_eq!(*dh, want_d, "d {what}");
