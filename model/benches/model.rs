@@ -1,6 +1,7 @@
 //! `make bench` (model part): operations per second of the cycle-level model, of
-//! `rustc_apfloat` and of the host's FMA instruction, for f32 and f64 fma, measured in one run
-//! and printed as ratios. Targets (issues 2 and 9): `run` >= 30 M ops/s f32, >= 15 M ops/s f64,
+//! `rustc_apfloat` and of the host's FMA instruction, for f32, f64 and f16x2 fma, measured in one
+//! run and printed as ratios. Targets (issues 2, 9 and 24): `run` >= 30 M ops/s f32 and
+//! `fma.rn.f16x2` (an operation is one instruction, two lanes), >= 15 M ops/s f64,
 //! one core, with the lane backend `run` picks on the machine: AVX-512 where the CPU has it,
 //! the AVX2 backend on AVX2-only machines (so on a machine with AVX-512 the `avx2` rows are the
 //! figures to hold against the targets for those), the scalar stages elsewhere.
@@ -14,16 +15,17 @@
 //! times that backend alone. Every backend must give `tick`'s results, and a lane backend must
 //! have taken inputs; the bench checks both.
 
-use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use ptxfma_model::machine::lanes::{Backend, ENV};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
-use ptxfma_model::reference::{host, soft};
+use ptxfma_model::reference::{half, host, soft};
 use ptxfma_model::regs::Out;
 use std::hint::black_box;
 use std::time::Instant;
 
-/// Operands: uniformly random finite-ish values; one fixed set for every engine.
-fn operands(n: usize, f64: bool) -> Vec<(u64, u64, u64)> {
+/// Operands: uniformly random finite-ish values; one fixed set for every engine. `half2`:
+/// two binary16 lanes in bits 31:0.
+fn operands(n: usize, f64: bool, half2: bool) -> Vec<(u64, u64, u64)> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = || {
         x ^= x << 13;
@@ -35,6 +37,9 @@ fn operands(n: usize, f64: bool) -> Vec<(u64, u64, u64)> {
         .map(|_| {
             if f64 {
                 let m = 0xBFFF_FFFF_FFFF_FFFFu64;
+                (next() & m, next() & m, next() & m)
+            } else if half2 {
+                let m = 0xBBFF_BBFFu64;
                 (next() & m, next() & m, next() & m)
             } else {
                 let m = 0xBFFF_FFFFu64;
@@ -111,8 +116,13 @@ fn main() {
     // times on the thread's CPU time (see `now`).
     now();
     let only_fmt = std::env::var("BENCH_FMT").ok();
-    if let Some(f) = only_fmt.as_deref().filter(|f| !["f32", "f64"].contains(f)) {
-        bad_setting(format!("BENCH_FMT={f:?}: the bench times f32 or f64"));
+    if let Some(f) = only_fmt
+        .as_deref()
+        .filter(|f| !["f32", "f64", "f16x2"].contains(f))
+    {
+        bad_setting(format!(
+            "BENCH_FMT={f:?}: the bench times f32, f64 or f16x2"
+        ));
     }
     // A bad PTXFMA_LANES is a one-line usage error, before anything runs.
     let forced = std::env::var_os(ENV).is_some();
@@ -146,8 +156,8 @@ fn main() {
         );
     }
     println!(
-        "targets: run >= 30 M ops/s f32, >= 15 M ops/s f64 on one core, for the backend `run` \
-         picks (marked *)"
+        "targets: run >= 30 M ops/s f32 and fma.rn.f16x2, >= 15 M ops/s f64 on one core, for the \
+         backend `run` picks (marked *)"
     );
     println!(
         "  (avx512 on AVX-512 CPUs; on AVX2-only CPUs avx2, so the avx2 rows are what those get; \
@@ -158,13 +168,22 @@ fn main() {
         "{:<5} {:<9} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}  target",
         "fmt", "lanes", "tick M/s", "run M/s", "apfloat", "host", "run/apf", "run/host"
     );
-    for (name, kind) in [("f32", Kind::F32), ("f64", Kind::F64)] {
+    for (name, kind) in [
+        ("f32", Kind::F32),
+        ("f64", Kind::F64),
+        ("f16x2", Kind::Half2),
+    ] {
         if only_fmt.as_deref().is_some_and(|f| f != name) {
             continue;
         }
         let f64 = kind == Kind::F64;
-        let ops = operands(n, f64);
-        let ctrl = Ctrl::fma(kind, Rnd::Rn).encode();
+        let half2 = kind == Kind::Half2;
+        let ops = operands(n, f64, half2);
+        let word = Ctrl {
+            ab_fmt: if half2 { AbFmt::F16 } else { AbFmt::Native },
+            ..Ctrl::fma(kind, Rnd::Rn)
+        };
+        let ctrl = word.encode();
         let mut tick_acc = 0;
         let model = rate(n, || {
             let mut p = Pipeline::new();
@@ -233,14 +252,18 @@ fn main() {
         } else {
             let apf = rate(n, || {
                 ops.iter().fold(0, |acc, &(a, b, c)| {
-                    acc ^ if f64 {
+                    acc ^ if half2 {
+                        // The independent reference on rustc_apfloat's Half, both lanes.
+                        half::eval(&word, a, b, c)
+                    } else if f64 {
                         soft::fma64(a, b, c, Rnd::Rn)
                     } else {
                         soft::fma32(a as u32, b as u32, c as u32, Rnd::Rn) as u64
                     }
                 })
             });
-            let hst = if host::Host::detect().is_some() {
+            // The host has no binary16 FMA instruction the reference uses.
+            let hst = if host::Host::detect().is_some() && !half2 {
                 rate(n, || {
                     ops.iter().fold(0, |acc, &(a, b, c)| {
                         acc ^ if f64 {
