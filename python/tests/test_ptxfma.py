@@ -298,3 +298,15 @@ def test_pipeline_reset_and_bad_ports():
         p.tick(True, 1 << 16, 0, 0, 0, 0)
     with pytest.raises(ValueError):
         p.tick(True, 0, "fma.q.f32", 0, 0, 0)
+
+
+def test_half_precision_spellings_evaluate_by_lane():
+    # binary16: 1 * 2 + 1 = 3.0 (0x4200); f16x2 lane 1: -1 * 2 + 1 = -1.0 (0xbc00).
+    assert ptxfma.eval("fma.rn.f16", 0x3C00, 0x4000, 0x3C00) == 0x4200
+    assert ptxfma.eval("fma.rn.f16x2", 0xBC003C00, 0x40004000, 0x3C003C00) == 0xBC004200
+    # .relu clamps lane 1's -1.0 to +0 (S11); a NaN result is 0x7fff (S10).
+    assert ptxfma.eval("fma.rn.relu.f16x2", 0xBC003C00, 0x40004000, 0x3C003C00) == 0x00004200
+    assert ptxfma.eval("add.rn.bf16", 0xFFC1, 0, 0x3F80) == 0x7FFF
+    # An operand wider than its 16 bits is refused.
+    with pytest.raises(ValueError):
+        ptxfma.eval_line("fma.rn.f16 0x13c00 0x3c00 0x3c00")
