@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use common::{cosim, read_json, run_in, run_json, scratch};
 use serde_json::Value;
 
+/// The instruction families of the default stream (each has its JUnit suite).
+const FAMILIES: usize = ptxfma_model::stimulus::Family::ALL.len();
+
 /// Runs `fma-cosim run` with `args` plus `--json` into `dir`; returns (exit code, stdout, JSON).
 fn run_named(dir: &Path, name: &str, args: &[&str]) -> (i32, String, Value) {
     let json = dir.join(format!("{name}.json"));
@@ -192,7 +195,7 @@ fn shards_merge_to_exactly_the_unsharded_run() {
     assert_eq!(canonical(&merged), canonical(&whole));
     assert_eq!(merged["shard"], Value::Null);
     let x = std::fs::read_to_string(&junit).unwrap();
-    assert_eq!(x.matches("<testsuite ").count(), 7, "{x}");
+    assert_eq!(x.matches("<testsuite ").count(), FAMILIES, "{x}");
     // A testcase per chunk in each family's suite: every chunk of the interleaved stream holds
     // operations of every family.
     let chunks = whole["chunks"].as_array().unwrap();
@@ -207,7 +210,7 @@ fn shards_merge_to_exactly_the_unsharded_run() {
                 .count()
         })
         .sum();
-    assert_eq!(cases, 7 * chunks.len());
+    assert_eq!(cases, FAMILIES * chunks.len());
     assert_eq!(x.matches("<testcase ").count(), cases);
     assert!(!x.contains("<failure"));
 }
