@@ -12,10 +12,13 @@ use common::{cosim, scratch};
 use ptxfma_cosim::rtlcov::{self, Summary};
 
 /// Line coverage of the design (rtl/*.sv, without rtl/sim/) after these 20,000 operations:
-/// measured 90.15% (119 of 132 points); the floor is a few points below.
-const LINE_FLOOR: f64 = 85.0;
-/// Toggle coverage of the design after these 20,000 operations: measured 92.69% (14,250 of
-/// 15,374 points).
+/// measured 81.42% (149 of 183 points); the floor is a few points below. Verilator 5.006 marks
+/// no line inside a function as covered (`increment`, and the per-format functions of the
+/// rounder, the special-case unit and the unpacker: 27 of the 34 points missed), so the figure
+/// is lower than what the run exercises.
+const LINE_FLOOR: f64 = 76.0;
+/// Toggle coverage of the design after these 20,000 operations: measured 91.15% (12,641 of
+/// 13,868 points).
 const TOGGLE_FLOOR: f64 = 88.0;
 
 #[test]

@@ -6,7 +6,7 @@
 // microarchitecture: the exact sum in a wide integer (ptxfma_alt_exact), registered, then one
 // normalise and round (ptxfma_alt_round), then a delay line, Latency cycles in all (default
 // 6, against ptxfma_top's 4). It exists to show that `fma-cosim run --compare ports` checks a
-// design by its ports alone (docs/dut.md). It decodes the same 24-bit control word; only
+// design by its ports alone (docs/dut.md). It decodes the same 27-bit control word; only
 // kind 0 (f32) with native operands and no add/sub/mul substitution is implemented, and any
 // other control word gives an unspecified result.
 
@@ -17,7 +17,7 @@ module ptxfma_alt_top #(
   input  logic        rst_ni,
   input  logic        in_valid_i,
   input  logic [15:0] in_tag_i,
-  input  logic [23:0] in_ctrl_i,
+  input  logic [26:0] in_ctrl_i,
   input  logic [63:0] in_a_i,
   input  logic [63:0] in_b_i,
   input  logic [63:0] in_c_i,
@@ -127,7 +127,7 @@ module ptxfma_alt_top #(
 
   // Only bits 31:0 of the operands and the control fields above are read.
   logic unused;
-  assign unused = ^{in_a_i[63:32], in_b_i[63:32], in_c_i[63:32], in_ctrl_i[23:7],
+  assign unused = ^{in_a_i[63:32], in_b_i[63:32], in_c_i[63:32], in_ctrl_i[26:7],
                     in_ctrl_i[2:0]};
 
 endmodule
