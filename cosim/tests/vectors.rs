@@ -52,14 +52,13 @@ fn the_testfloat_samples_pass_through_the_rtl() {
     }
 }
 
-/// The H100's answers on the vmad spellings ptxas accepts beyond the PTX page's table (every
-/// dtype, `.po` with `-a, -b`; docs/semantics.md S8): the RTL gives every one, in lockstep with
-/// the model.
-#[test]
-fn the_rtl_gives_the_h100s_vmad_answers() {
-    let dir = scratch("vectors-h100-vmad");
+/// `fma-cosim run --vectors` on one of the H100's answer files: every line decodes, and the
+/// RTL, in lockstep with the model, gives the GPU's answer on all `lines` of them.
+fn the_rtl_gives_the_h100s_answers_in(file: &str, lines: u64) {
+    let dir = scratch(&format!("vectors-{file}"));
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fma-model/tests/data/h100-vmad-spellings.txt.gz");
+        .join("../fma-model/tests/data")
+        .join(file);
     let (code, out, err) = cosim(&[
         "run",
         "--vectors",
@@ -68,7 +67,21 @@ fn the_rtl_gives_the_h100s_vmad_answers() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(counts(&out), (148_000, 148_000, 0), "{out}");
+    assert_eq!(counts(&out), (lines, lines, 0), "{out}");
+}
+
+/// The H100's answers on the vmad spellings ptxas accepts beyond the PTX page's table (every
+/// dtype, `.po` with `-a, -b`; docs/semantics.md S8).
+#[test]
+fn the_rtl_gives_the_h100s_vmad_answers() {
+    the_rtl_gives_the_h100s_answers_in("h100-vmad-spellings.txt.gz", 148_000);
+}
+
+/// The H100's answers on every half-precision spelling `ptxas` accepts (docs/semantics.md
+/// S10-S13).
+#[test]
+fn the_rtl_gives_the_h100s_half_precision_answers() {
+    the_rtl_gives_the_h100s_answers_in("h100-half.txt.gz", 440_000);
 }
 
 /// Writes `lines` to a file in `dir`.
@@ -217,22 +230,4 @@ fn bad_vector_files_are_one_line_errors() {
     let (code, _, err) = cosim(&["run", "-rmin"]);
     assert_eq!(code, 2);
     assert!(err.contains("--testfloat"), "{err}");
-}
-
-/// The H100's answers on every half-precision spelling `ptxas` accepts (docs/semantics.md
-/// S10-S13): the RTL gives every one, in lockstep with the model.
-#[test]
-fn the_rtl_gives_the_h100s_half_precision_answers() {
-    let dir = scratch("vectors-h100-half");
-    let file =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fma-model/tests/data/h100-half.txt.gz");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--vectors",
-        file.to_str().unwrap(),
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(counts(&out), (440_000, 440_000, 0), "{out}");
 }

@@ -10,6 +10,7 @@
 use rustc_apfloat::ieee::{BFloatS, HalfS, IeeeFloat, Semantics, SingleS};
 use rustc_apfloat::{Float, FloatConvert, Round};
 
+use super::soft::round;
 use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 
 /// The NaN of every half-precision result (S10).
@@ -45,15 +46,6 @@ pub fn eval(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> u64 {
         Kind::Half => lane(0),
         Kind::Half2 => lane(0) | lane(1) << 16,
         k => panic!("not a half-precision kind: {k:?}"),
-    }
-}
-
-fn round(rnd: Rnd) -> Round {
-    match rnd {
-        Rnd::Rn => Round::NearestTiesToEven,
-        Rnd::Rz => Round::TowardZero,
-        Rnd::Rm => Round::TowardNegative,
-        Rnd::Rp => Round::TowardPositive,
     }
 }
 

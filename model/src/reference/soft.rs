@@ -16,7 +16,7 @@ pub struct Soft;
 
 /// Maps the PTX rounding modifier to APFloat's; the four PTX modes are exactly IEEE's
 /// roundTiesToEven, roundTowardZero, roundTowardNegative and roundTowardPositive.
-fn round(rnd: Rnd) -> Round {
+pub(super) fn round(rnd: Rnd) -> Round {
     match rnd {
         Rnd::Rn => Round::NearestTiesToEven,
         Rnd::Rz => Round::TowardZero,

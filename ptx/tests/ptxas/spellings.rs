@@ -84,15 +84,19 @@ fn float_classes(ty: &str) -> [Class; 4] {
     }
 }
 
+/// The source registers an opcode reads: add/sub a and c, mul a and b, fma/mad all three.
+fn sources(op: &str) -> &'static [usize] {
+    match op {
+        "add" | "sub" => &[1, 3],
+        "mul" => &[1, 2],
+        _ => &[1, 2, 3],
+    }
+}
+
 /// Every float spelling: opcode x rounding x `.ftz` x `.sat` x type, in that order.
 fn floats(out: &mut Vec<Spelling>) {
     for op in FLOAT_OPCODES {
-        // add/sub read a and c, mul a and b, fma/mad all three.
-        let sources: &[usize] = match op {
-            "add" | "sub" => &[1, 3],
-            "mul" => &[1, 2],
-            _ => &[1, 2, 3],
-        };
+        let sources = sources(op);
         for rnd in ROUNDINGS {
             for ftz in ["", ".ftz"] {
                 for sat in ["", ".sat"] {
@@ -123,11 +127,7 @@ fn floats(out: &mut Vec<Spelling>) {
 /// `.ftz .sat .relu .oob` (in that order and reversed) x type.
 fn halves(out: &mut Vec<Spelling>) {
     for op in FLOAT_OPCODES {
-        let sources: &[usize] = match op {
-            "add" | "sub" => &[1, 3],
-            "mul" => &[1, 2],
-            _ => &[1, 2, 3],
-        };
+        let sources = sources(op);
         for rnd in ["", ".rn", ".rz", ".rm", ".rp", ".rna"] {
             let mut orders = Vec::new();
             for set in 0..16u32 {
