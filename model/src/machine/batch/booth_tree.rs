@@ -156,6 +156,26 @@ pub(super) fn multiply_narrow<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
 
 /// `booth::rows` + `csa_tree::reduce` per lane, for multiplicands below 2^53 (binary64
 /// significands).
+/// [`multiply_narrow`] for the half kinds: their multipliers (binary16 and bfloat16
+/// significands, at bits 23:13 and 23:16 of the binary32 position) leave Booth digits 0..5
+/// zero, so those rows are the constant 0 and the tree's compressors on them fold away. The
+/// sum and carry are the same values.
+#[inline(always)]
+pub(super) fn multiply_half<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
+    let b2 = mp.shl(1);
+    let mut rows = [L::zero(); ROWS];
+    booth_rows!(rows = narrow_row((mc, b2)); 6 7 8 9 10 11 12);
+    rows[DIGITS] = mp.shr(1).and(L::splat(NEG_ROW_MASK));
+    tree!(rows, compress_narrow);
+    let top = L::splat((1 << 42) - 1);
+    (
+        rows[0],
+        rows[0].sra(63).and(top),
+        rows[1],
+        rows[1].sra(63).and(top),
+    )
+}
+
 #[inline(always)]
 pub(super) fn multiply_full<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
     let mp = mp.and(L::splat(B_MASK));

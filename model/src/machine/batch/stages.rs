@@ -3,7 +3,7 @@
 //! compiled once per kind (`KIND`).
 
 use super::banks::{S1x, S2x, S3x};
-use super::booth_tree::{multiply_full, multiply_narrow};
+use super::booth_tree::{multiply_full, multiply_half, multiply_narrow};
 use super::unpack::{unpack, Operand};
 use super::window::Window;
 use super::with_kind;
@@ -152,6 +152,8 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     // Booth array and carry-save tree.
     let (s0, s1, c0, c1) = if f64 {
         multiply_full(a.sig, b.sig)
+    } else if half {
+        multiply_half(a.sig.shr(29), b.sig.shr(29))
     } else {
         multiply_narrow(a.sig.shr(29), b.sig.shr(29))
     };
