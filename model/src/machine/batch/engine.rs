@@ -3,7 +3,7 @@
 //! binary32 groups.
 
 use super::stages::{stage1, stage2, stage3, stage4};
-use super::{F32, F64, HALF, N, SM1X};
+use super::{F32, F64, HALF, HALF_HI, N, SM1X};
 use crate::ctrl::{AbFmt, Ctrl, Kind};
 #[cfg(target_arch = "x86_64")]
 use crate::machine::lanes::{avx2::Avx2, avx512::Avx512};
@@ -117,7 +117,7 @@ type Kernel = unsafe fn(&Ctrl, &[u64; N], &[u64; N], &[u64; N]) -> [u64; N];
 pub struct Engine {
     backend: Backend,
     /// The kernels for f32 (mixed precision and f32x2 halves included), f64 and sm_1x.
-    kernels: [Kernel; 4],
+    kernels: [Kernel; 5],
 }
 
 impl Engine {
@@ -133,13 +133,14 @@ impl Engine {
             backend.runs_here(),
             "this CPU cannot run the {backend} lane backend"
         );
-        let kernels: [Kernel; 4] = match backend {
+        let kernels: [Kernel; 5] = match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => [
                 results_avx512::<F32>,
                 results_avx512::<F64>,
                 results_avx512::<SM1X>,
                 results_avx512::<HALF>,
+                results_avx512::<HALF_HI>,
             ],
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => [
@@ -147,12 +148,14 @@ impl Engine {
                 results_avx2::<F64>,
                 results_avx2::<SM1X>,
                 results_avx2::<HALF>,
+                results_avx2::<HALF_HI>,
             ],
             _ => [
                 results_portable::<F32>,
                 results_portable::<F64>,
                 results_portable::<SM1X>,
                 results_portable::<HALF>,
+                results_portable::<HALF_HI>,
             ],
         };
         Some(Engine { backend, kernels })
@@ -203,16 +206,15 @@ impl Engine {
 }
 
 impl Engine {
-    /// half2: two one-lane half groups, lane k from bits 16k+15:16k (`pipeline::stage4` packs
-    /// lane 1 above lane 0).
+    /// half2: two one-lane half groups on the same inputs, lane 1's kernel reading bits 31:16
+    /// (`pipeline::stage4` packs lane 1 above lane 0).
     #[inline(never)]
     fn half2(&self, ctrl: &Ctrl, a: &[u64; N], b: &[u64; N], c: &[u64; N]) -> [u64; N] {
-        let lane = |x: &[u64; N], k: u32| x.map(|v| (v >> (16 * k)) & 0xFFFF);
         // SAFETY: as in `results`.
         let (lo, hi) = unsafe {
             (
-                (self.kernels[3])(ctrl, &lane(a, 0), &lane(b, 0), &lane(c, 0)),
-                (self.kernels[3])(ctrl, &lane(a, 1), &lane(b, 1), &lane(c, 1)),
+                (self.kernels[3])(ctrl, a, b, c),
+                (self.kernels[4])(ctrl, a, b, c),
             )
         };
         std::array::from_fn(|i| hi[i] << 16 | lo[i])

@@ -47,6 +47,8 @@ const F32: u8 = Kind::F32 as u8;
 const F64: u8 = Kind::F64 as u8;
 const SM1X: u8 = Kind::Sm1x as u8;
 const HALF: u8 = Kind::Half as u8;
+/// Lane 1 of half2 (bits 31:16) as a one-lane half group.
+const HALF_HI: u8 = Kind::Half2 as u8;
 
 /// `ctrl` with its kind fixed at compile time: each stage is compiled once per kind (the
 /// stages take `KIND` as a parameter, as the scalar pipeline compiles its stages per kind).
@@ -55,7 +57,7 @@ fn with_kind<const KIND: u8>(ctrl: &Ctrl) -> Ctrl {
     let kind = match KIND {
         F64 => Kind::F64,
         SM1X => Kind::Sm1x,
-        HALF => Kind::Half,
+        HALF | HALF_HI => Kind::Half,
         _ => Kind::F32,
     };
     Ctrl { kind, ..*ctrl }

@@ -6,7 +6,7 @@ use super::banks::{S1x, S2x, S3x};
 use super::booth_tree::{multiply_full, multiply_half, multiply_narrow};
 use super::unpack::{unpack, Operand};
 use super::window::Window;
-use super::with_kind;
+use super::{with_kind, HALF_HI};
 use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd};
 use crate::format;
 use crate::machine::lanes::{mask_of, Lanes};
@@ -21,10 +21,14 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     let half = ctrl.kind == Kind::Half;
     let flush = ctrl.flush();
     let (ua, ub, uc, raw) = if half {
-        // One 16-bit lane (half2 arrives as two groups of this).
+        // One 16-bit lane: bits 15:0, or 31:16 for half2's lane 1 (`HALF_HI`).
         let h = L::splat(0xFFFF);
         let f = ctrl.half_fmt();
-        let (a, b, c) = (a.and(h), b.and(h), c.and(h));
+        let (a, b, c) = if KIND == HALF_HI {
+            (a.shr(16).and(h), b.shr(16).and(h), c.shr(16).and(h))
+        } else {
+            (a.and(h), b.and(h), c.and(h))
+        };
         (
             unpack(a, f, flush),
             unpack(b, f, flush),

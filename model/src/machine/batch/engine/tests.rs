@@ -68,12 +68,10 @@ fn lanes_equal_the_scalar_stages(backend: Backend) {
                         })
                         .collect(),
                     Kind::Half => vec![banks::<HALF>(backend, &ctrl, &a, &b, &c)],
-                    Kind::Half2 => (0..2)
-                        .map(|h| {
-                            let lane = |x: &[u64; N]| x.map(|v| (v >> (16 * h)) & 0xFFFF);
-                            banks::<HALF>(backend, &ctrl, &lane(&a), &lane(&b), &lane(&c))
-                        })
-                        .collect(),
+                    Kind::Half2 => vec![
+                        banks::<HALF>(backend, &ctrl, &a, &b, &c),
+                        banks::<HALF_HI>(backend, &ctrl, &a, &b, &c),
+                    ],
                     _ => vec![banks::<F32>(backend, &ctrl, &a, &b, &c)],
                 };
                 let d = results(backend, &ctrl, &a, &b, &c).unwrap();
