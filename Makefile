@@ -508,3 +508,18 @@ silicon-exhaustive:
 	$(CARGO) run --quiet --release -p fma-model -- silicon exhaustive --fingerprints fma-model/tests/data/h100-half2-fingerprints.bin \
 	  --a $(SILICON_EXHAUSTIVE_A) --jobs $(SILICON_EXHAUSTIVE_JOBS) \
 	  $(if $(SILICON_EXHAUSTIVE_FORMS),--forms $(SILICON_EXHAUSTIVE_FORMS))
+
+# Mutation analysis (not part of `make test`): MUTATE_COUNT single-token mutants drawn
+# (MUTATE_SEED) from every module of rtl/, each Verilated as an RTL variant and run with the
+# default stimulus (MUTATE_OPS operations) under MUTATE_COMPARE=registers|ports|both; the
+# verdicts go to $(RESULTS_DIR)/mutate.json and mutate.md (tools/mutate.py).
+MUTATE_COUNT ?= 40
+MUTATE_SEED ?= 1
+MUTATE_OPS ?= 20000
+MUTATE_COMPARE ?= both
+.PHONY: mutate
+mutate: deps
+	@mkdir -p $(RESULTS_DIR)
+	python3 tools/mutate.py --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) --ops $(MUTATE_OPS) \
+	  --compare $(MUTATE_COMPARE) --jobs $(shell nproc) \
+	  --json $(RESULTS_DIR)/mutate.json --markdown $(RESULTS_DIR)/mutate.md

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Single-token mutations of rtl/ptxfma_top.sv, each run through the co-simulator with
-`--compare registers` and with `--compare ports`: how much of what register checking catches
-does ports-only checking catch with the default stimulus?
+"""Single-token mutations of every module in rtl/ (`make mutate`), each run through the
+co-simulator with `--compare registers` and with `--compare ports`: what does each comparison
+catch with the default stimulus, and what survives both?
 
-    tools/mutate.py [--mutants 40] [--seed 1] [--ops 20000] [--jobs 2] [--work DIR]
+    tools/mutate.py [--mutants 40] [--seed 1] [--ops 20000] [--jobs 2] [--compare both]
+                    [--json FILE] [--markdown FILE] [--work DIR]
 
 How: a fixed, seeded choice of mutation sites (operator swaps, inverted conditions, constants
 +-1, the same on package names such as `[VmOpW-1]` or `(MCandW - VmOpW)`, swapped operands and
@@ -19,6 +20,7 @@ Python 3 standard library only. Run from the repository root; honours CARGO_TARG
 """
 
 import argparse
+import json
 import os
 import random
 import re
@@ -26,16 +28,31 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-TOP = "ptxfma_top.sv"
+# The package's declarations are generated or types; its functions are mutated with the rest.
+SKIP = {"ptxfma_pkg.sv"}
 
 # (name, regex, replacement function). Each match in a code line is one candidate site.
 OPERATORS = [
     ("== -> !=", r"==", lambda m: "!="),
     ("!= -> ==", r"!=", lambda m: "=="),
     ("+ -> -", r"(?<=\s)\+(?=\s)", lambda m: "-"),
+    ("- -> +", r"(?<=\s)-(?=\s)", lambda m: "+"),
     ("| -> &", r"(?<=\s)\|(?=\s)", lambda m: "&"),
+    ("& -> |", r"(?<=\s)&(?=\s)", lambda m: "|"),
+    ("^ -> |", r"(?<=\s)\^(?=\s)", lambda m: "|"),
+    ("&& -> ||", r"&&", lambda m: "||"),
+    ("|| -> &&", r"\|\|", lambda m: "&&"),
+    ("< -> <=", r"(?<=\s)<(?=\s)", lambda m: "<="),
+    ("<= -> <", r"(?<=\s)<=(?=\s)", lambda m: "<"),
+    ("> -> >=", r"(?<=\s)>(?=\s)", lambda m: ">="),
+    (">= -> >", r"(?<=\s)>=(?=\s)", lambda m: ">"),
+    (">> n -> >> n+1", r">> (\d+)", lambda m: f">> {int(m.group(1)) + 1}"),
+    ("swap ?: arms", r"\? ([\w.\[\]'-]+) : ([\w.\[\]'-]+)(?=[;)])",
+     lambda m: f"? {m.group(2)} : {m.group(1)}"),
+    ("1'b1 -> 1'b0", r"1'b1", lambda m: "1'b0"),
     ("<< n -> << n+1", r"<< (\d+)", lambda m: f"<< {int(m.group(1)) + 1}"),
     ("invert ?: condition", r"(?<=[=(] )([\w.]+) \?", lambda m: f"!{m.group(1)} ?"),
     ("1'b0 -> 1'b1", r"1'b0", lambda m: "1'b1"),
@@ -119,23 +136,25 @@ def sites(text):
     return lines, unique
 
 
-def write_mutated(rtl_src, rtl_dst, lines, chosen):
+def write_mutated(rtl_src, rtl_dst, files, chosen):
+    """A copy of rtl/ with each chosen site behind its own `ifdef MUT_<k> in its file."""
     shutil.copytree(rtl_src, rtl_dst)
-    by_line = {}
-    for k, (i, _, _, new) in enumerate(chosen, 1):
-        by_line.setdefault(i, []).append((k, new))
-    out = []
-    for i, line in enumerate(lines):
-        if i not in by_line:
+    by_file = {}
+    for k, (f, i, _, _, new) in enumerate(chosen, 1):
+        by_file.setdefault(f, {}).setdefault(i, []).append((k, new))
+    for f, by_line in by_file.items():
+        out = []
+        for i, line in enumerate(files[f]):
+            if i not in by_line:
+                out.append(line)
+                continue
+            for j, (k, new) in enumerate(by_line[i]):
+                out.append(f"`{'ifdef' if j == 0 else 'elsif'} MUT_{k}")
+                out.append(new)
+            out.append("`else")
             out.append(line)
-            continue
-        for j, (k, new) in enumerate(by_line[i]):
-            out.append(f"`{'ifdef' if j == 0 else 'elsif'} MUT_{k}")
-            out.append(new)
-        out.append("`else")
-        out.append(line)
-        out.append("`endif")
-    (rtl_dst / TOP).write_text("\n".join(out))
+            out.append("`endif")
+        (rtl_dst / f).write_text("\n".join(out))
 
 
 def rtl_files(d):
@@ -151,23 +170,36 @@ def main():
     ap.add_argument("--ops", type=int, default=20000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=5, help="variants built at a time")
+    ap.add_argument("--compare", choices=["registers", "ports", "both"], default="both")
+    ap.add_argument("--json", help="write every mutant's record here")
+    ap.add_argument("--markdown", help="write the table here")
     ap.add_argument("--work", help="work directory (default: a temporary one, removed)")
     a = ap.parse_args()
 
     root = Path(__file__).resolve().parent.parent
-    text = (root / "rtl" / TOP).read_text()
-    lines, all_sites = sites(text)
+    files, all_sites = {}, []
+    for path in rtl_files(root / "rtl"):
+        name = Path(path).name
+        if name in SKIP:
+            continue
+        lines, found = sites(Path(path).read_text())
+        files[name] = lines
+        all_sites += [(name, *f) for f in found]
     rng = random.Random(a.seed)
     chosen = rng.sample(all_sites, min(a.mutants, len(all_sites)))
-    chosen.sort(key=lambda s: s[0])
-    print(f"{len(all_sites)} mutation sites in rtl/{TOP}; {len(chosen)} chosen (seed {a.seed})")
+    chosen.sort(key=lambda s: (s[0], s[1]))
+    per_file = {}
+    for c in chosen:
+        per_file[c[0]] = per_file.get(c[0], 0) + 1
+    print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} chosen "
+          f"(seed {a.seed}): " + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
 
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
     work.mkdir(parents=True, exist_ok=True)
     rtl = work / "rtl"
     if rtl.exists():
         shutil.rmtree(rtl)
-    write_mutated(root / "rtl", rtl, lines, chosen)
+    write_mutated(root / "rtl", rtl, files, chosen)
     verilator = os.environ.get("VERILATOR", "verilator")
 
     # Stillborn: Verilator rejects the mutant.
@@ -197,37 +229,64 @@ def main():
     def run(k, compare):
         cmd = [str(cosim), "run", "--rtl", f"mut{k}", "--count", str(a.ops), "--seed", "1",
                "--jobs", str(a.jobs), "--progress", "lines", "--compare", compare,
-               "--waves-dir", str(work / "waves"), "--window", "8"]
+               "--waves-dir", str(work / "waves"), "--window", "8",
+               "--json", str(work / f"mut{k}-{compare}.json")]
+        t = time.monotonic()
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:
-            return "hang"
-        return {0: "survived", 1: "killed"}.get(r.returncode, f"error {r.returncode}")
+            return "hang", time.monotonic() - t, None
+        verdict = {0: "survived", 1: "killed"}.get(r.returncode, f"error {r.returncode}")
+        first = None
+        if verdict == "killed":
+            try:
+                j = json.loads((work / f"mut{k}-{compare}.json").read_text())
+                d = (j.get("divergences") or [None])[0]
+                if d:
+                    first = {key: d.get(key) for key in ("stage", "field", "cycle", "family")}
+            except (OSError, ValueError):
+                pass
+        return verdict, time.monotonic() - t, first
 
+    modes = ["registers", "ports"] if a.compare == "both" else [a.compare]
     rows = []
-    for k, (i, name, old, new) in enumerate(chosen, 1):
-        if k in status:
-            reg = ports = "stillborn"
-        else:
-            reg, ports = run(k, "registers"), run(k, "ports")
-        rows.append((k, i + 1, name, reg, ports, new.strip()))
-        print(f"  mut{k:<3} line {i + 1:<4} {name:<22} registers {reg:<9} ports {ports:<9} "
-              f"{new.strip()}", flush=True)
+    for k, (f, i, name, old, new) in enumerate(chosen, 1):
+        row = {"mutant": k, "file": f, "line": i + 1, "operator": name,
+               "mutated": new.strip(), "original": old.strip()}
+        for mode in modes:
+            if k in status:
+                row[mode] = {"verdict": "stillborn"}
+            else:
+                v, secs, first = run(k, mode)
+                row[mode] = {"verdict": v, "seconds": round(secs, 2), "first": first}
+        rows.append(row)
+        print(f"  mut{k:<3} {f}:{i + 1:<4} {name:<22} "
+              + " ".join(f"{m} {row[m]['verdict']:<9}" for m in modes)
+              + f" {new.strip()}", flush=True)
 
-    live = [r for r in rows if r[3] != "stillborn"]
-    reg_k = sum(r[3] == "killed" for r in live)
-    port_k = sum(r[4] == "killed" for r in live)
-    both = sum(r[3] == "killed" and r[4] == "killed" for r in live)
+    live = [r for r in rows if r[modes[0]]["verdict"] != "stillborn"]
     print(f"\n{len(rows)} mutants, {len(rows) - len(live)} stillborn, {len(live)} live; "
           f"default stimulus, {a.ops} operations, seed 1")
-    print(f"  killed by --compare registers: {reg_k}/{len(live)}")
-    print(f"  killed by --compare ports:     {port_k}/{len(live)}"
-          f" ({both} of the register kills)")
-    surv = [r for r in live if r[3] != "killed" or r[4] != "killed"]
+    for m in modes:
+        killed = sum(r[m]["verdict"] == "killed" for r in live)
+        print(f"  killed by --compare {m}: {killed}/{len(live)}")
+    surv = [r for r in live if any(r[m]["verdict"] != "killed" for m in modes)]
     if surv:
-        print("\nnot killed by both (mutant, line, operator, registers, ports, mutated line):")
+        print("\nnot killed by every comparison (mutant, file:line, operator, verdicts, line):")
         for r in surv:
-            print(f"  mut{r[0]:<3} line {r[1]:<4} {r[2]:<22} {r[3]:<9} {r[4]:<9} {r[5]}")
+            print(f"  mut{r['mutant']:<3} {r['file']}:{r['line']:<4} {r['operator']:<22} "
+                  + " ".join(r[m]["verdict"] for m in modes) + f"  {r['mutated']}")
+    summary = {"seed": a.seed, "ops": a.ops, "sites": len(all_sites), "mutants": rows}
+    if a.json:
+        Path(a.json).write_text(json.dumps(summary, indent=1) + "\n")
+    if a.markdown:
+        md = ["| mutant | file:line | operator | " + " | ".join(modes) + " | mutated line |",
+              "|---|---|---|" + "---|" * len(modes) + "---|"]
+        for r in rows:
+            md.append(f"| mut{r['mutant']} | {r['file']}:{r['line']} | {r['operator']} | "
+                      + " | ".join(r[m]["verdict"] for m in modes)
+                      + " | `" + r["mutated"].replace("|", "\\|") + "` |")
+        Path(a.markdown).write_text("\n".join(md) + "\n")
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0
