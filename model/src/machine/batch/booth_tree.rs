@@ -142,6 +142,24 @@ pub(super) fn multiply_narrow<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
     let mut rows = [L::zero(); ROWS];
     booth_rows!(rows = narrow_row((mc, b2)); 0 1 2 3 4 5 6 7 8 9 10 11 12);
     const _: () = assert!(booth::NARROW_DIGITS == 13);
+    narrow_tree(rows, mp)
+}
+
+/// [`multiply_narrow`] for the half kinds: their multipliers (binary16 and bfloat16
+/// significands, at bits 23:13 and 23:16 of the binary32 position) leave Booth digits 0..5
+/// zero, so those rows are the constant 0 and the tree's compressors on them fold away. The
+/// sum and carry are the same values.
+#[inline(always)]
+pub(super) fn multiply_half<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
+    let b2 = mp.shl(1);
+    let mut rows = [L::zero(); ROWS];
+    booth_rows!(rows = narrow_row((mc, b2)); 6 7 8 9 10 11 12);
+    narrow_tree(rows, mp)
+}
+
+/// The negation row and the tree over narrow rows; the sum and carry as two 64-bit limbs each.
+#[inline(always)]
+fn narrow_tree<L: Lanes>(mut rows: [L; ROWS], mp: L) -> (L, L, L, L) {
     rows[DIGITS] = mp.shr(1).and(L::splat(NEG_ROW_MASK));
     tree!(rows, compress_narrow);
     // Bit 63 stands for bits 127:63 (see `booth::rows_narrow`); keep 106 bits.
@@ -156,26 +174,6 @@ pub(super) fn multiply_narrow<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
 
 /// `booth::rows` + `csa_tree::reduce` per lane, for multiplicands below 2^53 (binary64
 /// significands).
-/// [`multiply_narrow`] for the half kinds: their multipliers (binary16 and bfloat16
-/// significands, at bits 23:13 and 23:16 of the binary32 position) leave Booth digits 0..5
-/// zero, so those rows are the constant 0 and the tree's compressors on them fold away. The
-/// sum and carry are the same values.
-#[inline(always)]
-pub(super) fn multiply_half<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
-    let b2 = mp.shl(1);
-    let mut rows = [L::zero(); ROWS];
-    booth_rows!(rows = narrow_row((mc, b2)); 6 7 8 9 10 11 12);
-    rows[DIGITS] = mp.shr(1).and(L::splat(NEG_ROW_MASK));
-    tree!(rows, compress_narrow);
-    let top = L::splat((1 << 42) - 1);
-    (
-        rows[0],
-        rows[0].sra(63).and(top),
-        rows[1],
-        rows[1].sra(63).and(top),
-    )
-}
-
 #[inline(always)]
 pub(super) fn multiply_full<L: Lanes>(mc: L, mp: L) -> (L, L, L, L) {
     let mp = mp.and(L::splat(B_MASK));
