@@ -398,28 +398,7 @@ pub fn operand(c: &Ctrl, which: usize, v: u64) -> String {
             format!("bf16 {}", f32_text((v as u32 & 0xFFFF) << 16))
         }
         Kind::F32 | Kind::Sm1x => f32_text(v as u32),
-        Kind::Half | Kind::Half2 => {
-            let f = c.half_fmt();
-            let name = if c.ab_fmt == AbFmt::Bf16 {
-                "bf16"
-            } else {
-                "f16"
-            };
-            let lane = |k: u32| {
-                let h = (v >> (16 * k)) & 0xFFFF;
-                let x = f.to_f64(h);
-                if x.is_nan() {
-                    "NaN".to_string()
-                } else {
-                    format!("{x:e}")
-                }
-            };
-            if c.kind == Kind::Half2 {
-                format!("{name} lane0 {}, lane1 {}", lane(0), lane(1))
-            } else {
-                format!("{name} {}", lane(0))
-            }
-        }
+        Kind::Half | Kind::Half2 => half_text(c, v),
         Kind::Vmad => {
             let (signed, sel) = match which {
                 0 => (c.a_signed, c.asel),
@@ -455,7 +434,32 @@ pub fn result(c: &Ctrl, d: u64) -> String {
                 format!("{d:#010x} ({})", d as u32)
             }
         }
+        Kind::Half => format!("{d:#06x} ({})", half_text(c, d)),
+        Kind::Half2 => format!("{d:#010x} ({})", half_text(c, d)),
         _ => format!("{d:#010x} ({})", f32_text(d as u32)),
+    }
+}
+
+/// A half-precision word's value: its format and each lane's (lane 0 in bits 15:0).
+fn half_text(c: &Ctrl, v: u64) -> String {
+    let f = c.half_fmt();
+    let name = if c.ab_fmt == AbFmt::Bf16 {
+        "bf16"
+    } else {
+        "f16"
+    };
+    let lane = |k: u32| {
+        let x = f.to_f64((v >> (16 * k)) & 0xFFFF);
+        if x.is_nan() {
+            "NaN".to_string()
+        } else {
+            format!("{x:e}")
+        }
+    };
+    if c.kind == Kind::Half2 {
+        format!("{name} lane0 {}, lane1 {}", lane(0), lane(1))
+    } else {
+        format!("{name} {}", lane(0))
     }
 }
 
@@ -523,6 +527,27 @@ mod tests {
         assert_eq!(f16_to_f32(0x7C00), 0x7F80_0000);
         // Largest subnormal: 1023 * 2^-24.
         assert_eq!(f32::from_bits(f16_to_f32(0x03FF)), 1023.0 * 2f32.powi(-24));
+    }
+
+    #[test]
+    fn half_results_read_as_their_lanes() {
+        let h2 = Ctrl {
+            kind: Kind::Half2,
+            ab_fmt: AbFmt::F16,
+            ..Ctrl::default()
+        };
+        // f16 0x4200 = 3.0, 0xbc00 = -1.0; bf16 0x7fff is a NaN.
+        assert_eq!(
+            result(&h2, 0xBC00_4200),
+            "0xbc004200 (f16 lane0 3e0, lane1 -1e0)"
+        );
+        let bf = Ctrl {
+            kind: Kind::Half,
+            ab_fmt: AbFmt::Bf16,
+            ..Ctrl::default()
+        };
+        assert_eq!(result(&bf, 0x7FFF), "0x7fff (bf16 NaN)");
+        assert_eq!(result(&bf, 0x3F80), "0x3f80 (bf16 1e0)");
     }
 
     #[test]
