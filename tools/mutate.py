@@ -174,6 +174,7 @@ def main():
     ap.add_argument("--json", help="write every mutant's record here")
     ap.add_argument("--markdown", help="write the table here")
     ap.add_argument("--work", help="work directory (default: a temporary one, removed)")
+    ap.add_argument("--only", help="run only these of the drawn mutants (numbers, comma-separated)")
     a = ap.parse_args()
 
     root = Path(__file__).resolve().parent.parent
@@ -202,9 +203,17 @@ def main():
     write_mutated(root / "rtl", rtl, files, chosen)
     verilator = os.environ.get("VERILATOR", "verilator")
 
+    only = {int(k) for k in a.only.split(",")} if a.only else None
+    if only is not None:
+        bad = sorted(k for k in only if not 1 <= k <= len(chosen))
+        if bad:
+            print(f"mutate: --only names mutants outside 1..{len(chosen)}: {bad}", file=sys.stderr)
+            return 2
+    status = {k: "not run" for k in range(1, len(chosen) + 1) if only and k not in only}
     # Stillborn: Verilator rejects the mutant.
-    status = {}
     for k in range(1, len(chosen) + 1):
+        if k in status:
+            continue
         r = subprocess.run([verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                             "--top-module", "ptxfma_top", f"-DMUT_{k}", *rtl_files(rtl)],
                            capture_output=True, text=True)
@@ -255,7 +264,7 @@ def main():
                "mutated": new.strip(), "original": old.strip()}
         for mode in modes:
             if k in status:
-                row[mode] = {"verdict": "stillborn"}
+                row[mode] = {"verdict": status[k]}
             else:
                 v, secs, first = run(k, mode)
                 row[mode] = {"verdict": v, "seconds": round(secs, 2), "first": first}
@@ -264,7 +273,7 @@ def main():
               + " ".join(f"{m} {row[m]['verdict']:<9}" for m in modes)
               + f" {new.strip()}", flush=True)
 
-    live = [r for r in rows if r[modes[0]]["verdict"] != "stillborn"]
+    live = [r for r in rows if r[modes[0]]["verdict"] not in ("stillborn", "not run")]
     print(f"\n{len(rows)} mutants, {len(rows) - len(live)} stillborn, {len(live)} live; "
           f"default stimulus, {a.ops} operations, seed 1")
     for m in modes:

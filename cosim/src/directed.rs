@@ -13,6 +13,8 @@
 //!   lanes cross;
 //! - sm_1x: a product beyond the f32 range brought back by c, a tiny negative product with
 //!   c = +0, a product that overflows with c = 0;
+//! - values at, one below and one above each limit a comparison of the datapath decides on
+//!   (`coverage::bins::bounds` and `vmbounds`);
 //! - vmad: `.sat` with extreme selected values, so the clamps fire high and low.
 //!
 //! Everything is a function of the [`Rng`] passed in, so a stream that mixes corners replays
@@ -54,18 +56,20 @@ pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
     };
     for _ in 0..16 {
         let ctrl = pick(rng);
-        let ops = if ctrl.kind == Kind::Vmad {
-            Some(vmad_corner(rng, &ctrl))
+        let (ctrl, ops) = if ctrl.kind == Kind::Vmad {
+            let (ctrl, ops) = vmad_corner(rng, ctrl);
+            (ctrl, Some(ops))
         } else if matches!(ctrl.kind, Kind::F32x2 | Kind::Half2) {
             let sh = if ctrl.kind == Kind::Half2 { 16 } else { 32 };
             let kinds = (rng.below(LANE_KINDS), rng.below(LANE_KINDS));
-            lane_corner(rng, &ctrl, kinds.0).and_then(|(a0, b0, c0)| {
+            let ops = lane_corner(rng, &ctrl, kinds.0).and_then(|(a0, b0, c0)| {
                 let (a1, b1, c1) = lane_corner(rng, &ctrl, kinds.1)?;
                 Some((a0 | a1 << sh, b0 | b1 << sh, c0 | c1 << sh))
-            })
+            });
+            (ctrl, ops)
         } else {
             let k = rng.below(LANE_KINDS);
-            lane_corner(rng, &ctrl, k)
+            (ctrl, lane_corner(rng, &ctrl, k))
         };
         if let Some((a, b, c)) = ops {
             return Some(Vector { ctrl, a, b, c });
@@ -119,7 +123,8 @@ const TINY_UP: u64 = 1;
 const SM1X: u64 = 2;
 const HALF: u64 = 3;
 const CANCEL: u64 = 4;
-const LANE_KINDS: u64 = 6;
+const BOUNDS: u64 = 5;
+const LANE_KINDS: u64 = 7;
 
 /// Precision and exponent range of the result.
 struct Res {
@@ -221,6 +226,7 @@ fn lane_corner(rng: &mut Rng, ctrl: &Ctrl, kind: u64) -> Option<(u64, u64, u64)>
         SM1X if ctrl.kind == Kind::Sm1x => sm1x_corner(rng, ctrl),
         HALF if ctrl.is_half() => half_corner(rng, ctrl),
         CANCEL => cancel_corner(rng, ctrl),
+        BOUNDS => bounds_corner(rng, ctrl),
         _ => class_corner(rng, ctrl),
     }
 }
@@ -456,6 +462,126 @@ fn cancel_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     Some((a, b, c))
 }
 
+/// A random significand of `len` bits with its leading bit set.
+fn sig_of(rng: &mut Rng, len: u32) -> u64 {
+    (rng.next_u64() & ((1u64 << (len - 1)) - 1)) | 1 << (len - 1)
+}
+
+/// A value at, one below or one above a limit a comparison of the datapath decides on
+/// (`coverage::bins::bounds`): the addend d = 55..57 binades above the product (the hold
+/// limit) or 107..109 and 55..56 below it (the shift clamp, the addend's last bit at the
+/// window's bottom); a product near 2^emin, or 57..58 binades below it, with c = 0 (the
+/// normaliser's LZA count against its exponent limit, and the limit at 0 and -1); an addend
+/// with one product bit just below its round bit; a product in the top binade or exactly one
+/// above it; and 1.0, the value below it and the value above it for `.sat`.
+fn bounds_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let r = res(ctrl);
+    let (fab, _, fc) = ctrl.operand_formats();
+    let normal_only = ctrl.flush();
+    let (pab, pc) = (fab.frac_bits + 1, fc.frac_bits + 1);
+    let p = r.p as i32;
+    let s = rng.bit();
+    let sa = rng.bit();
+    // a * b = m * 2^e (e: the exponent of m's lowest bit); b = 1.0 for add/sub.
+    let product = |rng: &mut Rng, m: (u64, u64), e: i32| {
+        if ctrl.b_one {
+            (m.1 == 1).then(|| make(fab, s, m.0, e, normal_only).map(|a| (a, 0)))?
+        } else {
+            split(rng, fab, (sa, sa ^ s), m, e, normal_only)
+        }
+    };
+    let c_zero = |s: bool| {
+        if ctrl.c_zero {
+            0
+        } else {
+            fc.assemble(c_sign(ctrl, s), 0, 0)
+        }
+    };
+    match rng.below(7) {
+        // The addend d binades above (below, for negative d) a product of leading bit 2^ep.
+        0..=2 => {
+            if ctrl.c_zero {
+                return None;
+            }
+            let d = *rng.pick(&[55, 56, 57, -107, -108, -109, -55, -56]);
+            let ep = rng.range(-30, 30) as i32 - d / 2;
+            let (la, lb) = (pab, if ctrl.b_one { 1 } else { pab });
+            let m = (
+                sig_of(rng, la),
+                if ctrl.b_one { 1 } else { sig_of(rng, lb) },
+            );
+            let (a, b) = product(rng, m, ep - (la + lb) as i32 + 2)?;
+            let c = make(
+                fc,
+                c_sign(ctrl, rng.bit()),
+                sig_of(rng, pc),
+                ep + d - pc as i32 + 1,
+                normal_only,
+            )?;
+            Some((a, b, c))
+        }
+        // A product of leading bit 2^(emin + k), c = 0.
+        3 => {
+            let k = *rng.pick(&[-3, -2, -1, 0, 1, 2, -57, -58]);
+            let la = pab.min(r.p);
+            let m = (sig_of(rng, la), 1);
+            let (a, b) = product(rng, m, r.emin + k - la as i32 + 1)?;
+            Some((a, b, c_zero(s)))
+        }
+        // c = m * 2^(ex - p + 1) with p bits, plus a product 2^(ex - p - 1): one bit just
+        // below the round bit.
+        4 => {
+            if ctrl.c_zero || pc < r.p {
+                return None;
+            }
+            let ex = rng.range((r.emin + p + 2) as i64, r.emax as i64) as i32;
+            let c = make(
+                fc,
+                c_sign(ctrl, s),
+                sig_of(rng, r.p),
+                ex - p + 1,
+                normal_only,
+            )?;
+            let (a, b) = product(rng, (1, 1), ex - p - 1)?;
+            Some((a, b, c))
+        }
+        // An exact product with its leading bit at 2^emax or 2^(emax + 1), c = 0.
+        5 => {
+            let la = pab.min(r.p);
+            let top = r.emax + rng.below(2) as i32;
+            let m = sig_of(rng, la);
+            let (a, b) = product(rng, (m, 1), top - la as i32 + 1)?;
+            Some((a, b, c_zero(s)))
+        }
+        // .sat: 1 - 2^-p, 1.0 or 1 + 2^(1-p), as c beside a zero product, or as a * 1.0.
+        _ => {
+            if !ctrl.sat {
+                return None;
+            }
+            let (m, e) = *rng.pick(&[
+                ((1u64 << r.p) - 1, -p),
+                (1, 0),
+                ((1 << (r.p - 1)) + 1, 1 - p),
+            ]);
+            if ctrl.c_zero {
+                Some((
+                    make(fab, false, m, e, normal_only)?,
+                    make(fab, false, 1, 0, true)?,
+                    0,
+                ))
+            } else {
+                let b = if ctrl.b_one {
+                    0
+                } else {
+                    make(fab, rng.bit(), 1, rng.range(-4, 4) as i32, true)?
+                };
+                let c = make(fc, c_sign(ctrl, false), m, e, normal_only)?;
+                Some((fab.assemble(false, 0, 0), b, c))
+            }
+        }
+    }
+}
+
 /// The half formats' short operands: a product of (2^(p-1) + 1) * 2^(1-p) squared, whose 2p-2
 /// bits the addend -(1 + 2^(2-p)) cancels down to the last (cancellation beyond p); and, for
 /// bfloat16, a product of two tiny normals far below the subnormal range (the normaliser's
@@ -538,9 +664,69 @@ fn sm1x_corner(rng: &mut Rng, _ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
 // vmad
 // ---------------------------------------------------------------------------------------------
 
+/// Half the time a `.sat` result at a clamp limit ([`vmad_bounds`]), else the drawn word with
+/// selected values at their extremes ([`vmad_extremes`]).
+fn vmad_corner(rng: &mut Rng, ctrl: Ctrl) -> (Ctrl, (u64, u64, u64)) {
+    if rng.bit() {
+        if let Some(v) = vmad_bounds(rng, ctrl) {
+            return v;
+        }
+    }
+    (ctrl, vmad_extremes(rng))
+}
+
+/// A `.sat` word of whole s32 words (S8: a whole word is read as s32 whatever its type) whose
+/// 64-bit result sits at, one below or one above a clamp limit (`vmad.bounds`), or, u32,
+/// holds a single set bit among bits 62:32.
+fn vmad_bounds(rng: &mut Rng, ctrl: Ctrl) -> Option<(Ctrl, (u64, u64, u64))> {
+    use crate::coverage::bins::vmbounds::{AROUND_AT, HIGH_LSB};
+    use ptxfma_model::ctrl::{Scale, Sel};
+    let k = rng.below(AROUND_AT.len() as u64 + 31) as usize;
+    let signed = k < AROUND_AT.len() && AROUND_AT[k].0;
+    let c = Ctrl {
+        sat: true,
+        scale: Scale::None,
+        asel: Sel::W,
+        bsel: Sel::W,
+        a_signed: signed,
+        b_signed: signed && rng.bit(),
+        neg_ab: false,
+        neg_c: false,
+        po: false,
+        ..ctrl
+    };
+    if !ptxfma_model::ctrl::legal::is_legal(&c) {
+        return None;
+    }
+    let (ta, tb, tc): (i64, i64, i64) = if k < AROUND_AT.len() {
+        // ta * tb + tc = target, every operand an s32.
+        let t = AROUND_AT[k].1;
+        let ta = *rng.pick(&[1i64, 2, 3, 4, -1, -2]);
+        let (lo, hi) = (i32::MIN as i64, i32::MAX as i64);
+        // tc = t - ta * tb in [lo, hi], tb in [lo, hi].
+        let (b1, b2) = ((t - hi) as f64 / ta as f64, (t - lo) as f64 / ta as f64);
+        let tb_lo = (b1.min(b2).ceil() as i64).max(lo);
+        let tb_hi = (b1.max(b2).floor() as i64).min(hi);
+        if tb_lo > tb_hi {
+            return None;
+        }
+        let tb = rng.range(tb_lo, tb_hi);
+        (ta, tb, t - ta * tb)
+    } else {
+        // 2^bit as (+-2^j)(+-2^(bit - j)), j and bit - j at most 30 (31 when negative).
+        let bit = (HIGH_LSB as usize + k - AROUND_AT.len()) as i64;
+        let neg = bit > 60 || rng.bit();
+        let top = if neg { 31 } else { 30 };
+        let j = rng.range(bit - top, top);
+        let sg = if neg { -1 } else { 1 };
+        (sg << j, sg << (bit - j), rng.range(0, i32::MAX as i64))
+    };
+    Some((c, (ta as u32 as u64, tb as u32 as u64, tc as u32 as u64)))
+}
+
 /// Selected values at their extremes (every byte and half at a sign boundary), so that `.sat`
 /// clamps high and low under every scale.
-fn vmad_corner(rng: &mut Rng, _ctrl: &Ctrl) -> (u64, u64, u64) {
+fn vmad_extremes(rng: &mut Rng) -> (u64, u64, u64) {
     const EXTREME: [u32; 8] = [
         0x7FFF_FFFF,
         0x8000_0000,

@@ -16,6 +16,10 @@ pub(super) struct Rounded {
     pub(super) st: bool,
     /// The sticky bit alone makes `st` (no significand bit below the round bit is set).
     pub(super) sticky_only: bool,
+    /// The only bit set below the round bit is the one just below it (and no sticky).
+    pub(super) st_top: bool,
+    /// The exponent after rounding (its carry included).
+    pub(super) e: i32,
     pub(super) inc: bool,
     pub(super) carry: bool,
     /// The significand's top bit before and after rounding.
@@ -101,6 +105,8 @@ pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
         rb,
         st,
         sticky_only: sticky & !below,
+        st_top: !sticky && norm.bit(163 - p) && (norm & U165::low_mask(163 - p)).is_zero(),
+        e,
         inc,
         carry,
         pre_normal: (sig >> (p - 1)) & 1 != 0,

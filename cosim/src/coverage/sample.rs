@@ -173,12 +173,22 @@ pub(crate) fn sample(
                 };
                 let k = pick(x > hi, clamp::HIGH, pick(x < lo, clamp::LOW, clamp::PASS));
                 h[v.clamp as usize + k] += 1;
+                let signed = v.ctrl.signed_final();
+                let vb = m.ix.vm_bounds;
+                for (i, &(s, at, _)) in vmbounds::AROUND_AT.iter().enumerate() {
+                    h[vb + vmbounds::AROUND + i] += (s == signed && at == x) as u64;
+                }
+                // Bits 62:32 holding exactly one set bit, bit 63 clear.
+                let high = (x as u64) >> vmbounds::HIGH_LSB;
+                if !signed && high.is_power_of_two() && high >> 31 == 0 {
+                    h[vb + vmbounds::HIGH_BIT + high.trailing_zeros() as usize] += 1;
+                }
             }
             Some(Op::Float(f)) => {
                 let sh = sh.matches(true, p.s3.tag, p.s3.ctrl).then_some(sh);
-                let c0 = s3_lane(h, m, f, &p.s3.lane0, sh.map(|e| &e.lanes[0]));
+                let c0 = s3_lane(h, m, f, 0, &p.s3.lane0, sh.map(|e| &e.lanes[0]));
                 if f.lanes == 2 {
-                    let c1 = s3_lane(h, m, f, &p.s3.lane1, sh.map(|e| &e.lanes[1]));
+                    let c1 = s3_lane(h, m, f, 1, &p.s3.lane1, sh.map(|e| &e.lanes[1]));
                     let pairs = if f.ctrl.is_half() {
                         m.ix.h2_lanes
                     } else {
@@ -372,6 +382,20 @@ fn s1_lane(
     let al = &mut h[al..al + align::N];
     al[k] += 1;
     al[align::STICKY] += l.align_sticky as u64;
+    if !l.c_zero & !l.prod_zero {
+        let bd = fx.bounds + lane * bounds::N;
+        let bd = &mut h[bd..bd + bounds::N];
+        let rs = 56 - d;
+        if (55..=57).contains(&d) {
+            bd[bounds::D55 + (d - 55) as usize] += 1;
+        }
+        if (163..=165).contains(&rs) {
+            bd[bounds::SH163 + (rs - 163) as usize] += 1;
+        }
+        if d <= 56 && (111..=112).contains(&rs) {
+            bd[bounds::SH111 + (rs - 111) as usize] += 1;
+        }
+    }
 
     // The lane's product as stage 2 adds it.
     let pl = if f64_ {
@@ -493,6 +517,12 @@ fn s2_lane(
             h[nb + pick(cnt > lim, norm::LIMIT, norm::LZA)] += 1;
             h[nb + norm::LIMIT_SUB] += (lz > lim) as u64;
         }
+        let bd = fx.bounds + lane * bounds::N;
+        if (lim - 1..=lim + 1).contains(&cnt) && lim >= 0 {
+            h[bd + bounds::CNT_BELOW + (cnt - lim + 1) as usize] += 1;
+        }
+        h[bd + bounds::LIM_ZERO] += (lim == 0) as u64;
+        h[bd + bounds::LIM_NEG] += (lim == -1) as u64;
     }
 }
 
@@ -510,8 +540,16 @@ const EVENT: [usize; 8] = [
 
 /// `s3` for one float lane: the rounder's decisions, as `round::round` makes them. Returns the
 /// lane's `bins::lane` class.
-fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneShadow>) -> usize {
+fn s3_lane(
+    h: &mut [u64],
+    m: &Model,
+    op: &FloatOp,
+    lane: usize,
+    l: &S3Lane,
+    sh: Option<&LaneShadow>,
+) -> usize {
     let fx = m.ix.fam[op.family as usize];
+    let bd = fx.bounds + lane * bounds::N;
     let rs = fx.result;
     let ctrl = &op.ctrl;
     let sm = ctrl.kind == Kind::Sm1x;
@@ -549,6 +587,11 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
         rd[round::TIE_CARRY] += (r.carry & (ev == round::TIE_UP)) as u64;
         rd[pick(r.inc, round::SUB_UP, round::SUB_DOWN)] += (!r.normal & inexact) as u64;
         rd[pick(r.rb, round::STICKY_ABOVE, round::STICKY_INEXACT)] += r.sticky_only as u64;
+
+        let bds = &mut h[bd..bd + bounds::N];
+        bds[bounds::ST_TOP] += r.st_top as u64;
+        bds[bounds::EMAX] += (r.normal & !r.overflow & (r.e == op.emax as i32)) as u64;
+        bds[bounds::EMAX1] += (r.overflow & !r.carry & (r.e == op.emax as i32 + 1)) as u64;
 
         overflow = r.overflow;
         flushed = r.flushed;
@@ -617,6 +660,9 @@ fn s3_lane(h: &mut [u64], m: &Model, op: &FloatOp, l: &S3Lane, sh: Option<&LaneS
             ),
         );
         h[rs + k] += 1;
+        if (one - 1..=one + 1).contains(&x) {
+            h[bd + bounds::SAT_BELOW + (x + 1 - one) as usize] += 1;
+        }
     }
     if ctrl.relu {
         let k = pick(

@@ -320,6 +320,28 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
         bins,
     );
 
+    // Boundary values.
+    let mut bins = Vec::new();
+    for lane in lanes {
+        for (k, kn) in bounds::NAMES.iter().enumerate() {
+            let why = match k {
+                bounds::SAT_BELOW | bounds::SAT_AT | bounds::SAT_ABOVE => sat.clone(),
+                bounds::D55..=bounds::SH112 | bounds::ST_TOP => r.need("reads c", c_real),
+                _ => None,
+            };
+            bins.push(bin(format!("{lane}{kn}"), why));
+        }
+    }
+    let bounds_ = b.group(
+        format!("{n}.bounds"),
+        "Values at, one below and one above each limit a comparison of the datapath decides \
+         on: the alignment's hold limit (d = 56) and its shift clamp (164), the addend's last \
+         bit at the window's bottom (shift 111), the normaliser's exponent limit (LZA count \
+         against it, and the limit itself at 0), the bit just below the round bit alone, the \
+         top binade against overflow, and .sat's 1.0.",
+        bins,
+    );
+
     FamIx {
         operands,
         special,
@@ -329,5 +351,6 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
         cancel: cancel_,
         lza: lza_,
         norm: norm_,
+        bounds: bounds_,
     }
 }

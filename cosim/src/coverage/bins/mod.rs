@@ -95,6 +95,7 @@ pub struct Ix {
     pub vm_signs: usize,
     pub vm_scale_sat: usize,
     pub vm_clamp: usize,
+    pub vm_bounds: usize,
     pub traffic: usize,
 }
 
@@ -109,6 +110,7 @@ pub struct FamIx {
     pub cancel: usize,
     pub lza: usize,
     pub norm: usize,
+    pub bounds: usize,
 }
 
 /// A bin index in a compact form (every table has far fewer than 65535 bins).

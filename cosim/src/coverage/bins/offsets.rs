@@ -185,6 +185,34 @@ pub mod norm {
 }
 
 /// `lza.position`: where the indicator's leading one falls, per hardware lane (`lane * N + x`).
+/// `<family>.bounds`, per lane: the values at, one below and one above the limits the
+/// datapath's comparisons decide on (alignment hold and clamp, the addend's last bit at the
+/// window's bottom, the normaliser's exponent limit, the bit just below the round bit, the top
+/// binade, `.sat`'s 1.0), so that a comparison off by one or a slice one bit short is seen.
+pub mod bounds {
+    named_bins! {
+        D55 = "d = 55: one binade below the hold limit (aligned)",
+        D56 = "d = 56: at the hold limit (aligned at the top)",
+        D57 = "d = 57: one binade past the hold limit (held)",
+        SH163 = "56 - d = 163: shift one below the window width",
+        SH164 = "56 - d = 164: shift equal to the window width",
+        SH165 = "56 - d = 165: shift one past the window width (clamped)",
+        SH111 = "shift 111: the addend's last bit at window bit 0 (nothing lost)",
+        SH112 = "shift 112: the addend's last bit one below the window",
+        CNT_BELOW = "LZA count one below the exponent limit",
+        CNT_AT = "LZA count equal to the exponent limit",
+        CNT_ABOVE = "LZA count one above the exponent limit (capped)",
+        LIM_ZERO = "exponent limit 0: no shift",
+        LIM_NEG = "exponent limit -1: right shift by one",
+        ST_TOP = "inexact only by the bit just below the round bit",
+        EMAX = "rounded into the top binade (e = emax), no overflow",
+        EMAX1 = "overflow to exactly e = emax + 1, no rounding carry",
+        SAT_BELOW = ".sat: the largest value below 1.0, kept",
+        SAT_AT = ".sat: exactly 1.0",
+        SAT_ABOVE = ".sat: 1.0 plus one ulp, clamped to 1.0",
+    }
+}
+
 pub mod lzapos {
     named_bins! {
         SLICE0 = "leading one in slice 0 (bits 63:0)",
@@ -274,4 +302,42 @@ pub mod half {
         VIA_RP_SAME = "binary32 step .rp: same as rounding once",
         VIA_RP_DIFF = "binary32 step .rp: differs from rounding once",
     }
+}
+
+/// `vmad.bounds`: the `.sat` result at, one below and one above each clamp limit, and for the
+/// u32 high clamp (any of bits 62:32 set) each of those bits set alone.
+pub mod vmbounds {
+    bins! {
+        AROUND[12],
+        HIGH_BIT[31],
+    }
+    /// The limits' neighbours, as (final type signed, 64-bit result, name), in `AROUND` order.
+    pub const AROUND_AT: [(bool, i64, &str); 12] = [
+        (true, i32::MAX as i64 - 1, "s32 .sat: INT_MAX - 1 (kept)"),
+        (true, i32::MAX as i64, "s32 .sat: INT_MAX (kept)"),
+        (
+            true,
+            i32::MAX as i64 + 1,
+            "s32 .sat: INT_MAX + 1 (clamped high)",
+        ),
+        (true, i32::MIN as i64 + 1, "s32 .sat: INT_MIN + 1 (kept)"),
+        (true, i32::MIN as i64, "s32 .sat: INT_MIN (kept)"),
+        (
+            true,
+            i32::MIN as i64 - 1,
+            "s32 .sat: INT_MIN - 1 (clamped low)",
+        ),
+        (false, -1, "u32 .sat: -1 (clamped low)"),
+        (false, 0, "u32 .sat: 0 (kept)"),
+        (false, 1, "u32 .sat: 1 (kept)"),
+        (false, u32::MAX as i64 - 1, "u32 .sat: UINT_MAX - 1 (kept)"),
+        (false, u32::MAX as i64, "u32 .sat: UINT_MAX (kept)"),
+        (
+            false,
+            u32::MAX as i64 + 1,
+            "u32 .sat: UINT_MAX + 1 (clamped high)",
+        ),
+    ];
+    /// The lowest of the u32 high clamp's bits.
+    pub const HIGH_LSB: u32 = 32;
 }

@@ -257,6 +257,26 @@ pub(super) fn build() -> Model {
         bins,
     );
 
+    let mut bins: Vec<BinDef> = vmbounds::AROUND_AT
+        .iter()
+        .map(|&(_, _, name)| bin(name, None))
+        .collect();
+    for k in 0..vmbounds::N - vmbounds::HIGH_BIT {
+        bins.push(bin(
+            format!(
+                "u32 .sat: bit {} alone of bits 62:32 (clamped high)",
+                vmbounds::HIGH_LSB as usize + k
+            ),
+            None,
+        ));
+    }
+    ix.vm_bounds = b.group(
+        "vmad.bounds",
+        "vmad .sat: the 64-bit result at, one below and one above each clamp limit, and each \
+         bit of the u32 high clamp's test (bits 62:32 not all zero) deciding it alone.",
+        bins,
+    );
+
     // ---- traffic -----------------------------------------------------------------------
     let mut bins = Vec::new();
     for p in Family::ALL {
