@@ -157,6 +157,46 @@ def write_mutated(rtl_src, rtl_dst, files, chosen):
         (rtl_dst / f).write_text("\n".join(out))
 
 
+def listed_mutants(path, files):
+    """The mutants of a `--set` file as (file, line index, operator, line, mutated line): each
+    names a module, one whole line of its code (found exactly once) and its replacement."""
+    out = []
+    for m in json.loads(path.read_text()):
+        f, old, new = m["file"], m["original"].strip(), m["mutated"].strip()
+        if f not in files:
+            raise ValueError(f"no module {f} in rtl/")
+        at = [i for i, line in enumerate(files[f]) if line.split("//")[0].strip() == old]
+        if len(at) != 1:
+            raise ValueError(f"{f}: the line `{old}` occurs {len(at)} times, not once")
+        line = files[f][at[0]]
+        indent = line[: len(line) - len(line.lstrip())]
+        out.append((f, at[0], m.get("why", "listed"), line.split("//")[0].rstrip(), indent + new))
+    return out
+
+
+def load_equivalents(path):
+    """(file, mutated line) -> {why, registers, ports}: survivors judged equivalent, per
+    comparison (a mutant that only changes a register no result depends on is equivalent for
+    --compare ports only)."""
+    if not path.exists():
+        return {}
+    out = {}
+    for e in json.loads(path.read_text()):
+        modes = e.get("modes", ["registers", "ports"])
+        out[(e["file"], e["mutated"].strip())] = {"why": e["why"],
+                                                  **{m: True for m in modes}}
+    return out
+
+
+def first_index(d):
+    """The stream index of a divergence's operation, from its replay command."""
+    for cmd in d.get("reproduce") or []:
+        m = re.search(r"--index (\d+)", cmd)
+        if m and "--window" not in cmd:
+            return int(m.group(1))
+    return None
+
+
 def rtl_files(d):
     """The sources of `d` in compile order, as its files.txt lists them (`#` comments)."""
     names = (line.split("#")[0].strip() for line in (d / "files.txt").read_text().splitlines())
@@ -175,6 +215,10 @@ def main():
     ap.add_argument("--markdown", help="write the table here")
     ap.add_argument("--work", help="work directory (default: a temporary one, removed)")
     ap.add_argument("--only", help="run only these of the drawn mutants (numbers, comma-separated)")
+    ap.add_argument("--set", help="run the mutants this JSON file lists instead of drawing any: "
+                    "[{file, original, mutated, why}], the original a whole line of code")
+    ap.add_argument("--require-killed", action="store_true",
+                    help="exit 1 unless every mutant is killed by every comparison run")
     a = ap.parse_args()
 
     root = Path(__file__).resolve().parent.parent
@@ -186,9 +230,16 @@ def main():
         lines, found = sites(Path(path).read_text())
         files[name] = lines
         all_sites += [(name, *f) for f in found]
-    rng = random.Random(a.seed)
-    chosen = rng.sample(all_sites, min(a.mutants, len(all_sites)))
-    chosen.sort(key=lambda s: (s[0], s[1]))
+    if a.set:
+        try:
+            chosen = listed_mutants(Path(a.set), files)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"mutate: {a.set}: {e}", file=sys.stderr)
+            return 2
+    else:
+        rng = random.Random(a.seed)
+        chosen = rng.sample(all_sites, min(a.mutants, len(all_sites)))
+        chosen.sort(key=lambda s: (s[0], s[1]))
     per_file = {}
     for c in chosen:
         per_file[c[0]] = per_file.get(c[0], 0) + 1
@@ -250,9 +301,12 @@ def main():
         if verdict == "killed":
             try:
                 j = json.loads((work / f"mut{k}-{compare}.json").read_text())
-                d = (j.get("divergences") or [None])[0]
-                if d:
+                ds = j.get("divergences") or []
+                if ds:
+                    # Chunks run in parallel: the earliest operation, not the first reported.
+                    d = min(ds, key=lambda d: (first_index(d) is None, first_index(d) or 0))
                     first = {key: d.get(key) for key in ("stage", "field", "cycle", "family")}
+                    first["operation"] = first_index(d)
             except (OSError, ValueError):
                 pass
         return verdict, time.monotonic() - t, first
@@ -274,31 +328,71 @@ def main():
               + f" {new.strip()}", flush=True)
 
     live = [r for r in rows if r[modes[0]]["verdict"] not in ("stillborn", "not run")]
-    print(f"\n{len(rows)} mutants, {len(rows) - len(live)} stillborn, {len(live)} live; "
+    stillborn = sum(r[modes[0]]["verdict"] == "stillborn" for r in rows)
+    judged = load_equivalents(root / "tools" / "mutate-equivalent.json")
+    print(f"\n{len(rows)} mutants, {stillborn} stillborn, {len(live)} live; "
           f"default stimulus, {a.ops} operations, seed 1")
+    blind = []
+    scores = {}
     for m in modes:
-        killed = sum(r[m]["verdict"] == "killed" for r in live)
-        print(f"  killed by --compare {m}: {killed}/{len(live)}")
+        killed = [r for r in live if r[m]["verdict"] == "killed"]
+        equiv = [r for r in live if r[m]["verdict"] != "killed"
+                 and judged.get((r["file"], r["mutated"]), {}).get(m)]
+        ops = sorted(r[m]["first"]["operation"] for r in killed
+                     if r[m].get("first") and r[m]["first"].get("operation") is not None)
+        median = ops[len(ops) // 2] if ops else None
+        secs = sorted(r[m]["seconds"] for r in live if "seconds" in r[m])
+        scores[m] = {"killed": len(killed), "equivalent": len(equiv),
+                     "non_equivalent": len(live) - len(equiv),
+                     "median_detection_operation": median,
+                     "median_seconds": secs[len(secs) // 2] if secs else None}
+        print(f"  --compare {m}: killed {len(killed)} of {len(live) - len(equiv)} non-equivalent "
+              f"({len(equiv)} judged equivalent); median detection at operation {median}")
+        for r in live:
+            if r[m]["verdict"] != "killed" and r not in equiv:
+                blind.append((m, r))
     surv = [r for r in live if any(r[m]["verdict"] != "killed" for m in modes)]
     if surv:
-        print("\nnot killed by every comparison (mutant, file:line, operator, verdicts, line):")
+        print("\nnot killed by every comparison (mutant, file:line, verdicts, line; why):")
         for r in surv:
-            print(f"  mut{r['mutant']:<3} {r['file']}:{r['line']:<4} {r['operator']:<22} "
-                  + " ".join(r[m]["verdict"] for m in modes) + f"  {r['mutated']}")
-    summary = {"seed": a.seed, "ops": a.ops, "sites": len(all_sites), "mutants": rows}
+            why = judged.get((r["file"], r["mutated"]), {}).get("why", "NOT JUDGED")
+            print(f"  mut{r['mutant']:<3} {r['file']}:{r['line']:<4} "
+                  + " ".join(r[m]["verdict"] for m in modes) + f"  {r['mutated']}\n"
+                  f"         {why}")
+    for m, r in blind:
+        print(f"blind spot: mut{r['mutant']} ({r['file']}:{r['line']}) survives --compare {m} "
+              "and is not judged equivalent in tools/mutate-equivalent.json")
+    summary = {"seed": a.seed, "ops": a.ops, "sites": len(all_sites), "scores": scores,
+               "mutants": rows}
     if a.json:
         Path(a.json).write_text(json.dumps(summary, indent=1) + "\n")
     if a.markdown:
-        md = ["| mutant | file:line | operator | " + " | ".join(modes) + " | mutated line |",
-              "|---|---|---|" + "---|" * len(modes) + "---|"]
+        cell = lambda c: (f"{c['verdict']} @{c['first']['operation']}"  # noqa: E731
+                          if c.get("first") and c["first"].get("operation") is not None
+                          else c["verdict"])
+        md = ["| mutant | file:line | operator | " + " | ".join(modes)
+              + " | s | mutated line | if not killed: why equivalent |",
+              "|---|---|---|" + "---|" * len(modes) + "---|---|---|"]
         for r in rows:
+            secs = sum(r[m].get("seconds", 0) for m in modes)
+            why = ""
+            if any(r[m]["verdict"] == "survived" for m in modes):
+                why = judged.get((r["file"], r["mutated"]), {}).get("why", "**not judged**")
             md.append(f"| mut{r['mutant']} | {r['file']}:{r['line']} | {r['operator']} | "
-                      + " | ".join(r[m]["verdict"] for m in modes)
-                      + " | `" + r["mutated"].replace("|", "\\|") + "` |")
+                      + " | ".join(cell(r[m]) for m in modes)
+                      + f" | {secs:.1f} | `" + r["mutated"].replace("|", "\\|") + "` | "
+                      + why.replace("|", "\\|") + " |")
         Path(a.markdown).write_text("\n".join(md) + "\n")
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
-    return 0
+    if a.require_killed:
+        missed = [r for r in rows if any(r[m]["verdict"] != "killed" for m in modes)]
+        for r in missed:
+            print(f"mutate: mut{r['mutant']} ({r['file']}:{r['line']}, {r['operator']}) was not "
+                  "killed: " + ", ".join(f"{m} {r[m]['verdict']}" for m in modes),
+                  file=sys.stderr)
+        return 1 if missed else 0
+    return 1 if blind else 0
 
 
 if __name__ == "__main__":

@@ -497,7 +497,21 @@ fn bounds_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
             fc.assemble(c_sign(ctrl, s), 0, 0)
         }
     };
-    match rng.below(7) {
+    match rng.below(8) {
+        // The smallest subnormal times 2^eb beside an addend 2^(ep - 56): shift 112, exact, the
+        // addend's bits reaching below the product's round bit (only the window decides the
+        // sticky bit).
+        7 => {
+            if ctrl.c_zero || ctrl.b_one || normal_only {
+                return None;
+            }
+            let (emin_ab, emin_c) = (1 - fab.bias() as i32, 1 - fc.bias() as i32);
+            let eb = rng.range(0, 40) as i32 - emin_ab - (pab as i32) + emin_c + 60;
+            let a = make(fab, sa, 1, emin_ab - pab as i32 + 1, false)?;
+            let b = make(fab, sa ^ s, 1, eb, true)?;
+            let c = make(fc, c_sign(ctrl, rng.bit()), 1, emin_ab + eb - 56, false)?;
+            Some((a, b, c))
+        }
         // The addend d binades above (below, for negative d) a product of leading bit 2^ep.
         0..=2 => {
             if ctrl.c_zero {

@@ -37,6 +37,8 @@ pub(crate) struct LaneShadow {
     c_zero: bool,
     sign_p: bool,
     sign_c: bool,
+    /// The addend is shifted past window bit 0 (shift > 111).
+    past: bool,
 }
 
 /// One operation's entry in the shadow pipeline.
@@ -420,6 +422,7 @@ fn s1_lane(
         c_zero: l.c_zero,
         sign_p: l.sign_p,
         sign_c: l.sign_c,
+        past: !l.c_zero & !l.prod_zero & (shift > 111),
     };
     if sm {
         let s = m.ix.sm1x;
@@ -590,6 +593,7 @@ fn s3_lane(
 
         let bds = &mut h[bd..bd + bounds::N];
         bds[bounds::ST_TOP] += r.st_top as u64;
+        bds[bounds::PAST_EXACT] += (!inexact & sh.is_some_and(|s| s.past)) as u64;
         bds[bounds::EMAX] += (r.normal & !r.overflow & (r.e == op.emax as i32)) as u64;
         bds[bounds::EMAX1] += (r.overflow & !r.carry & (r.e == op.emax as i32 + 1)) as u64;
 

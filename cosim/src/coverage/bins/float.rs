@@ -25,13 +25,21 @@ const MIXED_RIGHT: &str = "a value below the subnormal range (eref < -183) needs
     product alone has its lowest bit at window bit 93 (bf16; f16 products never get there), \
     and the right shift is at most 69 bits since ea + eb >= -252";
 
-/// Declares the groups of float family `f` (whose legal words `r` holds); their starts.
+/// Why only a binary64 product leaves an addend past the window's bottom with an exact sum.
+const PAST_EXACT: &str = "past window bit 0 (shift > 111) the addend's top bit is at window bit \
+    51 or below, while a binary32, f16 or bf16 product's lowest bit is at window bit 61 or above \
+    (93 for the half formats), so its round bit lies above the whole addend and the sum is \
+    inexact; add.f64's a * 1.0 is at least the smallest subnormal, and an addend 56 binades \
+    below that is zero";
+
+/// Why a half-precision right shift never drops a bit.
 const HALF_RIGHT: &str = "a value below the subnormal range needs eref < emin - 57: never \
     for binary16 (ea + eb >= -28, emin -14, and the binary32 step normalises at -126); for \
     bfloat16 it needs c = 0 as in mixed precision (a nonzero c more than 56 binades above the \
     product holds the window), and then the 16-bit product's lowest bit is at window bit 93 or \
     above while the right shift is at most 69 bits (ea + eb >= -252)";
 
+/// Declares the groups of float family `f` (whose legal words `r` holds); their starts.
 pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
     let n = f.name();
     let x2 = matches!(f, Family::F32x2 | Family::Half2);
@@ -326,7 +334,8 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
         for (k, kn) in bounds::NAMES.iter().enumerate() {
             let why = match k {
                 bounds::SAT_BELOW | bounds::SAT_AT | bounds::SAT_ABOVE => sat.clone(),
-                bounds::D55..=bounds::SH112 | bounds::ST_TOP => r.need("reads c", c_real),
+                bounds::PAST_EXACT if f != Family::F64 => Some(PAST_EXACT.to_string()),
+                bounds::D55..=bounds::PAST_EXACT | bounds::ST_TOP => r.need("reads c", c_real),
                 _ => None,
             };
             bins.push(bin(format!("{lane}{kn}"), why));

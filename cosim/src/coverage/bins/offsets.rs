@@ -199,6 +199,7 @@ pub mod bounds {
         SH165 = "56 - d = 165: shift one past the window width (clamped)",
         SH111 = "shift 111: the addend's last bit at window bit 0 (nothing lost)",
         SH112 = "shift 112: the addend's last bit one below the window",
+        PAST_EXACT = "exact result with the addend past the window's bottom (shift > 111)",
         CNT_BELOW = "LZA count one below the exponent limit",
         CNT_AT = "LZA count equal to the exponent limit",
         CNT_ABOVE = "LZA count one above the exponent limit (capped)",
