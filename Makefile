@@ -124,7 +124,7 @@ cosim: deps
 TEST_COSIM ?= 1
 test: deps fmt-check clippy lint cargo-test cpu-test fault-test ports-test random-init-test \
       rtl-coverage-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test farm-test py-test \
-      cocotb-test
+      cocotb-test mutate-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -513,13 +513,22 @@ silicon-exhaustive:
 # (MUTATE_SEED) from every module of rtl/, each Verilated as an RTL variant and run with the
 # default stimulus (MUTATE_OPS operations) under MUTATE_COMPARE=registers|ports|both; the
 # verdicts go to $(RESULTS_DIR)/mutate.json and mutate.md (tools/mutate.py).
-MUTATE_COUNT ?= 40
+MUTATE_COUNT ?= 200
 MUTATE_SEED ?= 1
-MUTATE_OPS ?= 20000
+MUTATE_OPS ?= 1000000
 MUTATE_COMPARE ?= both
-.PHONY: mutate
+.PHONY: mutate mutate-test
 mutate: deps
 	@mkdir -p $(RESULTS_DIR)
 	python3 tools/mutate.py --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) --ops $(MUTATE_OPS) \
 	  --compare $(MUTATE_COMPARE) --jobs $(shell nproc) \
 	  --json $(RESULTS_DIR)/mutate.json --markdown $(RESULTS_DIR)/mutate.md
+
+# The fixed mutants of tools/mutants-test.json (a clamp limit and a clamp slice, a sticky
+# slice, the overflow threshold, the alignment sticky), each aimed at a boundary bin: every one
+# must be killed by a short default run under both comparisons, so that a change to the
+# stimulus or the corners that reopens one of those blind spots fails `make test`.
+MUTATE_TEST_OPS ?= 200000
+mutate-test: deps
+	python3 tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) \
+	  --compare both --jobs $(shell nproc) --require-killed

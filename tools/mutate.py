@@ -274,7 +274,7 @@ def main():
 
     env = dict(os.environ, PTXFMA_RTL_DIR=str(rtl), PTXFMA_RTL_CACHE_DIR=str(work / "cache"))
     cargo = ["cargo"]
-    for i in range(0, len(viable), a.batch):
+    for i in range(0, len(viable) if len(viable) > a.batch else 0, a.batch):
         part = viable[i:i + a.batch]
         env["PTXFMA_RTL_VARIANTS"] = " ".join(f"mut{k}:MUT_{k}" for k in part)
         print(f"building mutants {part[0]}..{part[-1]}", flush=True)

@@ -506,10 +506,11 @@ fn bounds_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
                 return None;
             }
             let (emin_ab, emin_c) = (1 - fab.bias() as i32, 1 - fc.bias() as i32);
-            let eb = rng.range(0, 40) as i32 - emin_ab - (pab as i32) + emin_c + 60;
+            // c = 2^(ep - 56) normal: ep = emin_ab + eb >= emin_c + 56.
+            let eb = rng.range(0, 40) as i32 + emin_c - emin_ab + 56;
             let a = make(fab, sa, 1, emin_ab - pab as i32 + 1, false)?;
             let b = make(fab, sa ^ s, 1, eb, true)?;
-            let c = make(fc, c_sign(ctrl, rng.bit()), 1, emin_ab + eb - 56, false)?;
+            let c = make(fc, c_sign(ctrl, rng.bit()), 1, emin_ab + eb - 56, true)?;
             Some((a, b, c))
         }
         // The addend d binades above (below, for negative d) a product of leading bit 2^ep.

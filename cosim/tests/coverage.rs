@@ -120,6 +120,23 @@ const HARD: &[(&str, &str)] = &[
     ("mixed.inputs", "bf16 fma b subnormal"),
     ("mixed.result", "overflow .rm +: +max finite"),
     ("traffic.families", "vmad -> f64"),
+    ("vmad.bounds", "s32 .sat: INT_MAX + 1 (clamped high)"),
+    (
+        "vmad.bounds",
+        "u32 .sat: bit 62 alone of bits 62:32 (clamped high)",
+    ),
+    (
+        "f64.bounds",
+        "exact result with the addend past the window's bottom (shift > 111)",
+    ),
+    (
+        "f64.bounds",
+        "inexact only by the bit just below the round bit",
+    ),
+    (
+        "f32.bounds",
+        "rounded into the top binade (e = emax), no overflow",
+    ),
 ];
 
 #[test]
