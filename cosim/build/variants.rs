@@ -159,6 +159,11 @@ pub fn variants() -> Vec<Variant> {
         .filter(|s| !s.is_empty())
     {
         let (name, defs) = spec.split_once(':').unwrap_or((spec, ""));
+        // `name@alt`: a variant of the ports-only design (rtl/alt/) instead of the pipe.
+        let (name, design) = match name.split_once('@') {
+            Some((n, "alt")) => (n, Design::Alt),
+            _ => (name, Design::Pipe),
+        };
         let ok = !name.is_empty()
             && name
                 .bytes()
@@ -176,7 +181,7 @@ pub fn variants() -> Vec<Variant> {
             name: name.into(),
             defines: split(defs),
             flags: &[],
-            design: Design::Pipe,
+            design,
         });
     }
     out

@@ -212,9 +212,15 @@ fn ones_factors(p: u32) -> &'static [(u64, u64)] {
             (7, 2_573_485_501_354_569),
             (134_217_727, 134_217_729),
         ]
-    } else {
+    } else if p == 24 {
         // 2^25 - 1 = 31 * 601 * 1801
         &[(31, 1_082_401), (601, 55_831), (1801, 18_631)]
+    } else if p == 11 {
+        // 2^12 - 1 = 3^2 * 5 * 7 * 13
+        &[(63, 65), (45, 91), (39, 105)]
+    } else {
+        // 2^9 - 1 = 7 * 73
+        &[(7, 73)]
     }
 }
 
@@ -497,7 +503,26 @@ fn bounds_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
             fc.assemble(c_sign(ctrl, s), 0, 0)
         }
     };
-    match rng.below(8) {
+    match rng.below(10) {
+        // 2^emin (1 - 2^-(p+1)): just below the minimum normal by half a p-bit ulp, a tie for
+        // S4's test at p bits: c = 2^emin minus a product 2^(emin-p-1), or a product of two
+        // factors of 2^(p+1) - 1.
+        8 | 9 => {
+            let e = r.emin - p - 1;
+            if ctrl.c_zero || rng.bit() {
+                let &(f1, f2) = rng.pick(ones_factors(r.p));
+                let (a, b) = product(rng, (f1, f2), e)?;
+                return Some((a, b, c_zero(s)));
+            }
+            let c = make(fc, c_sign(ctrl, s), 1, r.emin, normal_only)?;
+            let sa = rng.bit();
+            let (a, b) = if ctrl.b_one {
+                (make(fab, !s, 1, e, normal_only)?, 0)
+            } else {
+                split(rng, fab, (sa, sa ^ !s), (1, 1), e, normal_only)?
+            };
+            Some((a, b, c))
+        }
         // The smallest subnormal times 2^eb beside an addend 2^(ep - 56): shift 112, exact, the
         // addend's bits reaching below the product's round bit (only the window decides the
         // sticky bit).

@@ -18,6 +18,9 @@ pub(super) struct Rounded {
     pub(super) sticky_only: bool,
     /// The only bit set below the round bit is the one just below it (and no sticky).
     pub(super) st_top: bool,
+    /// Tiny before rounding with S4's test (p bits, one position lower) at a tie: an all-ones
+    /// significand, the round bit set, nothing below.
+    pub(super) tie_u: bool,
     /// The exponent after rounding (its carry included).
     pub(super) e: i32,
     pub(super) inc: bool,
@@ -106,6 +109,7 @@ pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
         st,
         sticky_only: sticky & !below,
         st_top: !sticky && norm.bit(163 - p) && (norm & U165::low_mask(163 - p)).is_zero(),
+        tie_u: !norm.bit(164) & (sig_u == ones) & rb_u & !st_u,
         e,
         inc,
         carry,

@@ -593,6 +593,7 @@ fn s3_lane(
 
         let bds = &mut h[bd..bd + bounds::N];
         bds[bounds::ST_TOP] += r.st_top as u64;
+        bds[bounds::TINY_TIE] += r.tie_u as u64;
         bds[bounds::PAST_EXACT] += (!inexact & sh.is_some_and(|s| s.past)) as u64;
         bds[bounds::EMAX] += (r.normal & !r.overflow & (r.e == op.emax as i32)) as u64;
         bds[bounds::EMAX1] += (r.overflow & !r.carry & (r.e == op.emax as i32 + 1)) as u64;

@@ -206,6 +206,7 @@ pub mod bounds {
         LIM_ZERO = "exponent limit 0: no shift",
         LIM_NEG = "exponent limit -1: right shift by one",
         ST_TOP = "inexact only by the bit just below the round bit",
+        TINY_TIE = "half a p-bit ulp below the minimum normal (S4's test at a tie)",
         EMAX = "rounded into the top binade (e = emax), no overflow",
         EMAX1 = "overflow to exactly e = emax + 1, no rounding carry",
         SAT_BELOW = ".sat: the largest value below 1.0, kept",
