@@ -254,8 +254,9 @@ def main():
     per_file = {}
     for c in chosen:
         per_file[c[0]] = per_file.get(c[0], 0) + 1
-    print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} chosen "
-          f"(seed {a.seed}): " + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
+    how = f"listed in {a.set}" if a.set else f"drawn (seed {a.seed})"
+    print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} {how}: "
+          + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
 
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
     work.mkdir(parents=True, exist_ok=True)
