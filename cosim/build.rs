@@ -58,49 +58,23 @@ use std::process::Command;
 mod cache;
 #[path = "build/variants.rs"]
 mod variants;
+#[path = "src/verilator_build.rs"]
+mod verilator_build;
 
 use cache::{cache_dir, cached, hash, write_if_changed};
 use variants::{variants, Build, Design, Variant};
+use verilator_build::{
+    trace_defines, CXX_DEFINES, CXX_FLAGS, RUNTIME_SOURCES, VERILATOR_FLAGS,
+};
 
-/// Runtime sources that a trace-enabled, single-threaded model needs (Verilator's makefile
-/// calls them VM_GLOBAL_FAST).
-const RUNTIME_SOURCES: &[&str] = &[
-    "verilated.cpp",
-    "verilated_threads.cpp",
-    "verilated_vcd_c.cpp",
-];
+/// [`verilator_build::generated_sources`], failing the build on error.
+fn generated_sources(mdir: &Path, prefix: &str) -> Vec<PathBuf> {
+    verilator_build::generated_sources(mdir, prefix).unwrap_or_else(|e| fail(&e))
+}
 
-/// Verilator options of every build. Lint is a separate step (`make lint`, with -Wall), so
-/// warnings never stop the build here. `-O3` is what Verilator's manual recommends for speed; in
-/// Verilator 5.006 it generates the same code as the default for this RTL.
-const VERILATOR_FLAGS: &[&str] = &["--cc", "-O3", "-Wno-fatal"];
-
-/// The defines Verilator's makefile passes for a `--cc` model (see verilated.mk), without
-/// `VM_TRACE` and `VM_TRACE_VCD`, which depend on the build ([`trace_defines`]), and
-/// `VM_COVERAGE`, which depends on the variant ([`Variant::coverage`]).
-const CXX_DEFINES: &[(&str, &str)] = &[("VM_SC", "0"), ("VM_TRACE_FST", "0")];
-
-/// verilated.mk's CFG_CXXFLAGS_NO_UNUSED: the generated code is known to trip these.
-const CXX_FLAGS: &[&str] = &[
-    "-faligned-new",
-    "-Wno-bool-operation",
-    "-Wno-sign-compare",
-    "-Wno-uninitialized",
-    "-Wno-unused-but-set-variable",
-    "-Wno-unused-parameter",
-    "-Wno-unused-variable",
-    "-Wno-shadow",
-];
-
-/// `VM_TRACE` and `VM_TRACE_VCD` for a build with or without tracing, `VM_COVERAGE` for one
-/// with or without coverage.
-fn trace_defines(trace: bool, coverage: bool) -> [(&'static str, &'static str); 3] {
-    let v = if trace { "1" } else { "0" };
-    [
-        ("VM_TRACE", v),
-        ("VM_TRACE_VCD", v),
-        ("VM_COVERAGE", if coverage { "1" } else { "0" }),
-    ]
+/// [`verilator_build::port_widths`], failing the build on error.
+fn port_widths(header: &Path) -> Vec<(String, u32)> {
+    verilator_build::port_widths(header).unwrap_or_else(|e| fail(&e))
 }
 
 /// How the models are compiled: the compiler and the flags of each build.
@@ -523,63 +497,6 @@ fn verilate(verilator: &str, v: &Variant, b: Build, sources: &[PathBuf], mdir: &
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-}
-
-/// The C++ files of a Verilated model, as listed in its `_classes.mk` (model classes and
-/// support files; the runtime is built separately).
-fn generated_sources(mdir: &Path, prefix: &str) -> Vec<PathBuf> {
-    let mk = mdir.join(format!("{prefix}_classes.mk"));
-    let text = fs::read_to_string(&mk).unwrap_or_else(|e| fail(&format!("{}: {e}", mk.display())));
-    let mut files = Vec::new();
-    let mut in_list = false;
-    for line in text.lines() {
-        let t = line.trim();
-        if let Some(var) = t.strip_suffix("+= \\") {
-            let var = var.trim();
-            in_list = matches!(
-                var,
-                "VM_CLASSES_FAST" | "VM_CLASSES_SLOW" | "VM_SUPPORT_FAST" | "VM_SUPPORT_SLOW"
-            );
-            continue;
-        }
-        if t.is_empty() {
-            in_list = false;
-            continue;
-        }
-        if in_list {
-            let name = t.trim_end_matches('\\').trim();
-            files.push(mdir.join(format!("{name}.cpp")));
-        }
-    }
-    if files.is_empty() {
-        fail(&format!("no C++ sources listed in {}", mk.display()));
-    }
-    files
-}
-
-/// (port, width) for every port in the generated model header, from Verilator's
-/// `VL_IN*/VL_OUT*(&name,msb,lsb[,words])` declarations.
-fn port_widths(header: &Path) -> Vec<(String, u32)> {
-    let text =
-        fs::read_to_string(header).unwrap_or_else(|e| fail(&format!("{}: {e}", header.display())));
-    let mut ports = Vec::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if !(t.starts_with("VL_IN") || t.starts_with("VL_OUT")) {
-            continue;
-        }
-        let Some(args) = t.split_once("(&").map(|(_, r)| r) else {
-            continue;
-        };
-        let args: Vec<&str> = args.trim_end_matches(");").split(',').collect();
-        if args.len() < 3 {
-            continue;
-        }
-        let msb: u32 = args[1].trim().parse().unwrap_or(0);
-        let lsb: u32 = args[2].trim().parse().unwrap_or(0);
-        ports.push((args[0].trim().to_string(), msb - lsb + 1));
-    }
-    ports
 }
 
 /// The sources of `dir` in compile order, as its `files.txt` lists them (one name a line, `#`

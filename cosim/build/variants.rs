@@ -86,12 +86,11 @@ impl Build {
         }
     }
 
-    /// Verilator options beyond VERILATOR_FLAGS. `--trace-structs` makes every packed-struct
-    /// field its own signal in the divergence waveform.
+    /// Verilator options beyond VERILATOR_FLAGS.
     pub fn verilator_flags(self) -> &'static [&'static str] {
         match self {
             Build::Fast => &[],
-            Build::Traced => &["--trace", "--trace-structs"],
+            Build::Traced => crate::verilator_build::TRACE_FLAGS,
         }
     }
 }

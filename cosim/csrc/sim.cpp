@@ -1,181 +1,40 @@
-// Thin C++ shim between the Verilated ptxfma RTL and Rust. The frame and input layouts are
-// documented in cosim/src/rtl.rs, which checks them against the model at start-up.
+// Thin C++ shim between the Verilated ptxfma RTL built into fma-cosim and Rust (cxx). The
+// stepping itself is sim_core.h's, shared with the loadable designs of `fma-cosim dut build`.
 #include "ptxfma-cosim/csrc/sim.h"
 
-#include <cstring>
-#include <stdexcept>
 #include <string>
 
+#include "ptxfma-cosim/csrc/sim_core.h"
 #include "ptxfma_variants.h"
-#include "verilated.h"
-#include "verilated_vcd_c.h"
-#if VM_COVERAGE
-#include "verilated_cov.h"
-#endif
 
 namespace ptxfma {
 namespace {
 
-// Appends a port's value to a frame: 32-bit words, least significant first.
-inline void put(uint32_t*& p, uint64_t v, int words) {
-  p[0] = static_cast<uint32_t>(v);
-  if (words == 2) p[1] = static_cast<uint32_t>(v >> 32);
-  p += words;
-}
-template <std::size_t N>
-inline void put(uint32_t*& p, const VlWide<N>& v) {
-  std::memcpy(p, v.data(), N * sizeof(uint32_t));
-  p += N;
-}
-
-template <std::size_t N>
-constexpr std::size_t words_of(const VlWide<N>&) { return N; }
-
-// M is a fast build (top ptxfma_sim_top, rtl/sim/) or a traced one (top ptxfma_top); both
-// have ptxfma_top's ports. Without Regs, M has only the result ports (a design such as
-// rtl/alt/, checked with --compare ports) and a frame is the 4 port words.
 template <class M, bool Traced, bool Regs = true>
 class SimOf final : public Sim {
  public:
-  explicit SimOf(int rand_seed) : ctx_(new VerilatedContext) {
-    // An RTL $fatal/$stop must come back to Rust as an error, not abort the process.
-    ctx_->fatalOnError(false);
-    // +verilator+rand+reset+2 +verilator+seed+N: must be set before the model is constructed,
-    // which draws the initial values of a model Verilated with --x-initial unique.
-    if (rand_seed != 0) {
-      ctx_->randReset(2);
-      ctx_->randSeed(rand_seed);
-    }
-    // Tracing must be enabled before the model is constructed.
-    ctx_->traceEverOn(Traced);
-    Verilated::threadContextp(ctx_.get());
-    model_.reset(new M(ctx_.get(), "TOP"));
-    reset();
-  }
+  explicit SimOf(int rand_seed) : core_(rand_seed) {}
 
-  ~SimOf() override {
-    close_trace();
-    Verilated::threadContextp(ctx_.get());
-    model_->final();
-  }
-
-  size_t frame_words() const override {
-    const M& m = *model_;
-    if constexpr (Regs)
-      return 4 + words_of(m.s1_o) + words_of(m.s2_o) + words_of(m.s3_o) + words_of(m.out_o);
-    return 4;
-  }
-
-  uint64_t time() const override { return time_; }
-
-  void reset() override {
-    Verilated::threadContextp(ctx_.get());
-    M& m = *model_;
-    // ptxfma_sim_top samples its inputs on the falling edge, so the fast build releases reset
-    // with the clock high: the first cycle's falling edge then samples its inputs. The traced
-    // build keeps the clock low, as its waveform always showed, and so does a ports-only design
-    // (no wrapper).
-    m.clk_i = !Traced && Regs;
-    m.in_valid_i = 0;
-    m.rst_ni = 0;
-    half_cycle();
-    m.rst_ni = 1;
-    half_cycle();
-  }
+  size_t frame_words() const override { return core_.frame_words(); }
+  uint64_t time() const override { return core_.time(); }
+  void reset() override { core_.reset(); }
 
   void run_batch(rust::Slice<const uint64_t> inputs, rust::Slice<uint32_t> frames) override {
     // Sizes are checked by the Rust caller (Rtl::run_encoded).
-    const std::size_t n = inputs.size() / 4;
-    Verilated::threadContextp(ctx_.get());
-    M& m = *model_;
-    const uint64_t* in = inputs.data();
-    uint32_t* p = frames.data();
-    for (std::size_t i = 0; i < n; ++i, in += 4) {
-      cycle(in);
-      put(p, m.out_valid_o, 1);
-      put(p, m.out_tag_o, 1);
-      put(p, m.out_d_o, 2);
-      if constexpr (Regs) {
-        put(p, m.s1_o);
-        put(p, m.s2_o);
-        put(p, m.s3_o);
-        put(p, m.out_o);
-      }
-    }
+    core_.run_batch(inputs.data(), inputs.size() / 4, frames.data());
   }
 
   void spin(rust::Slice<const uint64_t> inputs, uint64_t cycles) override {
     // Sizes are checked by the Rust caller (Rtl::spin).
-    const std::size_t n = inputs.size() / 4;
-    Verilated::threadContextp(ctx_.get());
-    for (uint64_t i = 0; i < cycles; ++i) cycle(inputs.data() + 4 * (i % n));
+    core_.spin(inputs.data(), inputs.size() / 4, cycles);
   }
 
-  void open_trace(rust::Str path) override {
-    // Only called on traced builds (checked by Rtl::open_trace); a fast build has no trace().
-    if constexpr (Traced) {
-      close_trace();
-      Verilated::threadContextp(ctx_.get());
-      vcd_.reset(new VerilatedVcdC);
-      model_->trace(vcd_.get(), 99);  // trace() must precede open()
-      vcd_->open(std::string(path).c_str());
-      if (!vcd_->isOpen()) {
-        vcd_.reset();
-        throw std::runtime_error("cannot open " + std::string(path));
-      }
-    }
-  }
-
-  void close_trace() override {
-    if (vcd_) {
-      vcd_->close();
-      vcd_.reset();
-    }
-  }
-
-  void write_coverage([[maybe_unused]] rust::Str path) override {
-#if VM_COVERAGE
-    ctx_->coveragep()->write(std::string(path).c_str());
-#else
-    throw std::logic_error("this binary has no RTL coverage build");
-#endif
-  }
+  void open_trace(rust::Str path) override { core_.open_trace(std::string(path)); }
+  void close_trace() override { core_.close_trace(); }
+  void write_coverage(rust::Str path) override { core_.write_coverage(std::string(path)); }
 
  private:
-  // One clock cycle: drive the inputs and reset with the clock low (the fast build samples
-  // them on this falling edge), then the rising edge; one trace dump after each.
-  void cycle(const uint64_t* in) {
-    M& m = *model_;
-    m.rst_ni = !(in[0] & 2);
-    m.in_valid_i = in[0] & 1;
-    m.in_tag_i = static_cast<uint16_t>(in[0] >> 16);
-    m.in_ctrl_i = static_cast<uint32_t>(in[0] >> 32);  // masked to CtrlW bits by rtl.rs
-    m.in_a_i = in[1];
-    m.in_b_i = in[2];
-    m.in_c_i = in[3];
-    m.clk_i = 0;
-    half_cycle();
-    m.clk_i = 1;
-    half_cycle();
-    ++cycles_;
-  }
-
-  void half_cycle() {
-    if (ctx_->gotFinish())
-      throw std::runtime_error("the RTL already stopped ($finish, $stop or $fatal)");
-    model_->eval();
-    if (vcd_) vcd_->dump(time_);
-    time_ += 5;
-    if (ctx_->gotFinish())
-      throw std::runtime_error("the RTL stopped ($finish, $stop or $fatal) in cycle " +
-                               std::to_string(cycles_));
-  }
-
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<M> model_;
-  std::unique_ptr<VerilatedVcdC> vcd_;
-  uint64_t time_ = 0;
-  uint64_t cycles_ = 0;
+  Core<M, Traced, Regs> core_;
 };
 
 // The simulator of one variant: its traced model or its fast one.

@@ -19,6 +19,8 @@
 //! - [`rtlcov`]: RTL line and toggle coverage (`.dat` files: merge, figures);
 //! - [`progress`]: the progress display and Ctrl-C;
 //! - [`temporary`]: outputs written under temporary names, and Ctrl-C's immediate exit;
+//! - [`dut`]: a team's design built into a loadable library (`dut build`) and loaded (`--dut`);
+//! - [`verilator_build`]: how a Verilated model is built (shared with `build.rs`);
 //! - [`cli`]: the `fma-cosim` command line.
 
 pub mod batch;
@@ -26,6 +28,7 @@ pub mod chunk;
 pub mod cli;
 pub mod coverage;
 pub mod directed;
+pub mod dut;
 pub mod frame;
 pub mod fst;
 pub mod golden;
@@ -41,6 +44,7 @@ pub mod scoreboard;
 pub mod stim;
 pub mod stream;
 pub mod temporary;
+pub mod verilator_build;
 pub mod waves;
 
 /// An error meant for the user. The kinds a caller acts on have variants of their own; every

@@ -51,7 +51,9 @@ impl Sides {
     /// Extra replay arguments when not the defaults.
     pub fn args(&self) -> String {
         let mut a = String::new();
-        if self.rtl != "default" {
+        if let Some(dir) = self.rtl.strip_prefix("dut:") {
+            a.push_str(&format!(" --dut {dir}"));
+        } else if self.rtl != "default" {
             a.push_str(&format!(" --rtl {}", self.rtl));
         }
         if self.golden != "model" {

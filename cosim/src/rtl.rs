@@ -12,7 +12,6 @@
 //! Per cycle the shim reads [`IN_WORDS`] 64-bit input words, see [`encode_input`], and writes one
 //! frame of 32-bit words, laid out as described in [`crate::frame`].
 
-use std::pin::Pin;
 
 use ptxfma_model::machine::pipeline::PipeIn;
 use ptxfma_model::regs::{Out, Reg, S1, S2, S3};
@@ -120,6 +119,9 @@ pub fn variant_names() -> Vec<&'static str> {
 
 /// Looks a variant up by name.
 pub fn variant(name: &str) -> Result<&'static VariantMeta, Error> {
+    if let Some(dir) = name.strip_prefix("dut:") {
+        return crate::dut::load::open(std::path::Path::new(dir)).map(|l| &l.meta);
+    }
     VARIANTS.iter().find(|v| v.name == name).ok_or_else(|| {
         Error::new(format!(
             "no RTL variant `{name}` in this build (built: {}); variants are added with the \
@@ -133,6 +135,21 @@ pub fn variant(name: &str) -> Result<&'static VariantMeta, Error> {
 /// drifted from `model/src/regs.rs` is reported here, by name, instead of as a confusing
 /// divergence.
 pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
+    let problems = port_problems(v);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "RTL variant `{}` does not match the model (rtl/ptxfma_pkg.sv vs \
+             model/src/regs.rs): {}",
+            v.name,
+            problems.join("; ")
+        )))
+    }
+}
+
+/// What is wrong with `v`'s ports against the contract: a port missing, or of another width.
+pub fn port_problems(v: &VariantMeta) -> Vec<String> {
     let want: [(&str, u32); 11] = [
         ("clk_i", 1),
         ("rst_ni", 1),
@@ -157,27 +174,18 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     for (name, width) in want.iter().chain(regs) {
         match v.ports.iter().find(|(p, _)| p == name) {
             None => problems.push(format!("port {name} is missing")),
-            Some((_, w)) if w != width => problems.push(format!(
-                "port {name} is {w} bits, the model's register needs {width}"
-            )),
+            Some((_, w)) if w != width => {
+                problems.push(format!("port {name} is {w} bits, the contract needs {width}"))
+            }
             Some(_) => {}
         }
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::new(format!(
-            "RTL variant `{}` does not match the model (rtl/ptxfma_pkg.sv vs \
-             model/src/regs.rs): {}",
-            v.name,
-            problems.join("; ")
-        )))
-    }
+    problems
 }
 
 /// One Verilated RTL instance.
 pub struct Rtl {
-    sim: cxx::UniquePtr<ffi::Sim>,
+    sim: Backend,
     variant: &'static str,
     trace: bool,
     /// The design has stage registers; otherwise the shim writes only the port words, and
@@ -185,6 +193,12 @@ pub struct Rtl {
     registers: bool,
     enc: Vec<u64>,
     ports: Vec<u32>,
+}
+
+/// A variant built into this binary, or a design loaded from a `dut build` directory.
+enum Backend {
+    Built(cxx::UniquePtr<ffi::Sim>),
+    Loaded(crate::dut::load::Instance),
 }
 
 impl Rtl {
@@ -200,6 +214,31 @@ impl Rtl {
     pub fn with_random_init(variant: &str, trace: bool, seed: Option<u64>) -> Result<Rtl, Error> {
         let meta = self::variant(variant)?;
         check_ports(meta)?;
+        if let Some(dir) = meta.name.strip_prefix("dut:") {
+            if seed.is_some() {
+                return Err(Error::new(
+                    "--random-init needs a variant Verilated with --x-initial unique; a `dut \
+                     build` design is not",
+                ));
+            }
+            let lib = crate::dut::load::open(std::path::Path::new(dir))?;
+            let sim = crate::dut::load::Instance::new(lib, trace, 0)?;
+            if sim.frame_words() != frame::PORT_WORDS {
+                return Err(Error::new(format!(
+                    "design frame is {} words, a ports-only frame is {}",
+                    sim.frame_words(),
+                    frame::PORT_WORDS
+                )));
+            }
+            return Ok(Rtl {
+                sim: Backend::Loaded(sim),
+                variant: meta.name,
+                trace,
+                registers: false,
+                enc: Vec::new(),
+                ports: Vec::new(),
+            });
+        }
         let sim = match seed {
             None => ffi::new_sim(meta.name, trace, 0),
             Some(s) => {
@@ -228,7 +267,7 @@ impl Rtl {
             )));
         }
         Ok(Rtl {
-            sim,
+            sim: Backend::Built(sim),
             variant: meta.name,
             trace,
             registers: meta.registers,
@@ -247,18 +286,28 @@ impl Rtl {
         self.registers
     }
 
-    fn pin(&mut self) -> Pin<&mut ffi::Sim> {
-        self.sim.pin_mut()
-    }
-
     /// Asserts reset for one cycle.
     pub fn reset(&mut self) -> Result<(), Error> {
-        self.pin().reset().map_err(rtl_err)
+        match &mut self.sim {
+            Backend::Built(s) => s.pin_mut().reset().map_err(rtl_err),
+            Backend::Loaded(s) => s.reset(),
+        }
     }
 
     /// Trace time at which the next cycle starts (its rising edge is at +5).
     pub fn time(&self) -> u64 {
-        self.sim.time()
+        match &self.sim {
+            Backend::Built(s) => s.time(),
+            Backend::Loaded(s) => s.time(),
+        }
+    }
+
+    /// One cycle per 4 input words, the shim's frame words per cycle.
+    fn run_batch(&mut self, inputs: &[u64], frames: &mut [u32]) -> Result<(), Error> {
+        match &mut self.sim {
+            Backend::Built(s) => s.pin_mut().run_batch(inputs, frames).map_err(rtl_err),
+            Backend::Loaded(s) => s.run_batch(inputs, frames),
+        }
     }
 
     /// Runs one cycle per already encoded input (`IN_WORDS` each), one frame per cycle.
@@ -269,11 +318,11 @@ impl Rtl {
             return Err(Error::new("run_encoded: buffer sizes do not match"));
         }
         if self.registers {
-            return self.pin().run_batch(inputs, frames).map_err(rtl_err);
+            return self.run_batch(inputs, frames);
         }
         let mut ports = std::mem::take(&mut self.ports);
         ports.resize(inputs.len() / IN_WORDS * frame::PORT_WORDS, 0);
-        let r = self.pin().run_batch(inputs, &mut ports).map_err(rtl_err);
+        let r = self.run_batch(inputs, &mut ports);
         for (f, p) in frames
             .chunks_exact_mut(frame::WORDS)
             .zip(ports.chunks_exact(frame::PORT_WORDS))
@@ -301,7 +350,10 @@ impl Rtl {
         if inputs.is_empty() || !inputs.len().is_multiple_of(IN_WORDS) {
             return Err(Error::new("spin: empty or ragged input buffer"));
         }
-        self.pin().spin(inputs, cycles).map_err(rtl_err)
+        match &mut self.sim {
+            Backend::Built(s) => s.pin_mut().spin(inputs, cycles).map_err(rtl_err),
+            Backend::Loaded(s) => s.spin(inputs, cycles),
+        }
     }
 
     /// Starts dumping a VCD to `path` (the simulator must have been created with `trace`).
@@ -314,11 +366,17 @@ impl Rtl {
         let p = path
             .to_str()
             .ok_or_else(|| Error::new(format!("{}: not valid UTF-8", path.display())))?;
-        self.pin().open_trace(p).map_err(rtl_err)
+        match &mut self.sim {
+            Backend::Built(s) => s.pin_mut().open_trace(p).map_err(rtl_err),
+            Backend::Loaded(s) => s.open_trace(p),
+        }
     }
 
     pub fn close_trace(&mut self) {
-        self.pin().close_trace()
+        match &mut self.sim {
+            Backend::Built(s) => s.pin_mut().close_trace(),
+            Backend::Loaded(s) => s.close_trace(),
+        }
     }
 
     /// Writes the coverage counts of this model (since it was built) to `path`, in Verilator's
@@ -334,7 +392,10 @@ impl Rtl {
         let p = path
             .to_str()
             .ok_or_else(|| Error::new(format!("{}: not valid UTF-8", path.display())))?;
-        self.pin().write_coverage(p).map_err(rtl_err)
+        match &mut self.sim {
+            Backend::Built(s) => s.pin_mut().write_coverage(p).map_err(rtl_err),
+            Backend::Loaded(_) => Err(Error::new("a `dut build` design has no coverage points")),
+        }
     }
 }
 

@@ -43,6 +43,12 @@ pub struct Args {
     jobs: u64,
 }
 
+impl Args {
+    pub(super) fn sides_mut(&mut self) -> &mut SidesArgs {
+        &mut self.sides
+    }
+}
+
 pub fn bench(a: Args) -> Result<u8, Error> {
     let sides = a.sides.sides()?;
     let count = a.count;

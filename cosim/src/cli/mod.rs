@@ -68,6 +68,66 @@ enum Command {
     /// Merge functional-coverage files and report them, uncovered bins first (text, and HTML
     /// with --html).
     Coverage(coverage::Args),
+    /// A team's own design: `dut build` Verilates it from its manifest into a library that
+    /// `run --dut DIR` (and replay, wave, bench) loads (docs/dut.md).
+    Dut(DutArgs),
+}
+
+impl Command {
+    /// The `--rtl/--dut/--golden` arguments of a command that runs the RTL.
+    fn sides_mut(&mut self) -> Option<&mut SidesArgs> {
+        match self {
+            Command::Run(a) => Some(a.sides_mut()),
+            Command::Replay(a) => Some(a.sides_mut()),
+            Command::Wave(a) => Some(a.sides_mut()),
+            Command::Bench(a) => Some(a.sides_mut()),
+            _ => None,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+struct DutArgs {
+    #[command(subcommand)]
+    command: DutCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum DutCommand {
+    /// Verilate a design from its manifest (docs/dut.md), fast and traced, and compile it with
+    /// the shim into a library in OUT, with the record of what was built (dut.json).
+    Build {
+        /// The design's manifest (TOML).
+        #[arg(value_name = "MANIFEST")]
+        manifest: PathBuf,
+        /// Directory to build into (created; an earlier build there is replaced).
+        #[arg(long, value_name = "OUT")]
+        out: PathBuf,
+    },
+}
+
+fn dut(a: DutArgs) -> Result<u8, Error> {
+    match a.command {
+        DutCommand::Build { manifest, out } => {
+            let built = crate::dut::builder::build(&manifest, &out)?;
+            let r = &built.record;
+            println!(
+                "built `{}` into {} in {:.1} s: {} source(s), families {}, latency bound {}",
+                r.top,
+                built.dir.display(),
+                r.build_seconds,
+                r.sources.len(),
+                r.families.join(","),
+                r.latency_bound
+            );
+            println!(
+                "check it: fma-cosim run --dut {} --compare ports --filter {}",
+                built.dir.display(),
+                r.families.join(",")
+            );
+            Ok(0)
+        }
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -83,18 +143,35 @@ struct MergeArgs {
     junit: Option<PathBuf>,
 }
 
-/// `--rtl` and `--golden`, shared by the commands that run the RTL.
+/// `--rtl` (or `--dut`) and `--golden`, shared by the commands that run the RTL.
 #[derive(clap::Args, Debug, Clone)]
 struct SidesArgs {
     /// RTL variant under test (see `fma-cosim variants`).
     #[arg(long, default_value = "default", value_name = "VARIANT")]
     rtl: String,
+    /// A design built by `fma-cosim dut build` into DIR, under test instead of --rtl (checked
+    /// by its ports).
+    #[arg(long, value_name = "DIR", conflicts_with = "rtl")]
+    dut: Option<PathBuf>,
     /// Reference: `model` (the golden model) or `rtl:VARIANT` (another RTL build).
     #[arg(long, default_value = "model", value_name = "G")]
     golden: String,
 }
 
 impl SidesArgs {
+    /// `--dut DIR` becomes the variant name `dut:DIR` (DIR made absolute), after checking that
+    /// DIR holds a build this binary can load.
+    fn resolve_dut(&mut self) -> Result<(), Error> {
+        if let Some(dir) = &self.dut {
+            let abs = dir
+                .canonicalize()
+                .map_err(|e| Error::new(format!("--dut {}: {e}", dir.display())))?;
+            crate::dut::load::open(&abs)?;
+            self.rtl = crate::dut::load::variant_name(&abs);
+        }
+        Ok(())
+    }
+
     fn sides(&self) -> Result<Sides, Error> {
         Sides::new(&self.rtl, &self.golden)
     }
@@ -112,7 +189,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
     let parsed = cmd
         .try_get_matches_from(&args)
         .and_then(|m| Cli::from_arg_matches(&m));
-    let cli = match parsed {
+    let mut cli = match parsed {
         Ok(c) => c,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             let _ = e.print();
@@ -136,6 +213,12 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
             return 2;
         }
     };
+    if let Some(sides) = cli.command.sides_mut() {
+        if let Err(e) = sides.resolve_dut() {
+            eprintln!("error: {}", ptxfma_ptx::quote::quote_spans(&e.to_string()));
+            return 2;
+        }
+    }
     let r = match cli.command {
         Command::Run(a) => run::run(a),
         Command::Replay(a) => replay::replay(a),
@@ -144,6 +227,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Bench(a) => bench::bench(a),
         Command::Variants => variants(),
         Command::Coverage(a) => coverage::coverage(a),
+        Command::Dut(a) => dut(a),
     };
     match r {
         Ok(code) => code,

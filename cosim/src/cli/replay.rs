@@ -59,6 +59,12 @@ pub struct Args {
     fst: bool,
 }
 
+impl Args {
+    pub(super) fn sides_mut(&mut self) -> &mut SidesArgs {
+        &mut self.sides
+    }
+}
+
 /// The control word of `--ctrl`: a number of at most `CTRL_BITS` bits, or a PTX spelling.
 pub fn parse_ctrl(s: &str, target: &str) -> Result<u32, Error> {
     if s.starts_with(|c: char| c.is_ascii_digit()) {

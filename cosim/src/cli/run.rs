@@ -121,6 +121,12 @@ pub struct Args {
     strict_nan: bool,
 }
 
+impl Args {
+    pub(super) fn sides_mut(&mut self) -> &mut SidesArgs {
+        &mut self.sides
+    }
+}
+
 /// `--compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum CompareArg {
@@ -133,6 +139,9 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     let progress: &'static Progress = Box::leak(Box::default());
     progress::on_interrupt(progress);
     let sides = sides(&a)?;
+    if let Some(dir) = sides.rtl.strip_prefix("dut:") {
+        dut_defaults(&mut a, std::path::Path::new(dir))?;
+    }
     let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
     check_dir_writable(&a.waves_dir, "waves directory")?;
     if let Some(path) = a.vectors.take() {
@@ -158,6 +167,30 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     };
     let triaged = triage::triage(&ran, &sides, &waves, &progress.stop)?;
     write(&a, &plan, &ran, seconds, triaged)
+}
+
+/// A `dut build` design: the families it implements unless --filter names some (which it must
+/// implement), and its manifest's latency bound unless --latency-bound is given.
+fn dut_defaults(a: &mut Args, dir: &std::path::Path) -> Result<(), Error> {
+    let rec = &crate::dut::load::open(dir)?.record;
+    let implements: Vec<_> = rec
+        .families
+        .iter()
+        .filter_map(|f| crate::stim::Family::parse(f))
+        .collect();
+    if a.filter.0.len() == crate::stim::Family::ALL.len() {
+        a.filter = Families(implements);
+    } else if let Some(f) = a.filter.0.iter().find(|f| !implements.contains(f)) {
+        return Err(Error::new(format!(
+            "--filter {}: the design implements only {} (forms.families of its manifest)",
+            f.name(),
+            rec.families.join(", ")
+        )));
+    }
+    if a.latency_bound == ports::DEFAULT_BOUND {
+        a.latency_bound = rec.latency_bound;
+    }
+    Ok(())
 }
 
 /// The two sides, once the RTL variant is known to support what was asked of it.

@@ -32,6 +32,12 @@ pub struct Args {
     sides: SidesArgs,
 }
 
+impl Args {
+    pub(super) fn sides_mut(&mut self) -> &mut SidesArgs {
+        &mut self.sides
+    }
+}
+
 /// The operations of `lines`, one cycle each, tagged by cycle.
 pub fn parse_lines(lines: &[String]) -> Result<Vec<PipeIn>, Error> {
     let mut target = Target::default();

@@ -1,0 +1,173 @@
+//! The manifest of a team's design (`fma-cosim dut build`): a small TOML file naming the
+//! sources, the top and how to Verilate them, and what of the contract the design implements.
+//!
+//! ```toml
+//! [design]
+//! top = "my_fma_top"
+//! sources = ["rtl/my_fma.sv", "rtl/my_fma_top.sv"]   # relative to this file
+//! file_list = "rtl/files.f"        # or / and: one source a line, +incdir+DIR, +define+X=Y
+//! include_dirs = ["rtl/include"]
+//! defines = ["MY_OPTION=1"]
+//! verilator_flags = ["-Wno-WIDTH"]
+//!
+//! [contract]
+//! latency_bound = 64               # cycles from issue within which a result must retire
+//!
+//! [forms]
+//! families = ["f32"]               # the stimulus draws only these (fma-cosim run --filter)
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::stim::Family;
+use crate::Error;
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub design: Design,
+    #[serde(default)]
+    pub contract: Contract,
+    #[serde(default)]
+    pub forms: Forms,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Design {
+    pub top: String,
+    #[serde(default)]
+    pub sources: Vec<PathBuf>,
+    pub file_list: Option<PathBuf>,
+    #[serde(default)]
+    pub include_dirs: Vec<PathBuf>,
+    #[serde(default)]
+    pub defines: Vec<String>,
+    #[serde(default)]
+    pub verilator_flags: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contract {
+    /// Default: [`crate::ports::DEFAULT_BOUND`].
+    pub latency_bound: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Forms {
+    /// Family names (`fma-cosim run --filter`); empty: every family.
+    #[serde(default)]
+    pub families: Vec<String>,
+}
+
+/// A manifest with every path made absolute and checked, the file list read.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub manifest: Manifest,
+    pub sources: Vec<PathBuf>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub families: Vec<Family>,
+}
+
+impl Manifest {
+    /// Reads and checks `path`: one-line errors naming the manifest and what is wrong.
+    pub fn load(path: &Path) -> Result<Resolved, Error> {
+        let at = |m: String| Error::new(format!("{}: {m}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+        let manifest: Manifest =
+            toml::from_str(&text).map_err(|e| at(e.message().replace('\n', " ")))?;
+        let dir = path
+            .parent()
+            .map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d })
+            .unwrap_or(Path::new("."));
+        let dir = dir.canonicalize().map_err(|e| at(e.to_string()))?;
+        let d = &manifest.design;
+        if d.top.is_empty() || !d.top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(at(format!("design.top `{}` is not a module name", d.top)));
+        }
+        let file = |p: &Path, what: &str| -> Result<PathBuf, Error> {
+            let full = dir.join(p);
+            if full.is_file() {
+                Ok(full)
+            } else {
+                Err(at(format!("{what} {} does not exist", full.display())))
+            }
+        };
+        let mut sources = Vec::new();
+        for s in &d.sources {
+            sources.push(file(s, "source")?);
+        }
+        let mut include_dirs: Vec<PathBuf> = Vec::new();
+        for i in &d.include_dirs {
+            let full = dir.join(i);
+            if !full.is_dir() {
+                return Err(at(format!("include dir {} does not exist", full.display())));
+            }
+            include_dirs.push(full);
+        }
+        let mut defines = d.defines.clone();
+        if let Some(fl) = &d.file_list {
+            let fl = file(fl, "file list")?;
+            let base = fl.parent().unwrap_or(&dir).to_path_buf();
+            let text = std::fs::read_to_string(&fl).map_err(|e| at(e.to_string()))?;
+            for (n, line) in text.lines().enumerate() {
+                let line = line.split("//").next().unwrap_or("").trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                if let Some(inc) = line.strip_prefix("+incdir+") {
+                    include_dirs.extend(inc.split('+').filter(|s| !s.is_empty()).map(|s| base.join(s)));
+                } else if let Some(def) = line.strip_prefix("+define+") {
+                    defines.extend(def.split('+').filter(|s| !s.is_empty()).map(String::from));
+                } else if line.starts_with('-') || line.starts_with('+') {
+                    return Err(at(format!(
+                        "{}:{}: `{line}`: only sources, +incdir+ and +define+ are understood",
+                        fl.display(),
+                        n + 1
+                    )));
+                } else {
+                    let src = base.join(line);
+                    if !src.is_file() {
+                        return Err(at(format!(
+                            "{}:{}: source {} does not exist",
+                            fl.display(),
+                            n + 1,
+                            src.display()
+                        )));
+                    }
+                    sources.push(src);
+                }
+            }
+        }
+        if sources.is_empty() {
+            return Err(at("no sources: give design.sources or design.file_list".into()));
+        }
+        let mut families = Vec::new();
+        for f in &manifest.forms.families {
+            families.push(Family::parse(f).ok_or_else(|| {
+                at(format!(
+                    "forms.families: no family `{f}` (families: {})",
+                    Family::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+                ))
+            })?);
+        }
+        if families.is_empty() {
+            families = Family::ALL.to_vec();
+        }
+        if manifest.contract.latency_bound == Some(0) {
+            return Err(at("contract.latency_bound must be at least 1".into()));
+        }
+        Ok(Resolved {
+            manifest,
+            sources,
+            include_dirs,
+            defines,
+            families,
+        })
+    }
+}

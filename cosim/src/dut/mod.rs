@@ -1,0 +1,46 @@
+//! A team's own FMA, checked without touching this project (docs/dut.md): `fma-cosim dut build`
+//! Verilates a design from its manifest into a loadable library ([`builder`]); `run --dut DIR`
+//! loads it ([`load`]) and checks it by its ports like the RTL variants built in.
+
+pub mod builder;
+pub mod load;
+pub mod manifest;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`.
+pub const ABI: u32 = 1;
+/// The build's record, beside the library.
+pub const RECORD: &str = "dut.json";
+/// The library's file name.
+pub const LIBRARY: &str = "libptxfma_dut.so";
+
+/// Who built a library: a library is loaded only by the `fma-cosim` (and Verilator) that built
+/// it, since the frame layout and the shim may change between versions.
+pub fn build_id() -> String {
+    format!(
+        "fma-cosim {} ({})",
+        env!("CARGO_PKG_VERSION"),
+        crate::rtl::VERILATOR_VERSION
+    )
+}
+
+/// What `dut build` writes beside the library (`dut.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    pub abi: u32,
+    pub built_by: String,
+    pub top: String,
+    pub library: String,
+    pub manifest: PathBuf,
+    pub sources: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    /// (port, width in bits) of the design's top.
+    pub ports: Vec<(String, u32)>,
+    /// The families it implements: what `run --dut` draws by default.
+    pub families: Vec<String>,
+    pub latency_bound: u64,
+    pub build_seconds: f64,
+}
