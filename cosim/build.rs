@@ -63,9 +63,7 @@ mod verilator_build;
 
 use cache::{cache_dir, cached, hash, write_if_changed};
 use variants::{variants, Build, Design, Variant};
-use verilator_build::{
-    trace_defines, CXX_DEFINES, CXX_FLAGS, RUNTIME_SOURCES, VERILATOR_FLAGS,
-};
+use verilator_build::{trace_defines, CXX_DEFINES, CXX_FLAGS, RUNTIME_SOURCES, VERILATOR_FLAGS};
 
 /// [`verilator_build::generated_sources`], failing the build on error.
 fn generated_sources(mdir: &Path, prefix: &str) -> Vec<PathBuf> {

@@ -12,7 +12,6 @@
 //! Per cycle the shim reads [`IN_WORDS`] 64-bit input words, see [`encode_input`], and writes one
 //! frame of 32-bit words, laid out as described in [`crate::frame`].
 
-
 use ptxfma_model::machine::pipeline::PipeIn;
 use ptxfma_model::regs::{Out, Reg, S1, S2, S3};
 
@@ -174,9 +173,9 @@ pub fn port_problems(v: &VariantMeta) -> Vec<String> {
     for (name, width) in want.iter().chain(regs) {
         match v.ports.iter().find(|(p, _)| p == name) {
             None => problems.push(format!("port {name} is missing")),
-            Some((_, w)) if w != width => {
-                problems.push(format!("port {name} is {w} bits, the contract needs {width}"))
-            }
+            Some((_, w)) if w != width => problems.push(format!(
+                "port {name} is {w} bits, the contract needs {width}"
+            )),
             Some(_) => {}
         }
     }

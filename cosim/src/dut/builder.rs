@@ -98,9 +98,16 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
 
     let parent = out
         .parent()
-        .map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p })
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(|e| Error::new(format!("{}: {e}", parent.display())))?;
+    std::fs::create_dir_all(parent)
+        .map_err(|e| Error::new(format!("{}: {e}", parent.display())))?;
     let name = out
         .file_name()
         .ok_or_else(|| Error::new(format!("--out {}: not a directory name", out.display())))?;
@@ -124,7 +131,10 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
             .into_iter()
             .collect();
         hs.into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::new("verilator thread panicked"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::new("verilator thread panicked")))
+            })
             .collect()
     });
     let mut ports = Vec::new();
@@ -198,7 +208,10 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
             })
             .collect();
         hs.into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::new("compiler thread panicked"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::new("compiler thread panicked")))
+            })
             .collect()
     });
     let objs: Vec<PathBuf> = objs.into_iter().collect::<Result<_, _>>()?;
@@ -276,7 +289,10 @@ fn verilate(
         cmd.arg(format!("-D{def}"));
     }
     cmd.args(&d.verilator_flags).args(&m.sources);
-    run(&mut cmd, &format!("verilating `{}` ({} build)", d.top, w.name()))?;
+    run(
+        &mut cmd,
+        &format!("verilating `{}` ({} build)", d.top, w.name()),
+    )?;
     port_widths(&mdir.join(format!("{}.h", w.prefix()))).map_err(Error::new)
 }
 
@@ -352,16 +368,22 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), Error> {
     if out.status.success() {
         return Ok(());
     }
-    let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
-    let first: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    let first: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .collect();
     Err(Error::new(format!("{what} failed: {}", first.join(" | "))))
 }
 
 fn output(tool: &str, args: &[&str]) -> Result<String, Error> {
-    let out = Command::new(tool)
-        .args(args)
-        .output()
-        .map_err(|e| Error::new(format!("cannot run {tool}: {e} (install Verilator: make deps)")))?;
+    let out = Command::new(tool).args(args).output().map_err(|e| {
+        Error::new(format!(
+            "cannot run {tool}: {e} (install Verilator: make deps)"
+        ))
+    })?;
     if !out.status.success() {
         return Err(Error::new(format!("{tool} {} failed", args.join(" "))));
     }

@@ -18,8 +18,7 @@ type TimeFn = unsafe extern "C" fn(*const c_void) -> u64;
 type ResetFn = unsafe extern "C" fn(*mut c_void, *mut c_char, usize) -> i32;
 type BatchFn =
     unsafe extern "C" fn(*mut c_void, *const u64, usize, *mut u32, *mut c_char, usize) -> i32;
-type SpinFn =
-    unsafe extern "C" fn(*mut c_void, *const u64, usize, u64, *mut c_char, usize) -> i32;
+type SpinFn = unsafe extern "C" fn(*mut c_void, *const u64, usize, u64, *mut c_char, usize) -> i32;
 type OpenFn = unsafe extern "C" fn(*mut c_void, *const c_char, *mut c_char, usize) -> i32;
 type CloseFn = unsafe extern "C" fn(*mut c_void);
 
@@ -73,8 +72,7 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
             "{RECORD}: {e} (build the design with `fma-cosim dut build`)"
         ))
     })?;
-    let record: Record =
-        serde_json::from_str(&text).map_err(|e| at(format!("{RECORD}: {e}")))?;
+    let record: Record = serde_json::from_str(&text).map_err(|e| at(format!("{RECORD}: {e}")))?;
     let want = super::build_id();
     if record.abi != ABI || record.built_by != want {
         return Err(at(format!(
@@ -92,8 +90,9 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
     unsafe {
         let abi: libloading::Symbol<unsafe extern "C" fn() -> u32> =
             lib.get(b"ptxfma_dut_abi").map_err(|e| at(e.to_string()))?;
-        let build: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> =
-            lib.get(b"ptxfma_dut_build").map_err(|e| at(e.to_string()))?;
+        let build: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> = lib
+            .get(b"ptxfma_dut_build")
+            .map_err(|e| at(e.to_string()))?;
         let lib_build = CStr::from_ptr(build()).to_string_lossy().into_owned();
         if abi() != ABI || lib_build != want {
             return Err(at(format!(

@@ -83,7 +83,13 @@ impl Manifest {
             toml::from_str(&text).map_err(|e| at(e.message().replace('\n', " ")))?;
         let dir = path
             .parent()
-            .map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d })
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })
             .unwrap_or(Path::new("."));
         let dir = dir.canonicalize().map_err(|e| at(e.to_string()))?;
         let d = &manifest.design;
@@ -121,7 +127,11 @@ impl Manifest {
                     continue;
                 }
                 if let Some(inc) = line.strip_prefix("+incdir+") {
-                    include_dirs.extend(inc.split('+').filter(|s| !s.is_empty()).map(|s| base.join(s)));
+                    include_dirs.extend(
+                        inc.split('+')
+                            .filter(|s| !s.is_empty())
+                            .map(|s| base.join(s)),
+                    );
                 } else if let Some(def) = line.strip_prefix("+define+") {
                     defines.extend(def.split('+').filter(|s| !s.is_empty()).map(String::from));
                 } else if line.starts_with('-') || line.starts_with('+') {
@@ -145,14 +155,20 @@ impl Manifest {
             }
         }
         if sources.is_empty() {
-            return Err(at("no sources: give design.sources or design.file_list".into()));
+            return Err(at(
+                "no sources: give design.sources or design.file_list".into()
+            ));
         }
         let mut families = Vec::new();
         for f in &manifest.forms.families {
             families.push(Family::parse(f).ok_or_else(|| {
                 at(format!(
                     "forms.families: no family `{f}` (families: {})",
-                    Family::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+                    Family::ALL
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ))
             })?);
         }

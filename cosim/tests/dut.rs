@@ -1,0 +1,277 @@
+//! A team's design checked without touching the checkout (`fma-cosim dut build`, `--dut`):
+//! the second design's sources (`rtl/alt/`) are copied to a directory outside the checkout,
+//! built from a manifest there, and checked by their ports; the same with its injected fault
+//! must be caught. Manifests and builds that cannot work are one-line errors with exit 2.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::cosim;
+
+/// A fresh directory under the system's temporary directory (outside the checkout), removed
+/// when dropped.
+struct Outside(PathBuf);
+
+impl Outside {
+    fn new(name: &str) -> Outside {
+        let d = std::env::temp_dir().join(format!("ptxfma-dut-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("src")).unwrap();
+        let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl/alt");
+        for f in [
+            "ptxfma_alt_exact.sv",
+            "ptxfma_alt_round.sv",
+            "ptxfma_alt_top.sv",
+        ] {
+            std::fs::copy(alt.join(f), d.join("src").join(f)).unwrap();
+        }
+        Outside(d)
+    }
+
+    fn path(&self, p: &str) -> String {
+        self.0.join(p).to_str().unwrap().to_string()
+    }
+
+    /// Writes `manifest.toml`-like file `name` with the alt design's sources and `extra`.
+    fn manifest(&self, name: &str, design_extra: &str, rest: &str) -> String {
+        let text = format!(
+            "[design]\ntop = \"ptxfma_alt_top\"\nsources = [\"src/ptxfma_alt_exact.sv\", \
+             \"src/ptxfma_alt_round.sv\", \"src/ptxfma_alt_top.sv\"]\n{design_extra}\n{rest}"
+        );
+        std::fs::write(self.0.join(name), text).unwrap();
+        self.path(name)
+    }
+}
+
+impl Drop for Outside {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const FORMS: &str = "[contract]\nlatency_bound = 64\n\n[forms]\nfamilies = [\"f32\"]\n";
+
+/// An error is one line on stderr, `error: ...`, with exit 2; returns the line.
+fn one_line_error((code, out, err): (i32, String, String)) -> String {
+    assert_eq!(code, 2, "stdout: {out}\nstderr: {err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    lines[0].to_string()
+}
+
+#[test]
+fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
+    let d = Outside::new("alt");
+    let clean = d.manifest("dut.toml", "", FORMS);
+    let fault = d.manifest("fault.toml", "defines = [\"FAULT_ALT_STICKY_RP\"]", FORMS);
+    let (code, out, err) = cosim(&["dut", "build", &clean, "--out", &d.path("build")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("built `ptxfma_alt_top`"), "{out}");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join("build/dut.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["top"], "ptxfma_alt_top");
+    assert_eq!(record["families"], serde_json::json!(["f32"]));
+    // Nothing is left beside the build.
+    let names: Vec<String> = std::fs::read_dir(&d.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("building")), "{names:?}");
+
+    // The clean design passes; --filter defaults to the families it implements.
+    let waves = d.path("waves");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--dut",
+        &d.path("build"),
+        "--compare",
+        "ports",
+        "--count",
+        "100000",
+        "--jobs",
+        "2",
+        "--waves-dir",
+        &waves,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("over 1 family"), "{out}");
+    assert!(out.contains("f32                100000"), "{out}");
+
+    // The injected fault is caught, with a waveform and a reproduce command naming --dut.
+    let (code, _, err) = cosim(&["dut", "build", &fault, "--out", &d.path("fault")]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--dut",
+        &d.path("fault"),
+        "--compare",
+        "ports",
+        "--count",
+        "100000",
+        "--jobs",
+        "2",
+        "--waves-dir",
+        &waves,
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("wrong result (out_d_o)"), "{out}");
+    assert!(out.contains(&format!("--dut {}", d.path("fault"))), "{out}");
+    let vcd = std::fs::read_dir(&waves)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "vcd"))
+        .expect("a waveform");
+    let text = std::fs::read_to_string(vcd).unwrap();
+    assert!(text.contains("$scope module ptxfma_alt_top $end"));
+    assert!(text.contains("$scope module model $end"));
+
+    // A family the design does not implement is refused.
+    let line = one_line_error(cosim(&[
+        "run",
+        "--dut",
+        &d.path("build"),
+        "--compare",
+        "ports",
+        "--filter",
+        "f64",
+    ]));
+    assert!(line.contains("implements only f32"), "{line}");
+
+    // A library built by another fma-cosim is refused.
+    let rec = d.0.join("build/dut.json");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    std::fs::write(
+        &rec,
+        text.replace("\"fma-cosim ", "\"fma-cosim 0.0.0-other "),
+    )
+    .unwrap();
+    let line = one_line_error(cosim(&[
+        "run",
+        "--dut",
+        &d.path("build"),
+        "--compare",
+        "ports",
+    ]));
+    assert!(
+        line.contains("rebuild it with `fma-cosim dut build`"),
+        "{line}"
+    );
+}
+
+#[test]
+fn bad_manifests_and_designs_are_one_line_errors() {
+    let d = Outside::new("bad");
+    let build = |m: &str| cosim(&["dut", "build", m, "--out", &d.path("out")]);
+
+    let missing = d.manifest("missing.toml", "", "[forms]\nfamilies = [\"f32\"]\n");
+    std::fs::remove_file(d.0.join("src/ptxfma_alt_round.sv")).ok();
+    let line = one_line_error(build(&missing));
+    assert!(
+        line.contains("ptxfma_alt_round.sv does not exist"),
+        "{line}"
+    );
+    let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl/alt");
+    std::fs::copy(
+        alt.join("ptxfma_alt_round.sv"),
+        d.0.join("src/ptxfma_alt_round.sv"),
+    )
+    .unwrap();
+
+    let line = one_line_error(build(&d.manifest(
+        "fam.toml",
+        "",
+        "[forms]\nfamilies = [\"f33\"]\n",
+    )));
+    assert!(line.contains("no family `f33`"), "{line}");
+
+    let line = one_line_error(build(&d.manifest("key.toml", "colour = \"red\"", "")));
+    assert!(line.contains("colour"), "{line}");
+
+    let line = one_line_error(cosim(&[
+        "dut",
+        "build",
+        &d.path("none.toml"),
+        "--out",
+        &d.path("o"),
+    ]));
+    assert!(line.contains("none.toml"), "{line}");
+
+    // A top whose tag is 8 bits, and one without out_tag_o: the port is named.
+    std::fs::write(
+        d.0.join("src/narrow.sv"),
+        "module narrow (input logic clk_i, input logic rst_ni, input logic in_valid_i,\n\
+         input logic [7:0] in_tag_i, input logic [26:0] in_ctrl_i, input logic [63:0] in_a_i,\n\
+         input logic [63:0] in_b_i, input logic [63:0] in_c_i, output logic out_valid_o,\n\
+         output logic [15:0] out_tag_o, output logic [63:0] out_d_o);\n\
+         assign out_valid_o = in_valid_i; assign out_tag_o = {8'd0, in_tag_i};\n\
+         assign out_d_o = in_a_i;\nendmodule\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.0.join("narrow.toml"),
+        "[design]\ntop = \"narrow\"\nsources = [\"src/narrow.sv\"]\n",
+    )
+    .unwrap();
+    let line = one_line_error(build(&d.path("narrow.toml")));
+    assert!(
+        line.contains("port in_tag_i is 8 bits, the contract needs 16"),
+        "{line}"
+    );
+    std::fs::write(
+        d.0.join("src/untagged.sv"),
+        "module untagged (input logic clk_i, input logic rst_ni, input logic in_valid_i,\n\
+         input logic [15:0] in_tag_i, input logic [26:0] in_ctrl_i, input logic [63:0] in_a_i,\n\
+         input logic [63:0] in_b_i, input logic [63:0] in_c_i, output logic out_valid_o,\n\
+         output logic [63:0] out_d_o);\n\
+         assign out_valid_o = in_valid_i; assign out_d_o = in_a_i;\nendmodule\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.0.join("untagged.toml"),
+        "[design]\ntop = \"untagged\"\nsources = [\"src/untagged.sv\"]\n",
+    )
+    .unwrap();
+    let line = one_line_error(build(&d.path("untagged.toml")));
+    assert!(line.contains("port out_tag_o is missing"), "{line}");
+
+    // SystemVerilog that does not compile: Verilator's first lines, on one line.
+    std::fs::write(d.0.join("src/broken.sv"), "module broken (;\nendmodule\n").unwrap();
+    std::fs::write(
+        d.0.join("broken.toml"),
+        "[design]\ntop = \"broken\"\nsources = [\"src/broken.sv\"]\n",
+    )
+    .unwrap();
+    let line = one_line_error(build(&d.path("broken.toml")));
+    assert!(line.contains("verilating `broken`"), "{line}");
+
+    // No build was left behind by any of them.
+    assert!(!d.0.join("out").exists());
+    let names: Vec<String> = std::fs::read_dir(&d.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("building")), "{names:?}");
+
+    // --out over a directory that is not a build; --dut of a directory without one.
+    std::fs::create_dir_all(d.0.join("busy")).unwrap();
+    std::fs::write(d.0.join("busy/keep.txt"), "mine").unwrap();
+    let ok = d.manifest("ok.toml", "", FORMS);
+    let line = one_line_error(cosim(&["dut", "build", &ok, "--out", &d.path("busy")]));
+    assert!(line.contains("holds no earlier `dut build`"), "{line}");
+    assert!(d.0.join("busy/keep.txt").exists());
+    let line = one_line_error(cosim(&[
+        "run",
+        "--dut",
+        &d.path("busy"),
+        "--compare",
+        "ports",
+    ]));
+    assert!(line.contains("dut.json"), "{line}");
+}
