@@ -388,9 +388,13 @@ fn model_cxx(include: &Path, toolchain: &str) -> ModelCxx {
             .filter(|o| o.status.success())
             .map(|_| PathBuf::from("clang++")),
     };
-    let march = match env::var("PTXFMA_RTL_MARCH") {
-        Ok(m) => (!m.is_empty()).then_some(m),
-        Err(_) => host_has_x86_64_v3().then(|| "x86-64-v3".to_string()),
+    // Detected on this (build) host, which is also where `cargo test` runs the models; not when
+    // cross-compiling, unless PTXFMA_RTL_MARCH says so.
+    let cross = env::var("HOST").ok() != env::var("TARGET").ok();
+    let march = if cross && env::var_os("PTXFMA_RTL_MARCH").is_none() {
+        None
+    } else {
+        verilator_build::fast_march()
     };
     let identity = match &compiler {
         Some(c) => format!(
@@ -421,26 +425,6 @@ fn model_cxx(include: &Path, toolchain: &str) -> ModelCxx {
         compiler,
         fast_flags,
         identity,
-    }
-}
-
-/// Whether this (build) host runs x86-64-v3 code: the models are built for the machine that
-/// builds them, which is also where `cargo test` runs them.
-fn host_has_x86_64_v3() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let same = env::var("HOST").ok() == env::var("TARGET").ok();
-        same && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("fma")
-            && std::is_x86_feature_detected!("f16c")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("movbe")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 

@@ -107,3 +107,32 @@ pub fn port_widths(header: &Path) -> Result<Vec<(String, u32)>, String> {
     }
     Ok(ports)
 }
+
+/// Whether this machine runs x86-64-v3 code (AVX2, BMI2, FMA, ...): the models' fast builds
+/// are compiled with `-march=x86-64-v3` where it does, unless `PTXFMA_RTL_MARCH` says otherwise
+/// ([`fast_march`]).
+pub fn x86_64_v3_here() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("f16c")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("movbe")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The fast build's `-march` on this machine: `PTXFMA_RTL_MARCH` if set (empty: none), else
+/// `x86-64-v3` where the machine runs it.
+pub fn fast_march() -> Option<String> {
+    match std::env::var("PTXFMA_RTL_MARCH") {
+        Ok(m) => (!m.is_empty()).then_some(m),
+        Err(_) => x86_64_v3_here().then(|| "x86-64-v3".to_string()),
+    }
+}

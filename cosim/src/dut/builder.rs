@@ -341,8 +341,14 @@ fn compile(
     let obj = src.with_extension("o");
     let mut cmd = Command::new(cxx);
     cmd.args(["-std=gnu++17", "-fPIC", "-fvisibility=hidden", "-c", "-w"])
-        .arg(format!("-O{opt}"))
-        .arg("-isystem")
+        .arg(format!("-O{opt}"));
+    // The fast model as the built-in RTL's is compiled (cosim/build.rs).
+    if opt == 3 {
+        if let Some(m) = crate::verilator_build::fast_march() {
+            cmd.arg(format!("-march={m}"));
+        }
+    }
+    cmd.arg("-isystem")
         .arg(include)
         .arg("-isystem")
         .arg(include.join("vltstd"))
