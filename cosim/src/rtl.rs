@@ -134,7 +134,15 @@ pub fn variant(name: &str) -> Result<&'static VariantMeta, Error> {
 /// drifted from `model/src/regs.rs` is reported here, by name, instead of as a confusing
 /// divergence.
 pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
-    let problems = port_problems(v);
+    let tag_bits = match v.name.strip_prefix("dut:") {
+        Some(dir) => {
+            crate::dut::load::open(std::path::Path::new(dir))?
+                .record
+                .tag_width
+        }
+        None => 16,
+    };
+    let problems = port_problems(v, tag_bits);
     if problems.is_empty() {
         Ok(())
     } else {
@@ -147,19 +155,20 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     }
 }
 
-/// What is wrong with `v`'s ports against the contract: a port missing, or of another width.
-pub fn port_problems(v: &VariantMeta) -> Vec<String> {
+/// What is wrong with `v`'s ports against the contract, with tags of `tag_bits`: a port
+/// missing, or of another width.
+pub fn port_problems(v: &VariantMeta, tag_bits: u32) -> Vec<String> {
     let want: [(&str, u32); 11] = [
         ("clk_i", 1),
         ("rst_ni", 1),
         ("in_valid_i", 1),
-        ("in_tag_i", 16),
+        ("in_tag_i", tag_bits),
         ("in_ctrl_i", ptxfma_model::ctrl::CTRL_BITS),
         ("in_a_i", 64),
         ("in_b_i", 64),
         ("in_c_i", 64),
         ("out_valid_o", 1),
-        ("out_tag_o", 16),
+        ("out_tag_o", tag_bits),
         ("out_d_o", 64),
     ];
     let registers = [
@@ -192,6 +201,10 @@ pub struct Rtl {
     registers: bool,
     enc: Vec<u64>,
     ports: Vec<u32>,
+    /// A `dut build` design with tags narrower than 16 bits.
+    tags: Option<crate::dut::tags::TagMap>,
+    /// Inputs with their tags narrowed for it.
+    narrowed: Vec<u64>,
 }
 
 /// A variant built into this binary, or a design loaded from a `dut build` directory.
@@ -229,6 +242,7 @@ impl Rtl {
                     frame::PORT_WORDS
                 )));
             }
+            let bits = lib.record.tag_width;
             return Ok(Rtl {
                 sim: Backend::Loaded(sim),
                 variant: meta.name,
@@ -236,6 +250,8 @@ impl Rtl {
                 registers: false,
                 enc: Vec::new(),
                 ports: Vec::new(),
+                tags: (bits < 16).then(|| crate::dut::tags::TagMap::new(bits)),
+                narrowed: Vec::new(),
             });
         }
         let sim = match seed {
@@ -272,6 +288,8 @@ impl Rtl {
             registers: meta.registers,
             enc: Vec::new(),
             ports: Vec::new(),
+            tags: None,
+            narrowed: Vec::new(),
         })
     }
 
@@ -321,7 +339,32 @@ impl Rtl {
         }
         let mut ports = std::mem::take(&mut self.ports);
         ports.resize(inputs.len() / IN_WORDS * frame::PORT_WORDS, 0);
-        let r = self.run_batch(inputs, &mut ports);
+        let r = match self.tags.take() {
+            None => self.run_batch(inputs, &mut ports),
+            Some(mut map) => {
+                // Narrow the tags going in; widen, cycle by cycle in order, those coming out.
+                let mut narrowed = std::mem::take(&mut self.narrowed);
+                narrowed.clear();
+                narrowed.extend(
+                    inputs
+                        .chunks_exact(IN_WORDS)
+                        .flat_map(|w| [map.narrow(w[0]), w[1], w[2], w[3]]),
+                );
+                let r = self.run_batch(&narrowed, &mut ports);
+                for (inp, p) in inputs
+                    .chunks_exact(IN_WORDS)
+                    .zip(ports.chunks_exact_mut(frame::PORT_WORDS))
+                {
+                    map.issue(inp[0]);
+                    if p[0] & 1 != 0 {
+                        p[1] = map.retire(p[1]);
+                    }
+                }
+                self.narrowed = narrowed;
+                self.tags = Some(map);
+                r
+            }
+        };
         for (f, p) in frames
             .chunks_exact_mut(frame::WORDS)
             .zip(ports.chunks_exact(frame::PORT_WORDS))

@@ -165,6 +165,91 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
     );
 }
 
+/// `rtl/alt/` behind a wrapper whose tags are `TagW` bits: in order, latency 6.
+const NARROW: &str = "module alt_narrow #(parameter int unsigned TagW = 2) (\n\
+    input logic clk_i, input logic rst_ni, input logic in_valid_i,\n\
+    input logic [TagW-1:0] in_tag_i, input logic [26:0] in_ctrl_i, input logic [63:0] in_a_i,\n\
+    input logic [63:0] in_b_i, input logic [63:0] in_c_i, output logic out_valid_o,\n\
+    output logic [TagW-1:0] out_tag_o, output logic [63:0] out_d_o);\n\
+  logic [15:0] tag;\n\
+  ptxfma_alt_top u_alt (.clk_i, .rst_ni, .in_valid_i,\n\
+    .in_tag_i({{(16 - TagW){1'b0}}, in_tag_i}), .in_ctrl_i, .in_a_i, .in_b_i, .in_c_i,\n\
+    .out_valid_o, .out_tag_o(tag), .out_d_o);\n\
+  assign out_tag_o = tag[TagW-1:0];\n\
+endmodule\n";
+
+#[test]
+fn a_design_with_two_bit_tags_passes_and_its_fault_is_caught() {
+    // Two-bit tags with up to six operations in flight: tags repeat while in flight, and an
+    // in-order design's results still come back to the right operations.
+    let d = Outside::new("narrow");
+    std::fs::write(d.0.join("src/alt_narrow.sv"), NARROW).unwrap();
+    let sources = "sources = [\"src/ptxfma_alt_exact.sv\", \"src/ptxfma_alt_round.sv\", \
+                   \"src/ptxfma_alt_top.sv\", \"src/alt_narrow.sv\"]";
+    for (name, defines) in [
+        ("clean", ""),
+        ("fault", "defines = [\"FAULT_ALT_STICKY_RP\"]"),
+    ] {
+        std::fs::write(
+            d.0.join(format!("{name}.toml")),
+            format!(
+                "[design]\ntop = \"alt_narrow\"\n{sources}\n{defines}\n\
+                 verilator_flags = [\"-GTagW=2\"]\n[contract]\ntag_width = 2\n\
+                 [forms]\nfamilies = [\"f32\"]\n"
+            ),
+        )
+        .unwrap();
+        let (code, out, err) = cosim(&[
+            "dut",
+            "build",
+            &d.path(&format!("{name}.toml")),
+            "--out",
+            &d.path(name),
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    let run = |dir: &str| {
+        cosim(&[
+            "run",
+            "--progress",
+            "off",
+            "--dut",
+            &d.path(dir),
+            "--compare",
+            "ports",
+            "--count",
+            "100000",
+            "--jobs",
+            "2",
+            "--waves-dir",
+            &d.path("waves"),
+        ])
+    };
+    let (code, out, err) = run("clean");
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = run("fault");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("wrong result (out_d_o)"), "{out}");
+    // Without tag_width the two-bit ports are refused, naming the setting.
+    std::fs::write(
+        d.0.join("wide.toml"),
+        format!("[design]\ntop = \"alt_narrow\"\n{sources}\nverilator_flags = [\"-GTagW=2\"]\n"),
+    )
+    .unwrap();
+    let line = one_line_error(cosim(&[
+        "dut",
+        "build",
+        &d.path("wide.toml"),
+        "--out",
+        &d.path("w"),
+    ]));
+    assert!(
+        line.contains("port in_tag_i is 2 bits, the contract needs 16"),
+        "{line}"
+    );
+    assert!(line.contains("contract.tag_width"), "{line}");
+}
+
 #[test]
 fn bad_manifests_and_designs_are_one_line_errors() {
     let d = Outside::new("bad");

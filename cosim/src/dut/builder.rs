@@ -154,10 +154,19 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
         ),
         registers: false,
     };
-    let problems = rtl::port_problems(&meta);
+    let tag_width = m.manifest.contract.tag_width.unwrap_or(16);
+    let problems = rtl::port_problems(&meta, tag_width);
     if !problems.is_empty() {
+        let hint = if problems
+            .iter()
+            .any(|p| p.contains("_tag_") && p.contains(" bits"))
+        {
+            " (a narrower tag is declared with contract.tag_width)"
+        } else {
+            ""
+        };
         return Err(Error::new(format!(
-            "{}: design `{}` does not meet the contract (docs/dut.md): {}",
+            "{}: design `{}` does not meet the contract (docs/dut.md): {}{hint}",
             manifest.display(),
             m.manifest.design.top,
             problems.join("; ")
@@ -245,6 +254,7 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
             .contract
             .latency_bound
             .unwrap_or(crate::ports::DEFAULT_BOUND),
+        tag_width,
         build_seconds: t0.elapsed().as_secs_f64(),
     };
     let json = serde_json::to_string_pretty(&record).expect("a record serialises");

@@ -12,6 +12,7 @@
 //!
 //! [contract]
 //! latency_bound = 64               # cycles from issue within which a result must retire
+//! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16)
 //!
 //! [forms]
 //! families = ["f32"]               # the stimulus draws only these (fma-cosim run --filter)
@@ -54,6 +55,10 @@ pub struct Design {
 pub struct Contract {
     /// Default: [`crate::ports::DEFAULT_BOUND`].
     pub latency_bound: Option<u64>,
+    /// Width of `in_tag_i` and `out_tag_o`, 1 to 16 (default 16). A narrower tag is the
+    /// stream's tag modulo 2^width; results are matched to the oldest operation in flight
+    /// under it, so a design may have at most 2^width operations in flight.
+    pub tag_width: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -174,6 +179,11 @@ impl Manifest {
         }
         if families.is_empty() {
             families = Family::ALL.to_vec();
+        }
+        if let Some(w) = manifest.contract.tag_width {
+            if !(1..=16).contains(&w) {
+                return Err(at(format!("contract.tag_width {w} is not in 1..=16")));
+            }
         }
         if manifest.contract.latency_bound == Some(0) {
             return Err(at("contract.latency_bound must be at least 1".into()));

@@ -5,6 +5,7 @@
 pub mod builder;
 pub mod load;
 pub mod manifest;
+pub mod tags;
 
 use std::path::PathBuf;
 
@@ -42,5 +43,7 @@ pub struct Record {
     /// The families it implements: what `run --dut` draws by default.
     pub families: Vec<String>,
     pub latency_bound: u64,
+    /// Bits of `in_tag_i` and `out_tag_o`.
+    pub tag_width: u32,
     pub build_seconds: f64,
 }
