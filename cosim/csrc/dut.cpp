@@ -4,7 +4,8 @@
 // handle, error strings instead of exceptions, and an ABI and build identity to check.
 //
 // ptxfma_dut_models.h, written by `dut build`, includes the two models' headers and defines
-// PTXFMA_DUT_FAST and PTXFMA_DUT_TRACED (their classes), PTXFMA_DUT_ABI and PTXFMA_DUT_BUILD.
+// PTXFMA_DUT_FAST and PTXFMA_DUT_TRACED (their classes), PTXFMA_DUT_ABI, PTXFMA_DUT_BUILD and
+// PTXFMA_DUT_HANDSHAKE (the design has in_ready_o and out_ready_i).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,7 @@ class Dut {
   virtual void spin(const uint64_t* in, std::size_t n, uint64_t cycles) = 0;
   virtual void open_trace(const std::string& path) = 0;
   virtual void close_trace() = 0;
+  virtual void step(const uint64_t* in, uint32_t* out) = 0;
 };
 
 template <class M, bool Traced>
@@ -45,9 +47,10 @@ class DutOf final : public Dut {
   }
   void open_trace(const std::string& path) override { core_.open_trace(path); }
   void close_trace() override { core_.close_trace(); }
+  void step(const uint64_t* in, uint32_t* out) override { core_.step(in, out); }
 
  private:
-  ptxfma::Core<M, Traced, false> core_;
+  ptxfma::Core<M, Traced, false, PTXFMA_DUT_HANDSHAKE> core_;
 };
 
 // Copies what() into err (NUL-terminated, truncated to len) and returns -1.
@@ -119,3 +122,9 @@ PTXFMA_EXPORT int32_t ptxfma_dut_open_trace(void* h, const char* path, char* err
 }
 
 PTXFMA_EXPORT void ptxfma_dut_close_trace(void* h) { static_cast<Dut*>(h)->close_trace(); }
+
+// One cycle of a handshake design (sim_core.h's Core::step): 4 input words in, 5 words out.
+PTXFMA_EXPORT int32_t ptxfma_dut_step(void* h, const uint64_t* in, uint32_t* out, char* err,
+                                      std::size_t len) {
+  return guarded(err, len, [&] { static_cast<Dut*>(h)->step(in, out); });
+}

@@ -36,7 +36,9 @@ constexpr std::size_t words_of(const VlWide<N>&) { return N; }
 // M is a fast build (top ptxfma_sim_top, rtl/sim/) or a traced one (top ptxfma_top); both
 // have ptxfma_top's ports. Without Regs, M has only the result ports (a design such as
 // rtl/alt/, checked with --compare ports) and a frame is the 4 port words.
-template <class M, bool Traced, bool Regs>
+//
+// With Handshake, M also has in_ready_o and out_ready_i, and step() runs it one cycle at a time.
+template <class M, bool Traced, bool Regs, bool Handshake = false>
 class Core {
  public:
   explicit Core(int rand_seed) : ctx_(new VerilatedContext) {
@@ -103,6 +105,30 @@ class Core {
     }
   }
 
+  // One cycle of a handshake design: the 4 input words, out_ready_i from bit 2 of word 0; out
+  // gets what the design shows before the rising edge, when the transfers happen: in_ready_o,
+  // out_valid_o, out_tag_o, out_d_o (low, high).
+  void step([[maybe_unused]] const uint64_t* in, [[maybe_unused]] uint32_t* out) {
+    if constexpr (Handshake) {
+      Verilated::threadContextp(ctx_.get());
+      M& m = *model_;
+      drive(in);
+      m.out_ready_i = (in[0] >> 2) & 1;
+      m.clk_i = 0;
+      half_cycle();
+      out[0] = m.in_ready_o;
+      out[1] = m.out_valid_o;
+      out[2] = m.out_tag_o;
+      out[3] = static_cast<uint32_t>(m.out_d_o);
+      out[4] = static_cast<uint32_t>(m.out_d_o >> 32);
+      m.clk_i = 1;
+      half_cycle();
+      ++cycles_;
+    } else {
+      throw std::logic_error("step: not a handshake design");
+    }
+  }
+
   // `cycles` cycles through the n inputs, reading nothing back.
   void spin(const uint64_t* in, std::size_t n, uint64_t cycles) {
     Verilated::threadContextp(ctx_.get());
@@ -142,7 +168,7 @@ class Core {
  private:
   // One clock cycle: drive the inputs and reset with the clock low (the fast build samples
   // them on this falling edge), then the rising edge; one trace dump after each.
-  void cycle(const uint64_t* in) {
+  void drive(const uint64_t* in) {
     M& m = *model_;
     m.rst_ni = !(in[0] & 2);
     m.in_valid_i = in[0] & 1;
@@ -151,6 +177,12 @@ class Core {
     m.in_a_i = in[1];
     m.in_b_i = in[2];
     m.in_c_i = in[3];
+  }
+
+  void cycle(const uint64_t* in) {
+    M& m = *model_;
+    drive(in);
+    if constexpr (Handshake) m.out_ready_i = (in[0] >> 2) & 1;
     m.clk_i = 0;
     half_cycle();
     m.clk_i = 1;

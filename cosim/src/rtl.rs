@@ -205,6 +205,8 @@ pub struct Rtl {
     tags: Option<crate::dut::tags::TagMap>,
     /// Inputs with their tags narrowed for it.
     narrowed: Vec<u64>,
+    /// A `dut build` design with a ready/valid handshake.
+    handshake: Option<crate::dut::handshake::Handshake>,
 }
 
 /// A variant built into this binary, or a design loaded from a `dut build` directory.
@@ -252,6 +254,7 @@ impl Rtl {
                 ports: Vec::new(),
                 tags: (bits < 16).then(|| crate::dut::tags::TagMap::new(bits)),
                 narrowed: Vec::new(),
+                handshake: lib.record.handshake.then(Default::default),
             });
         }
         let sim = match seed {
@@ -290,6 +293,7 @@ impl Rtl {
             ports: Vec::new(),
             tags: None,
             narrowed: Vec::new(),
+            handshake: None,
         })
     }
 
@@ -305,6 +309,12 @@ impl Rtl {
 
     /// Asserts reset for one cycle.
     pub fn reset(&mut self) -> Result<(), Error> {
+        if let Some(h) = &mut self.handshake {
+            h.reset();
+        }
+        if let Some(t) = &mut self.tags {
+            t.clear();
+        }
         match &mut self.sim {
             Backend::Built(s) => s.pin_mut().reset().map_err(rtl_err),
             Backend::Loaded(s) => s.reset(),
@@ -339,8 +349,27 @@ impl Rtl {
         }
         let mut ports = std::mem::take(&mut self.ports);
         ports.resize(inputs.len() / IN_WORDS * frame::PORT_WORDS, 0);
-        let r = match self.tags.take() {
-            None => self.run_batch(inputs, &mut ports),
+        let r = if let (Some(h), Backend::Loaded(dut)) = (&mut self.handshake, &mut self.sim) {
+            h.run(dut, self.tags.as_mut(), inputs, &mut ports)
+        } else {
+            self.run_ports(inputs, &mut ports)
+        };
+        for (f, p) in frames
+            .chunks_exact_mut(frame::WORDS)
+            .zip(ports.chunks_exact(frame::PORT_WORDS))
+        {
+            f[..frame::PORT_WORDS].copy_from_slice(p);
+            f[frame::PORT_WORDS..].fill(0);
+        }
+        self.ports = ports;
+        r
+    }
+
+    /// The port words of a ports-only design, one cycle per input, tags narrowed and widened
+    /// for a design with narrower tags.
+    fn run_ports(&mut self, inputs: &[u64], ports: &mut [u32]) -> Result<(), Error> {
+        match self.tags.take() {
+            None => self.run_batch(inputs, ports),
             Some(mut map) => {
                 // Narrow the tags going in; widen, cycle by cycle in order, those coming out.
                 let mut narrowed = std::mem::take(&mut self.narrowed);
@@ -350,7 +379,7 @@ impl Rtl {
                         .chunks_exact(IN_WORDS)
                         .flat_map(|w| [map.narrow(w[0]), w[1], w[2], w[3]]),
                 );
-                let r = self.run_batch(&narrowed, &mut ports);
+                let r = self.run_batch(&narrowed, ports);
                 for (inp, p) in inputs
                     .chunks_exact(IN_WORDS)
                     .zip(ports.chunks_exact_mut(frame::PORT_WORDS))
@@ -364,16 +393,7 @@ impl Rtl {
                 self.tags = Some(map);
                 r
             }
-        };
-        for (f, p) in frames
-            .chunks_exact_mut(frame::WORDS)
-            .zip(ports.chunks_exact(frame::PORT_WORDS))
-        {
-            f[..frame::PORT_WORDS].copy_from_slice(p);
-            f[frame::PORT_WORDS..].fill(0);
         }
-        self.ports = ports;
-        r
     }
 
     /// Runs one cycle per input, one frame per cycle.

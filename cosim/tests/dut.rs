@@ -250,6 +250,121 @@ fn a_design_with_two_bit_tags_passes_and_its_fault_is_caught() {
     assert!(line.contains("contract.tag_width"), "{line}");
 }
 
+/// `alt_hs` (tests/dut/alt_hs.sv: `rtl/alt/` behind a ready/valid handshake, stalling at
+/// random and when its result FIFO could overflow), built from a copy outside the checkout.
+fn handshake_build(d: &Outside, name: &str, defines: &str, take: Option<&str>) -> String {
+    let mut sv =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dut/alt_hs.sv"))
+            .unwrap();
+    if let Some(t) = take {
+        sv = sv.replace("assign take        = in_valid_i && in_ready_o;", t);
+    }
+    std::fs::write(d.0.join(format!("src/{name}.sv")), sv).unwrap();
+    std::fs::write(
+        d.0.join(format!("{name}.toml")),
+        format!(
+            "[design]\ntop = \"alt_hs\"\nsources = [\"src/ptxfma_alt_exact.sv\", \
+             \"src/ptxfma_alt_round.sv\", \"src/ptxfma_alt_top.sv\", \"src/{name}.sv\"]\n\
+             {defines}\n[contract]\nhandshake = true\n[forms]\nfamilies = [\"f32\"]\n"
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = cosim(&[
+        "dut",
+        "build",
+        &d.path(&format!("{name}.toml")),
+        "--out",
+        &d.path(name),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    d.path(name)
+}
+
+fn handshake_run(d: &Outside, dir: &str, backpressure: &str, jobs: &str) -> (i32, String, String) {
+    cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--dut",
+        dir,
+        "--compare",
+        "ports",
+        "--count",
+        "100000",
+        "--jobs",
+        jobs,
+        "--backpressure",
+        backpressure,
+        "--waves-dir",
+        &d.path("waves"),
+    ])
+}
+
+/// The handshake line of a run's output.
+fn handshake_line(out: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with("handshake: "))
+        .unwrap_or_else(|| panic!("no handshake line: {out}"))
+        .to_string()
+}
+
+#[test]
+fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
+    let d = Outside::new("hs");
+    let clean = handshake_build(&d, "clean", "", None);
+    let (code, out, err) = handshake_run(&d, &clean, "0", "2");
+    assert_eq!(code, 0, "{out}{err}");
+    // The design stalls its input by itself; nothing holds its results.
+    let line = handshake_line(&out);
+    assert!(!line.starts_with("handshake: 0 design"), "{line}");
+    assert!(line.contains(", 0 with a result held"), "{line}");
+    // Random back-pressure: results held too, and the counts do not depend on --jobs.
+    let (code, out2, err) = handshake_run(&d, &clean, "30", "2");
+    assert_eq!(code, 0, "{out2}{err}");
+    let line2 = handshake_line(&out2);
+    assert!(!line2.contains(", 0 with a result held"), "{line2}");
+    let (code, out1, err) = handshake_run(&d, &clean, "30", "1");
+    assert_eq!(code, 0, "{out1}{err}");
+    assert_eq!(handshake_line(&out1), line2);
+
+    // Its injected fault is caught under back-pressure.
+    let fault = handshake_build(&d, "fault", "defines = [\"FAULT_ALT_STICKY_RP\"]", None);
+    let (code, out, err) = handshake_run(&d, &fault, "30", "2");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("wrong result (out_d_o)"), "{out}");
+    // A design that takes operations while showing in_ready_o low breaks the handshake: the
+    // co-simulator presents them again and they come back twice.
+    let broken = handshake_build(&d, "broken", "", Some("assign take = in_valid_i;"));
+    let (code, out, err) = handshake_run(&d, &broken, "0", "2");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("(out_tag_o)"), "{out}");
+
+    // --backpressure is for handshake designs only.
+    d.manifest("plain.toml", "", FORMS);
+    let (code, _, err) = cosim(&[
+        "dut",
+        "build",
+        &d.path("plain.toml"),
+        "--out",
+        &d.path("plain"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let line = one_line_error(handshake_run(&d, &d.path("plain"), "30", "1"));
+    assert!(line.contains("--backpressure needs"), "{line}");
+    // A design declared with a handshake must have its ports.
+    let line = one_line_error(cosim(&[
+        "dut",
+        "build",
+        &d.manifest("nohs.toml", "", "[contract]\nhandshake = true\n"),
+        "--out",
+        &d.path("nohs"),
+    ]));
+    assert!(
+        line.contains("port in_ready_o is missing (contract.handshake)"),
+        "{line}"
+    );
+}
+
 #[test]
 fn bad_manifests_and_designs_are_one_line_errors() {
     let d = Outside::new("bad");

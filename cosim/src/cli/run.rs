@@ -97,6 +97,10 @@ pub struct Args {
     /// to the issued operations by tag, for a design of any latency (docs/dut.md).
     #[arg(long, value_enum, default_value = "registers")]
     compare: CompareArg,
+    /// A `dut build` design with a handshake: `out_ready_i` low in PERCENT of its cycles, at
+    /// random (a stress mode; the same for any --jobs).
+    #[arg(long, value_name = "PERCENT", default_value = "0", value_parser = in_range(0, 90))]
+    backpressure: u64,
     /// With --compare ports: an operation must retire within N cycles of its issue; the
     /// stream is followed by N bubbles to drain the design.
     #[arg(long, value_name = "N", default_value_t = ports::DEFAULT_BOUND,
@@ -142,6 +146,22 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     if let Some(dir) = sides.rtl.strip_prefix("dut:") {
         dut_defaults(&mut a, std::path::Path::new(dir))?;
     }
+    if a.backpressure > 0 {
+        let handshake = match sides.rtl.strip_prefix("dut:") {
+            Some(dir) => {
+                crate::dut::load::open(std::path::Path::new(dir))?
+                    .record
+                    .handshake
+            }
+            None => false,
+        };
+        if !handshake {
+            return Err(Error::new(
+                "--backpressure needs a `dut build` design with contract.handshake",
+            ));
+        }
+        crate::dut::handshake::set_backpressure(a.backpressure);
+    }
     let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
     check_dir_writable(&a.waves_dir, "waves directory")?;
     if let Some(path) = a.vectors.take() {
@@ -160,6 +180,19 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     }
     let plan = plan(&a, &sides, jobs)?;
     let (ran, seconds) = regress(&a, &plan, &sides, progress)?;
+    if let Some(dir) = sides.rtl.strip_prefix("dut:") {
+        if crate::dut::load::open(std::path::Path::new(dir))?
+            .record
+            .handshake
+        {
+            let (stalls, held) = crate::dut::handshake::totals();
+            println!(
+                "handshake: {stalls} design cycle(s) with an operation held (in_ready_o low), \
+                 {held} with a result held (out_ready_i low, --backpressure {})",
+                a.backpressure
+            );
+        }
+    }
     let waves = WaveOpts {
         dir: &a.waves_dir,
         window: a.window,

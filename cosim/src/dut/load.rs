@@ -21,6 +21,7 @@ type BatchFn =
 type SpinFn = unsafe extern "C" fn(*mut c_void, *const u64, usize, u64, *mut c_char, usize) -> i32;
 type OpenFn = unsafe extern "C" fn(*mut c_void, *const c_char, *mut c_char, usize) -> i32;
 type CloseFn = unsafe extern "C" fn(*mut c_void);
+type StepFn = unsafe extern "C" fn(*mut c_void, *const u64, *mut u32, *mut c_char, usize) -> i32;
 
 /// A loaded library with its entry points, and what the run needs to know of it.
 pub struct Loaded {
@@ -35,6 +36,7 @@ pub struct Loaded {
     spin: SpinFn,
     open: OpenFn,
     close: CloseFn,
+    step: StepFn,
     pub record: Record,
     pub meta: VariantMeta,
 }
@@ -137,6 +139,7 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
             spin: sym!(b"ptxfma_dut_spin"),
             open: sym!(b"ptxfma_dut_open_trace"),
             close: sym!(b"ptxfma_dut_close_trace"),
+            step: sym!(b"ptxfma_dut_step"),
             _lib: lib,
             record,
             meta,
@@ -227,6 +230,18 @@ impl Instance {
         let p = CString::new(path).map_err(|_| Error::new("trace path holds a NUL byte"))?;
         // SAFETY: a live handle and a NUL-terminated path.
         call(|e, n| unsafe { (self.lib.open)(self.handle, p.as_ptr(), e, n) })
+    }
+
+    /// One cycle of a handshake design: `input` (out_ready_i in bit 2 of word 0) in; what the
+    /// design shows before the rising edge out: in_ready_o, out_valid_o, out_tag_o, out_d_o
+    /// (low, high).
+    pub fn step(&mut self, input: &[u64; 4]) -> Result<[u32; 5], Error> {
+        let mut out = [0u32; 5];
+        // SAFETY: a live handle; 4 input and 5 output words.
+        call(|e, n| unsafe {
+            (self.lib.step)(self.handle, input.as_ptr(), out.as_mut_ptr(), e, n)
+        })?;
+        Ok(out)
     }
 
     pub fn close_trace(&mut self) {

@@ -13,6 +13,7 @@
 //! [contract]
 //! latency_bound = 64               # cycles from issue within which a result must retire
 //! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16)
+//! handshake = true                 # in_ready_o / out_ready_i (default false)
 //!
 //! [forms]
 //! families = ["f32"]               # the stimulus draws only these (fma-cosim run --filter)
@@ -59,6 +60,11 @@ pub struct Contract {
     /// stream's tag modulo 2^width; results are matched to the oldest operation in flight
     /// under it, so a design may have at most 2^width operations in flight.
     pub tag_width: Option<u32>,
+    /// The design has a ready/valid handshake: `in_ready_o` (an operation is taken at a
+    /// rising edge only while it is high; the co-simulator holds it until then) and
+    /// `out_ready_i` (a result is taken only while it is high; the design holds it until then).
+    #[serde(default)]
+    pub handshake: bool,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]

@@ -3,6 +3,7 @@
 //! loads it ([`load`]) and checks it by its ports like the RTL variants built in.
 
 pub mod builder;
+pub mod handshake;
 pub mod load;
 pub mod manifest;
 pub mod tags;
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 /// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`.
-pub const ABI: u32 = 1;
+pub const ABI: u32 = 2;
 /// The build's record, beside the library.
 pub const RECORD: &str = "dut.json";
 /// The library's file name.
@@ -45,5 +46,7 @@ pub struct Record {
     pub latency_bound: u64,
     /// Bits of `in_tag_i` and `out_tag_o`.
     pub tag_width: u32,
+    /// `in_ready_o` and `out_ready_i`.
+    pub handshake: bool,
     pub build_seconds: f64,
 }

@@ -24,6 +24,11 @@ impl TagMap {
         }
     }
 
+    /// Forgets everything in flight (the design was reset).
+    pub fn clear(&mut self) {
+        self.inflight.iter_mut().for_each(VecDeque::clear);
+    }
+
     /// Encoded input `word0` with its tag narrowed, as the design is given it.
     pub fn narrow(&self, word0: u64) -> u64 {
         let narrow = (word0 >> TAG_SHIFT) as u16 & self.mask;
@@ -34,7 +39,7 @@ impl TagMap {
     /// throws everything in flight away first.
     pub fn issue(&mut self, word0: u64) {
         if word0 & 2 != 0 {
-            self.inflight.iter_mut().for_each(VecDeque::clear);
+            self.clear();
         }
         let tag = (word0 >> TAG_SHIFT) as u16;
         if word0 & 3 == 1 {
