@@ -8,6 +8,35 @@ pub use ptxfma_model::stimulus::{splitmix64, Family, Rng, Vector};
 pub use ptxfma_ptx::print::ptx_spelling;
 use ptxfma_ptx::print::{self as p, Operand};
 
+/// The forms a design under test implements, within its families (`forms` of a `dut build`
+/// manifest): rounding modes, `.ftz`, `.sat`. The stream draws only words it allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Forms {
+    /// Rounding modes allowed, by `Rnd as usize` (float words only).
+    pub rnds: [bool; 4],
+    pub ftz: bool,
+    pub sat: bool,
+}
+
+impl Forms {
+    pub fn allows(&self, c: &Ctrl) -> bool {
+        let float = c.kind != ptxfma_model::ctrl::Kind::Vmad;
+        (!float || self.rnds[c.rnd as usize]) && (self.ftz || !c.ftz) && (self.sat || !c.sat)
+    }
+}
+
+static FORMS: std::sync::RwLock<Option<Forms>> = std::sync::RwLock::new(None);
+
+/// Restricts every stream created from now on to `forms` (a `dut build` design's).
+pub fn set_forms(forms: Option<Forms>) {
+    *FORMS.write().unwrap_or_else(|p| p.into_inner()) = forms;
+}
+
+/// The restriction [`set_forms`] set, if any.
+pub fn forms() -> Option<Forms> {
+    *FORMS.read().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Deterministic vectors from the given families.
 pub struct Stimulus(s::Stimulus);
 

@@ -127,6 +127,8 @@ pub struct Stream {
     left: u64,
     drain: usize,
     cycle: u64,
+    /// Only words these allow ([`crate::stim::set_forms`]).
+    forms: Option<crate::stim::Forms>,
 }
 
 impl Stream {
@@ -156,6 +158,7 @@ impl Stream {
             left: vectors,
             drain: LATENCY,
             cycle: 0,
+            forms: crate::stim::forms(),
         }
     }
 
@@ -249,7 +252,13 @@ impl Iterator for Stream {
             self.bubble(tag)
         } else {
             let f = self.next_family();
-            let v = self.stims[f].next()?;
+            let mut v = self.stims[f].next()?;
+            if let Some(forms) = self.forms {
+                // Every family of a run has allowed words (checked when the manifest is read).
+                while !forms.allows(&v.ctrl) {
+                    v = self.stims[f].next()?;
+                }
+            }
             self.left -= 1;
             family = Some(self.families[f]);
             v.input(tag)

@@ -366,6 +366,71 @@ fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
 }
 
 #[test]
+fn the_stimulus_draws_only_the_forms_a_design_declares() {
+    // The injected fault breaks only .rp: a design declared without .rp passes, and only its
+    // forms (rn and rz, no .ftz) are drawn.
+    let d = Outside::new("forms");
+    let m = d.manifest(
+        "rnrz.toml",
+        "defines = [\"FAULT_ALT_STICKY_RP\"]",
+        "[forms]\nfamilies = [\"f32\"]\nrounding = [\"rn\", \"rz\"]\nftz = false\n",
+    );
+    let (code, out, err) = cosim(&["dut", "build", &m, "--out", &d.path("rnrz")]);
+    assert_eq!(code, 0, "{out}{err}");
+    let cov = d.path("cov.json");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--dut",
+        &d.path("rnrz"),
+        "--compare",
+        "ports",
+        "--count",
+        "100000",
+        "--jobs",
+        "2",
+        "--coverage",
+        &cov,
+        "--waves-dir",
+        &d.path("waves"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cov).unwrap()).unwrap();
+    let words = j["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "instr.words")
+        .unwrap();
+    let hit: Vec<&str> = words["bins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["hits"].as_u64().unwrap() > 0)
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        hit,
+        [
+            "fma.rn.f32",
+            "fma.rn.sat.f32",
+            "fma.rz.f32",
+            "fma.rz.sat.f32"
+        ]
+    );
+    let line = one_line_error(cosim(&[
+        "dut",
+        "build",
+        &d.manifest("bad.toml", "", "[forms]\nrounding = [\"rna\"]\n"),
+        "--out",
+        &d.path("bad"),
+    ]));
+    assert!(line.contains("no mode `rna`"), "{line}");
+}
+
+#[test]
 fn bad_manifests_and_designs_are_one_line_errors() {
     let d = Outside::new("bad");
     let build = |m: &str| cosim(&["dut", "build", m, "--out", &d.path("out")]);

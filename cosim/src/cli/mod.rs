@@ -166,7 +166,8 @@ impl SidesArgs {
             let abs = dir
                 .canonicalize()
                 .map_err(|e| Error::new(format!("--dut {}: {e}", dir.display())))?;
-            crate::dut::load::open(&abs)?;
+            let lib = crate::dut::load::open(&abs)?;
+            crate::stim::set_forms(lib.record.forms());
             self.rtl = crate::dut::load::variant_name(&abs);
         }
         Ok(())

@@ -269,6 +269,9 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
             .unwrap_or(crate::ports::DEFAULT_BOUND),
         tag_width,
         handshake,
+        rounding: m.forms.map_or([true; 4], |f| f.rnds),
+        ftz: m.forms.is_none_or(|f| f.ftz),
+        sat: m.forms.is_none_or(|f| f.sat),
         build_seconds: t0.elapsed().as_secs_f64(),
     };
     let json = serde_json::to_string_pretty(&record).expect("a record serialises");

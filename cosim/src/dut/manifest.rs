@@ -17,6 +17,9 @@
 //!
 //! [forms]
 //! families = ["f32"]               # the stimulus draws only these (fma-cosim run --filter)
+//! rounding = ["rn", "rz"]          # and of their float words only these modes (default all)
+//! ftz = false                      # no .ftz words (default true)
+//! sat = false                      # no .sat words (default true)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -73,6 +76,13 @@ pub struct Forms {
     /// Family names (`fma-cosim run --filter`); empty: every family.
     #[serde(default)]
     pub families: Vec<String>,
+    /// Rounding modes of the float words (`rn`, `rz`, `rm`, `rp`); empty: all four.
+    #[serde(default)]
+    pub rounding: Vec<String>,
+    /// Whether the design implements `.ftz` (default true).
+    pub ftz: Option<bool>,
+    /// Whether the design implements `.sat` (default true).
+    pub sat: Option<bool>,
 }
 
 /// A manifest with every path made absolute and checked, the file list read.
@@ -83,6 +93,8 @@ pub struct Resolved {
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
     pub families: Vec<Family>,
+    /// None: every form of the families.
+    pub forms: Option<crate::stim::Forms>,
 }
 
 impl Manifest {
@@ -191,6 +203,38 @@ impl Manifest {
                 return Err(at(format!("contract.tag_width {w} is not in 1..=16")));
             }
         }
+        let f = &manifest.forms;
+        let forms = if f.rounding.is_empty() && f.ftz.is_none() && f.sat.is_none() {
+            None
+        } else {
+            let mut rnds = [f.rounding.is_empty(); 4];
+            for r in &f.rounding {
+                let k = ["rn", "rz", "rm", "rp"]
+                    .iter()
+                    .position(|n| n == r)
+                    .ok_or_else(|| {
+                        at(format!(
+                            "forms.rounding: no mode `{r}` (modes: rn, rz, rm, rp)"
+                        ))
+                    })?;
+                rnds[k] = true;
+            }
+            Some(crate::stim::Forms {
+                rnds,
+                ftz: f.ftz.unwrap_or(true),
+                sat: f.sat.unwrap_or(true),
+            })
+        };
+        if let Some(fm) = forms {
+            for fam in &families {
+                if !fam.ctrls().iter().any(|c| fm.allows(c)) {
+                    return Err(at(format!(
+                        "forms leave family `{}` no instruction: drop it from forms.families",
+                        fam.name()
+                    )));
+                }
+            }
+        }
         if manifest.contract.latency_bound == Some(0) {
             return Err(at("contract.latency_bound must be at least 1".into()));
         }
@@ -200,6 +244,7 @@ impl Manifest {
             include_dirs,
             defines,
             families,
+            forms,
         })
     }
 }

@@ -48,5 +48,21 @@ pub struct Record {
     pub tag_width: u32,
     /// `in_ready_o` and `out_ready_i`.
     pub handshake: bool,
+    /// Forms within the families: rounding modes allowed (rn, rz, rm, rp), `.ftz`, `.sat`.
+    pub rounding: [bool; 4],
+    pub ftz: bool,
+    pub sat: bool,
     pub build_seconds: f64,
+}
+
+impl Record {
+    /// The forms of the families the design implements; None: all of them.
+    pub fn forms(&self) -> Option<crate::stim::Forms> {
+        let all = self.rounding == [true; 4] && self.ftz && self.sat;
+        (!all).then_some(crate::stim::Forms {
+            rnds: self.rounding,
+            ftz: self.ftz,
+            sat: self.sat,
+        })
+    }
 }
