@@ -420,6 +420,21 @@ fn the_stimulus_draws_only_the_forms_a_design_declares() {
             "fma.rz.sat.f32"
         ]
     );
+    // Coverage reports against those forms: the words and modes left out are unreachable.
+    let rp = words["bins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "fma.rp.f32")
+        .unwrap();
+    assert!(
+        rp["unreachable"]
+            .as_str()
+            .unwrap()
+            .contains("not among the forms of the design under test"),
+        "{rp}"
+    );
+    assert!(out.contains("f32.rounding               18 / 18"), "{out}");
     let line = one_line_error(cosim(&[
         "dut",
         "build",

@@ -4,17 +4,30 @@
 
 use super::*;
 
-/// What the legal control words of one family can do.
+/// What the legal control words of one family can do: all of them, or those of a design's
+/// forms ([`crate::stim::set_forms`], a `dut build` design's), set before the table is built.
 pub(super) struct Reach {
     name: &'static str,
+    /// The words a run can draw.
     ctrls: Vec<Ctrl>,
+    /// Every legal word.
+    all: Vec<Ctrl>,
 }
+
+/// Why a legal word is not drawn: the design under test does not implement it.
+pub(super) const NOT_IN_FORMS: &str = "not among the forms of the design under test (its dut.json)";
 
 impl Reach {
     pub(super) fn new(f: Family) -> Reach {
+        let all = f.ctrls();
+        let ctrls = match crate::stim::forms() {
+            None => all.clone(),
+            Some(fm) => all.iter().filter(|c| fm.allows(c)).copied().collect(),
+        };
         Reach {
             name: f.name(),
-            ctrls: f.ctrls(),
+            ctrls,
+            all,
         }
     }
 
@@ -22,10 +35,15 @@ impl Reach {
         self.ctrls.iter().any(p)
     }
 
-    /// `None` when some legal word satisfies `p`, else the reason, naming what is missing.
+    /// `None` when some word of the run satisfies `p`, else the reason, naming what is missing.
     pub(super) fn need(&self, what: &str, p: impl Fn(&Ctrl) -> bool) -> Option<String> {
-        if self.any(p) {
+        if self.ctrls.iter().any(&p) {
             None
+        } else if self.all.iter().any(&p) {
+            Some(format!(
+                "no `{}` instruction {what}: {NOT_IN_FORMS}",
+                self.name
+            ))
         } else {
             Some(format!(
                 "no legal `{}` instruction {what} (decoder: Family::ctrls)",

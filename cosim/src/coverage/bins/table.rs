@@ -13,6 +13,12 @@ pub(super) fn build() -> Model {
     let reach: Vec<Reach> = Family::ALL.iter().map(|&f| Reach::new(f)).collect();
 
     // ---- instructions ------------------------------------------------------------------
+    let forms = crate::stim::forms();
+    let excluded = |c: &Ctrl| {
+        forms
+            .filter(|f| !f.allows(c))
+            .map(|_| NOT_IN_FORMS.to_string())
+    };
     let words: Vec<Ctrl> = Family::ALL.iter().flat_map(|f| f.ctrls()).collect();
     let (vmad_words, float_words): (Vec<Ctrl>, Vec<Ctrl>) =
         words.into_iter().partition(|c| c.kind == Kind::Vmad);
@@ -22,13 +28,16 @@ pub(super) fn build() -> Model {
          modifier combination.",
         float_words
             .iter()
-            .map(|c| bin(word_name(c), None))
+            .map(|c| bin(word_name(c), excluded(c)))
             .collect(),
     );
     ix.vm_words = b.group(
         "vmad.words",
         "Every legal vmad control word: types, selectors, negations or .po, .sat, scale.",
-        vmad_words.iter().map(|c| bin(word_name(c), None)).collect(),
+        vmad_words
+            .iter()
+            .map(|c| bin(word_name(c), excluded(c)))
+            .collect(),
     );
     assert_eq!(ix.vm_words, ix.words + float_words.len());
     let mut modes = Vec::new();
