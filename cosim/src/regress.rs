@@ -33,6 +33,8 @@ pub struct Sides {
     /// `run --rtl-coverage FILE`: each worker writes its RTL's coverage counts to
     /// `FILE.worker-K` when it finishes (see [`crate::rtlcov`]).
     pub rtl_coverage: Option<std::path::PathBuf>,
+    /// `run --backpressure PERCENT` of a handshake design (0: none).
+    pub backpressure: u64,
 }
 
 impl Sides {
@@ -45,6 +47,7 @@ impl Sides {
             golden: golden.to_string(),
             random_init: None,
             rtl_coverage: None,
+            backpressure: 0,
         })
     }
 
@@ -58,6 +61,9 @@ impl Sides {
         }
         if self.golden != "model" {
             a.push_str(&format!(" --golden {}", self.golden));
+        }
+        if self.backpressure > 0 {
+            a.push_str(&format!(" --backpressure {}", self.backpressure));
         }
         a
     }

@@ -332,6 +332,22 @@ fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
     let (code, out, err) = handshake_run(&d, &fault, "30", "2");
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("wrong result (out_d_o)"), "{out}");
+    // Its reproduce command, as printed, names the design and the back-pressure, and finds it.
+    let cmd = out
+        .lines()
+        .map(str::trim)
+        .find(|l| l.contains(" run --seed") && l.contains("--backpressure 30"))
+        .unwrap_or_else(|| panic!("no reproduce command: {out}"));
+    assert!(cmd.contains(&format!("--dut {fault}")), "{cmd}");
+    let again = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{cmd} --progress off --waves-dir {}",
+            d.path("waves")
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1), "{cmd}");
     // A design that takes operations while showing in_ready_o low breaks the handshake: the
     // co-simulator presents them again and they come back twice.
     let broken = handshake_build(&d, "broken", "", Some("assign take = in_valid_i;"));

@@ -246,6 +246,7 @@ fn sides(a: &Args) -> Result<Sides, Error> {
     }
     sides.random_init = a.random_init;
     sides.rtl_coverage = a.rtl_coverage.clone();
+    sides.backpressure = a.backpressure;
     Ok(sides)
 }
 
