@@ -9,6 +9,7 @@ use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 use crate::chunk;
 use crate::golden::{self, Golden};
 use crate::lockstep::{self, Config};
+use crate::ports::{self, Compare};
 use crate::regress::{self, Placement, Progress};
 use crate::rtl::{self, Rtl};
 use crate::stim::Family;
@@ -54,11 +55,33 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     let count = a.count;
     // Each input with its family, as a stream yields them (drawn, not decoded, so that the
     // lockstep's rate counts no decoding).
-    let cycles: Vec<Cycle> = Stimulus::new(a.seed, &a.filter.0)
+    let mut cycles: Vec<Cycle> = Stimulus::new(a.seed, &a.filter.0)
         .take(count as usize)
         .enumerate()
         .map(|(i, v)| (v.input(i as u16), Some(Family::of(&v.ctrl))))
         .collect();
+    // A design with only result ports is checked by them, its stream drained for the bound.
+    let compare = if rtl::variant(&sides.rtl)?.registers {
+        Compare::Registers
+    } else {
+        let bound = match sides.rtl.strip_prefix("dut:") {
+            Some(dir) => {
+                crate::dut::load::open(std::path::Path::new(dir))?
+                    .record
+                    .latency_bound
+            }
+            None => ports::DEFAULT_BOUND,
+        };
+        let n = cycles.len() as u64;
+        cycles.extend((n..n + bound).map(|i| {
+            let idle = PipeIn {
+                tag: i as u16,
+                ..PipeIn::default()
+            };
+            (idle, None)
+        }));
+        Compare::Ports { bound }
+    };
     let inputs: Vec<PipeIn> = cycles.iter().map(|&(p, _)| p).collect();
     let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();
     println!(
@@ -116,7 +139,10 @@ pub fn bench(a: Args) -> Result<u8, Error> {
 
     // 3. One lockstep stream, model on its own thread, in rounds alternating with the RTL alone.
     let mut golden: Box<dyn Golden> = golden::from_spec(&sides.golden)?;
-    let cfg = Config::default();
+    let cfg = Config {
+        compare,
+        ..Config::default()
+    };
     let mut best = 0.0f64;
     for round in 0..ROUNDS {
         if round > 0 {
@@ -151,6 +177,7 @@ pub fn bench(a: Args) -> Result<u8, Error> {
         let cfg = Config {
             max_divergences: usize::MAX,
             overlap: placement.overlap(jobs, regress::available_cores()),
+            compare,
             ..Config::default()
         };
         let t = Instant::now();

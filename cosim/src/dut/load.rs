@@ -74,14 +74,20 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
             "{RECORD}: {e} (build the design with `fma-cosim dut build`)"
         ))
     })?;
-    let record: Record = serde_json::from_str(&text).map_err(|e| at(format!("{RECORD}: {e}")))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| at(format!("{RECORD}: {e}")))?;
+    // Who built it first: a record of another version may have other fields.
     let want = super::build_id();
-    if record.abi != ABI || record.built_by != want {
+    let (abi, by) = (value["abi"].as_u64(), value["built_by"].as_str());
+    if abi != Some(ABI as u64) || by != Some(want.as_str()) {
         return Err(at(format!(
-            "built by {} (ABI {}), this is {want} (ABI {ABI}): rebuild it with `fma-cosim dut build`",
-            record.built_by, record.abi
+            "built by {} (ABI {}), this is {want} (ABI {ABI}): rebuild it with `fma-cosim dut \
+             build`",
+            by.unwrap_or("an unknown tool"),
+            abi.map_or("?".into(), |a| a.to_string())
         )));
     }
+    let record: Record = serde_json::from_value(value).map_err(|e| at(format!("{RECORD}: {e}")))?;
     let lib_path = dir.join(&record.library);
     // SAFETY: the library was built by `dut build` from cosim/csrc/dut.cpp; its constructors
     // are the Verilator runtime's and the models' static initialisers.
