@@ -132,6 +132,32 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
     assert!(text.contains("$scope module ptxfma_alt_top $end"));
     assert!(text.contains("$scope module model $end"));
 
+    // `wave` judges it by its ports too: the faulty .rp result, nothing for the clean build.
+    let ops = "fma.rp.f32 0x4a1a6515 0x4b420001 0x00007fff";
+    let (code, out, err) = cosim(&[
+        "wave",
+        "--dut",
+        &d.path("fault"),
+        "--vcd",
+        &d.path("w.vcd"),
+        ops,
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("d = 0x55ea0136 (3.2161365e13)  RTL: 0x55ea0135"),
+        "{out}"
+    );
+    let (code, out, err) = cosim(&[
+        "wave",
+        "--dut",
+        &d.path("build"),
+        "--vcd",
+        &d.path("w.vcd"),
+        ops,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("no divergence"), "{out}");
+
     // A family the design does not implement is refused.
     let line = one_line_error(cosim(&[
         "run",
@@ -143,6 +169,19 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
         "f64",
     ]));
     assert!(line.contains("implements only f32"), "{line}");
+
+    // --out and the manifest relative to the working directory.
+    let rel = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+        .args(["dut", "build", "dut.toml", "--out", "rel/build"])
+        .current_dir(&d.0)
+        .output()
+        .unwrap();
+    assert!(
+        rel.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rel.stderr)
+    );
+    assert!(d.0.join("rel/build/libptxfma_dut.so").is_file());
 
     // A library built by another fma-cosim is refused.
     let rec = d.0.join("build/dut.json");

@@ -92,6 +92,9 @@ pub fn wave(a: Args) -> Result<u8, Error> {
     };
     let inputs = parse_lines(&lines)?;
     let reference = golden::from_spec(&sides.golden)?;
+    if !crate::rtl::variant(&sides.rtl)?.registers {
+        return ports_wave(&a, &sides, reference.as_ref(), inputs);
+    }
     let w = waves::write_window(&a.vcd, &sides.rtl, reference.as_ref(), &inputs, 0)?;
     println!(
         "waveform {}: {} operation(s) in cycles 0..{} plus {LATENCY} drain cycles, RTL `{}` \
@@ -127,6 +130,96 @@ pub fn wave(a: Args) -> Result<u8, Error> {
         let cycles: Vec<String> = w.mismatches.iter().map(u64::to_string).collect();
         println!(
             "DIVERGENCE after the edge of cycle(s) {} (cosim.mismatch in the waveform)",
+            cycles.join(", ")
+        );
+        Ok(1)
+    }
+}
+
+/// `wave` of a design with only result ports: the operations then `bound` idle cycles, judged
+/// by the ports (results matched by tag, any latency), with the marker after the edges where
+/// a ports divergence shows.
+fn ports_wave(
+    a: &Args,
+    sides: &crate::regress::Sides,
+    reference: &dyn golden::Golden,
+    mut inputs: Vec<PipeIn>,
+) -> Result<u8, Error> {
+    use crate::frame;
+    use crate::ports::{Checker, Fault};
+    let bound = match sides.rtl.strip_prefix("dut:") {
+        Some(dir) => {
+            crate::dut::load::open(std::path::Path::new(dir))?
+                .record
+                .latency_bound
+        }
+        None => crate::ports::DEFAULT_BOUND,
+    };
+    let ops = inputs.len();
+    inputs.extend((ops as u64..ops as u64 + bound).map(|t| PipeIn {
+        tag: t as u16,
+        ..PipeIn::default()
+    }));
+    let mut rtl = crate::rtl::Rtl::new(&sides.rtl, false)?;
+    rtl.reset()?;
+    let mut act = vec![0u32; inputs.len() * frame::WORDS];
+    rtl.run(&inputs, &mut act)?;
+    let mut g = reference.fresh()?;
+    g.reset()?;
+    let mut exp = vec![0u32; inputs.len() * frame::WORDS];
+    g.run(&inputs, &mut exp)?;
+    let mut checker = Checker::new(bound);
+    let mut found = Vec::new();
+    for (i, inp) in inputs.iter().enumerate() {
+        let r = i * frame::WORDS..i * frame::WORDS + frame::PORT_WORDS;
+        checker.cycle(i as u64, (*inp, None), &exp[r.clone()], &act[r], &mut found);
+    }
+    checker.finish(inputs.len() as u64, &mut found);
+    let marks: Vec<u64> = found.iter().map(|f| f.cycle).collect();
+    let spec = waves::WindowSpec {
+        variant: &sides.rtl,
+        golden: reference,
+        inputs: &inputs,
+        first_cycle: 0,
+        marks: Some(&marks),
+    };
+    let w = waves::write(&a.vcd, &spec)?;
+    println!(
+        "waveform {}: {ops} operation(s) in cycles 0..{} plus {bound} idle cycles (the latency \
+         bound), RTL `{}` under `TOP`, {} under `model`, judged by the ports",
+        w.path.display(),
+        ops - 1,
+        sides.rtl,
+        sides.golden
+    );
+    // The reference retires operation k at its fixed latency.
+    let age = frame::Bank::Ports.age() as usize;
+    for (k, inp) in inputs.iter().enumerate().take(ops.min(SHOWN)) {
+        let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
+        let e = &exp[(k + age) * frame::WORDS..];
+        let expected = e[2] as u64 | (e[3] as u64) << 32;
+        let mine = found.iter().find(|f| f.issue == Some(k as u64));
+        let rtl = match mine.map(|f| (f.diff.fault, f.diff.actual)) {
+            Some((Fault::Value, Some(d))) => format!("  RTL: {}", report::result(&ctrl, d)),
+            Some((Fault::Unretired, _)) => "  RTL: not retired within the bound".to_string(),
+            _ => String::new(),
+        };
+        println!(
+            "  cycle {k:>5}  {}  d = {}{rtl}",
+            crate::stim::ptx_spelling(&ctrl),
+            report::result(&ctrl, expected)
+        );
+    }
+    if ops > SHOWN {
+        println!("  ... and {} more", ops - SHOWN);
+    }
+    if found.is_empty() {
+        println!("no divergence");
+        Ok(0)
+    } else {
+        let cycles: Vec<String> = marks.iter().map(u64::to_string).collect();
+        println!(
+            "DIVERGENCE (ports) at cycle(s) {} (cosim.mismatch in the waveform)",
             cycles.join(", ")
         );
         Ok(1)

@@ -108,6 +108,10 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)
         .map_err(|e| Error::new(format!("{}: {e}", parent.display())))?;
+    // Absolute: the generated units include the models by path.
+    let parent = parent
+        .canonicalize()
+        .map_err(|e| Error::new(format!("{}: {e}", parent.display())))?;
     let name = out
         .file_name()
         .ok_or_else(|| Error::new(format!("--out {}: not a directory name", out.display())))?;
