@@ -28,13 +28,14 @@ pub struct BitWriter<'a> {
 
 impl<'a> BitWriter<'a> {
     /// `width` is the total width of the image; writing starts at bit `width - 1`.
+    #[inline(always)]
     pub fn new(words: &'a mut [u32], width: u32) -> Self {
         words.iter_mut().for_each(|w| *w = 0);
         BitWriter { words, pos: width }
     }
 
     /// Puts the low `width` bits of the little-endian limbs `v` below the current position.
-    #[inline]
+    #[inline(always)]
     pub fn put(&mut self, v: &[u64], width: u32) {
         let lsb = self.pos - width;
         let mut done = 0;
@@ -50,7 +51,7 @@ impl<'a> BitWriter<'a> {
 
     /// Fast path for fields of at most 64 bits: the value, moved to its bit offset, covers at
     /// most three consecutive words, which are ORed in without a per-word loop.
-    #[inline]
+    #[inline(always)]
     pub fn put64(&mut self, v: u64, width: u32) {
         self.pos -= width;
         let at = self.pos;
@@ -136,6 +137,7 @@ pub trait Field: Sized {
 }
 
 impl Field for bool {
+    #[inline(always)]
     fn put(&self, w: &mut BitWriter, width: u32) {
         w.put64(*self as u64, width)
     }
@@ -147,7 +149,8 @@ impl Field for bool {
 macro_rules! int_field {
     ($extend:ident: $($t:ty),*) => {$(
         impl Field for $t {
-            fn put(&self, w: &mut BitWriter, width: u32) {
+            #[inline(always)]
+    fn put(&self, w: &mut BitWriter, width: u32) {
                 w.put64(*self as u64, width)
             }
             fn get(r: &mut BitReader, width: u32) -> Self {
@@ -167,6 +170,7 @@ int_field!(zero: u8, u16, u32, u64);
 int_field!(sign: i16, i32);
 
 impl Field for u128 {
+    #[inline(always)]
     fn put(&self, w: &mut BitWriter, width: u32) {
         w.put(&[*self as u64, (*self >> 64) as u64], width)
     }
@@ -177,6 +181,7 @@ impl Field for u128 {
 }
 
 impl<const B: usize> Field for Wide<B> {
+    #[inline(always)]
     fn put(&self, w: &mut BitWriter, width: u32) {
         w.put(self.as_limbs(), width)
     }
@@ -206,6 +211,7 @@ pub trait Reg: Sized + Default + Clone {
     }
 
     /// The packed image, word 0 = bits 31:0.
+    #[inline(always)]
     fn pack(&self, words: &mut [u32]) {
         let mut w = BitWriter::new(words, Self::WIDTH);
         self.pack_into(&mut w);
@@ -262,6 +268,7 @@ macro_rules! reg {
                 width: stringify!($w),
                 rtl_type: reg!(@rtl $($rtl)?),
             } ),* ];
+            #[inline(always)]
             fn pack_into(&self, w: &mut BitWriter) {
                 $( Field::put(&self.$f, w, $w); )*
             }
@@ -284,6 +291,7 @@ macro_rules! reg {
         }
 
         impl Field for $name {
+            #[inline(always)]
             fn put(&self, w: &mut BitWriter, _width: u32) {
                 self.pack_into(w)
             }

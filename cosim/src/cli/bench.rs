@@ -25,6 +25,8 @@ const ROUNDS: usize = 3;
 /// lockstep co-simulation as a fraction of it.
 const RTL_TARGET: f64 = 1.0e6;
 const LOCKSTEP_TARGET: f64 = 0.9;
+/// Target (issue 23): the model with its frames written, as a fraction of the model alone.
+const FRAMES_TARGET: f64 = 0.8;
 /// Largest `--count`: the inputs are held in memory (about 100 bytes each).
 const MAX_COUNT: u64 = 50_000_000;
 
@@ -108,28 +110,44 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     };
     let mut rtl_rate = rtl_alone(&mut rtl)?;
 
-    // 2. The model alone, and with its registers packed into frames as the lockstep does.
+    // 2. The model alone, and with its registers packed into frames as the lockstep does, in
+    // interleaved rounds (best of each).
     let model = std::panic::catch_unwind(|| {
-        let mut p = Pipeline::new();
-        let t = Instant::now();
-        for inp in &inputs {
-            std::hint::black_box(p.tick(inp));
+        let alone = || {
+            let mut p = Pipeline::new();
+            let t = Instant::now();
+            for inp in &inputs {
+                std::hint::black_box(p.tick(inp));
+            }
+            count as f64 / t.elapsed().as_secs_f64()
+        };
+        let packed = || {
+            let mut p = Pipeline::new();
+            let mut f = vec![0u32; crate::frame::WORDS];
+            let t = Instant::now();
+            for inp in &inputs {
+                let out = p.tick(inp);
+                crate::frame::write_model(&p, &out, &mut f);
+                std::hint::black_box(&f);
+            }
+            count as f64 / t.elapsed().as_secs_f64()
+        };
+        let (mut best_alone, mut best_packed) = (0.0f64, 0.0f64);
+        for _ in 0..ROUNDS {
+            best_alone = best_alone.max(alone());
+            best_packed = best_packed.max(packed());
         }
-        let alone = count as f64 / t.elapsed().as_secs_f64();
-        let mut p = Pipeline::new();
-        let mut f = vec![0u32; crate::frame::WORDS];
-        let t = Instant::now();
-        for inp in &inputs {
-            let out = p.tick(inp);
-            crate::frame::write_model(&p, &out, &mut f);
-            std::hint::black_box(&f);
-        }
-        (alone, count as f64 / t.elapsed().as_secs_f64())
+        (best_alone, best_packed)
     });
     match &model {
         Ok((alone, packed)) => {
-            println!("  model alone              {alone:>12.0} ops/s");
-            println!("  model + frame packing    {packed:>12.0} ops/s");
+            println!("  model alone, best of {ROUNDS}      {alone:>12.0} ops/s");
+            println!("  model + frames, best of {ROUNDS}   {packed:>12.0} ops/s");
+            let ratio = packed / alone;
+            println!(
+                "  frames / model alone        {ratio:.3}  {}",
+                verdict(ratio >= FRAMES_TARGET, &FRAMES_TARGET.to_string())
+            );
         }
         Err(p) => println!(
             "  model alone              n/a (the model panicked: {})",
