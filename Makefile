@@ -470,19 +470,28 @@ cocotb-test: py-env
 
 # Speed of the Python way, in one run: single `ptxfma.eval` calls/s, `eval_array` against the
 # model's `Pipeline::run` (timed in Rust in the same process), and the cocotb example beside
-# `fma-cosim run` on one family (f32, one job each), i.e. what driving the RTL from Python costs.
+# `fma-cosim run` on one family (f32, one job each), i.e. what driving the RTL from Python costs;
+# and cocotb's best case (PTXFMA_BEST_CASE=1, PY_BENCH_BEST_FAMILY) against `fma-cosim run --jobs 1
+# --golden-thread inline` (one core each): target >= 50x (issue 23).
 PY_BENCH_COCOTB_COUNT ?= 20000
+# The family of the best-case comparison (issue 23: f64, as the cocotb figure it quotes).
+PY_BENCH_BEST_FAMILY ?= f64
 py-bench: py-env
 	$(CARGO) build --release -p ptxfma-cosim
 	@set -e; out=$(abspath $(PY_BUILD))/cocotb; mkdir -p $$out; \
-	PATH=$(PY_VENV)/bin:$$PATH PTXFMA_COUNT=$(PY_BENCH_COCOTB_COUNT) PTXFMA_FAMILY=f32 \
-	  $(MAKE) --no-print-directory -C examples/cocotb SIM_BUILD=$$out/sim_build \
-	  COCOTB_RESULTS_FILE=$$out/results_bench.xml > $$out/bench.log 2>&1 || \
-	  { echo "error: the cocotb bench run failed (log: $$out/bench.log)" >&2; exit 1; }; \
+	cocotb() { PATH=$(PY_VENV)/bin:$$PATH PTXFMA_COUNT=$(PY_BENCH_COCOTB_COUNT) \
+	  $(MAKE) --no-print-directory -C examples/cocotb SIM_BUILD=$$out/sim_build "$$@" || \
+	  { echo "error: the cocotb bench run failed (log under $$out)" >&2; exit 1; }; }; \
+	PTXFMA_FAMILY=f32 cocotb COCOTB_RESULTS_FILE=$$out/results_bench.xml > $$out/bench.log 2>&1; \
+	PTXFMA_FAMILY=$(PY_BENCH_BEST_FAMILY) PTXFMA_BEST_CASE=1 \
+	  cocotb COCOTB_RESULTS_FILE=$$out/results_best.xml > $$out/best.log 2>&1; \
 	$(COSIM) run --filter f32 --count $(BENCH_COUNT) --jobs 1 --json $$out/cosim-bench.json \
 	  > /dev/null 2>&1; \
+	$(COSIM) run --filter $(PY_BENCH_BEST_FAMILY) --count $(BENCH_COUNT) --jobs 1 --golden-thread inline \
+	  --json $$out/cosim-best.json > /dev/null 2>&1; \
 	$(PY) python/bench/bench_ptxfma.py --ops $(MODEL_BENCH_OPS) --cocotb-log $$out/bench.log \
-	  --cosim-json $$out/cosim-bench.json
+	  --cosim-json $$out/cosim-bench.json --cocotb-best-log $$out/best.log \
+	  --cosim-best-json $$out/cosim-best.json
 
 # The model against an NVIDIA GPU (issue 11; not part of `make test`): every form the GPU
 # accepts runs SILICON_COUNT vectors on it, compared bit for bit (silicon/README.md). Needs
