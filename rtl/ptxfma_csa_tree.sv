@@ -42,48 +42,64 @@ module ptxfma_csa_tree import ptxfma_pkg::*; (
 
   localparam int unsigned NumLevels = num_levels();
 
+  // Every row is a signal of its own generate block (g_level[l].g_row[i]), not an element of
+  // an unpacked array: the Verilated model then keeps each as a plain word, where an array
+  // assigned as a whole is copied element by element every cycle.
   for (genvar l = 0; l <= NumLevels; l++) begin : g_level
     localparam int unsigned N = level_rows(l);
-    logic [MulLoW-1:0] row_lo [N];
-    logic [MulHiW-1:0] row_hi [N];
 
     if (l == 0) begin : g_array
-      assign row_lo = rows_lo_i;
-      assign row_hi = rows_hi_i;
-    end else begin : g_compress
+      for (genvar i = 0; i < N; i++) begin : g_row
+        logic [MulLoW-1:0] lo;
+        logic [MulHiW-1:0] hi;
+        assign lo = rows_lo_i[i];
+        assign hi = rows_hi_i[i];
+      end
+    end else begin : g_array
       localparam int unsigned NPrev  = level_rows(l - 1);
       localparam int unsigned Groups = NPrev / 3;
-      localparam int unsigned Left   = NPrev - 3 * Groups;
 
       for (genvar g = 0; g < Groups; g++) begin : g_csa
-        logic [MulLoW-1:0] x_lo, y_lo, z_lo, maj_lo;
-        logic [MulHiW-1:0] x_hi, y_hi, z_hi, maj_hi;
+        logic [MulLoW-1:0] x_lo, y_lo, z_lo, maj_lo, sum_lo, carry_lo;
+        logic [MulHiW-1:0] x_hi, y_hi, z_hi, maj_hi, sum_hi, carry_hi;
         logic              unused_carry_out;
-        assign x_lo = g_level[l-1].row_lo[3*g];
-        assign y_lo = g_level[l-1].row_lo[3*g+1];
-        assign z_lo = g_level[l-1].row_lo[3*g+2];
-        assign x_hi = g_level[l-1].row_hi[3*g];
-        assign y_hi = g_level[l-1].row_hi[3*g+1];
-        assign z_hi = g_level[l-1].row_hi[3*g+2];
+        assign x_lo = g_level[l-1].g_array.g_row[3*g].lo;
+        assign y_lo = g_level[l-1].g_array.g_row[3*g+1].lo;
+        assign z_lo = g_level[l-1].g_array.g_row[3*g+2].lo;
+        assign x_hi = g_level[l-1].g_array.g_row[3*g].hi;
+        assign y_hi = g_level[l-1].g_array.g_row[3*g+1].hi;
+        assign z_hi = g_level[l-1].g_array.g_row[3*g+2].hi;
         // 3:2 compressor over a whole row: sum, and the majority one place up as carry (the
         // top bit carries out of the array, modulo 2^106).
         assign maj_lo           = (x_lo & y_lo) | (x_lo & z_lo) | (y_lo & z_lo);
         assign maj_hi           = (x_hi & y_hi) | (x_hi & z_hi) | (y_hi & z_hi);
-        assign row_lo[2*g]      = x_lo ^ y_lo ^ z_lo;
-        assign row_hi[2*g]      = x_hi ^ y_hi ^ z_hi;
-        assign row_lo[2*g+1]    = {maj_lo[MulLoW-2:0], 1'b0};
-        assign row_hi[2*g+1]    = {maj_hi[MulHiW-2:0], maj_lo[MulLoW-1]};
+        assign sum_lo           = x_lo ^ y_lo ^ z_lo;
+        assign sum_hi           = x_hi ^ y_hi ^ z_hi;
+        assign carry_lo         = {maj_lo[MulLoW-2:0], 1'b0};
+        assign carry_hi         = {maj_hi[MulHiW-2:0], maj_lo[MulLoW-1]};
         assign unused_carry_out = maj_hi[MulHiW-1];
       end
 
-      for (genvar k = 0; k < Left; k++) begin : g_pass
-        assign row_lo[2*Groups+k] = g_level[l-1].row_lo[3*Groups+k];
-        assign row_hi[2*Groups+k] = g_level[l-1].row_hi[3*Groups+k];
+      // Each three rows become (sum, carry) in that order; the one or two rows left over
+      // follow unchanged.
+      for (genvar i = 0; i < N; i++) begin : g_row
+        logic [MulLoW-1:0] lo;
+        logic [MulHiW-1:0] hi;
+        if (i >= 2 * Groups) begin : g_pass
+          assign lo = g_level[l-1].g_array.g_row[3*Groups+i-2*Groups].lo;
+          assign hi = g_level[l-1].g_array.g_row[3*Groups+i-2*Groups].hi;
+        end else if (i % 2 == 0) begin : g_sum
+          assign lo = g_csa[i/2].sum_lo;
+          assign hi = g_csa[i/2].sum_hi;
+        end else begin : g_carry
+          assign lo = g_csa[i/2].carry_lo;
+          assign hi = g_csa[i/2].carry_hi;
+        end
       end
     end
   end
 
-  assign sum_o   = {g_level[NumLevels].row_hi[0], g_level[NumLevels].row_lo[0]};
-  assign carry_o = {g_level[NumLevels].row_hi[1], g_level[NumLevels].row_lo[1]};
+  assign sum_o   = {g_level[NumLevels].g_array.g_row[0].hi, g_level[NumLevels].g_array.g_row[0].lo};
+  assign carry_o = {g_level[NumLevels].g_array.g_row[1].hi, g_level[NumLevels].g_array.g_row[1].lo};
 
 endmodule
