@@ -26,96 +26,114 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
   output operand_t         c_o
 );
 
-  // Builds the internal form from a format's fields; `frac` is MSB-aligned to bit 51 and
-  // `e_unb` already holds the subnormal exponent (1 - bias) when the exponent field is zero.
-  function automatic operand_t mk_op(logic sign, logic e_zero, logic e_ones, exp_t e_unb,
-                                     logic [F64ManBits-1:0] frac, logic flush);
-    operand_t op;
-    op.sign = sign;
-    op.exp  = e_unb;
-    op.sig  = {~e_zero, frac};
-    op.zero = e_zero && (frac == '0);
-    op.inf  = e_ones && (frac == '0);
-    op.nan  = e_ones && (frac != '0);
-    if (flush && e_zero) begin
-      op.sig  = '0;
-      op.zero = 1'b1;
+  // Each operand is unpacked by one generate block of plain signals: its format and its bits
+  // are chosen first, then one decoder reads the fields. (Written as functions that return
+  // operand_t per format, the Verilated model built and merged a 73-bit struct for every
+  // format of every operand, every cycle.)
+  //
+  // Operand formats: binary64 operands for KIND_F64; f16/bf16 for the half kinds (this lane's
+  // 16 bits); for the binary32 kinds, a and b are this lane's binary32 word or, for mixed
+  // precision, an f16/bf16 value in bits 15:0 (the same for both lanes; F16W = BF16W), which is
+  // never flushed; c is always this lane's binary32 word.
+  localparam int unsigned NumOps = 3;
+
+  logic     kind_f64, kind_half;
+  res_fmt_e half_fmt;
+
+  assign kind_f64  = kind_i == KIND_F64;
+  assign kind_half = kind_is_half(kind_i);
+  assign half_fmt  = (ab_fmt_i == AB_BF16) ? FMT_BF16 : FMT_F16;
+
+  operand_t op [NumOps];
+
+  for (genvar k = 0; k < NumOps; k++) begin : g_op
+    logic [DataW-1:0]      x;
+    // The 16 bits an f16/bf16 operand is read from: this lane's for the half kinds, bits 15:0
+    // for mixed precision.
+    logic [F16W-1:0]       h;
+    res_fmt_e              fmt;
+    logic                  flush;
+    // The format's fields: the exponent field zero-extended, the fraction MSB-aligned to bit
+    // 51, the all-ones exponent and the bias.
+    logic                  sign;
+    logic [F64ExpBits-1:0] e, e_ones;
+    logic [F64ManBits-1:0] frac;
+    exp_t                  bias;
+    logic                  e_zero, frac_zero;
+
+    assign x = (k == 0) ? a_i : (k == 1) ? b_i : c_i;
+    assign h = kind_half ? x[F16W*Lane+:F16W] : x[F16W-1:0];
+
+    always_comb begin
+      fmt   = FMT_F32;
+      flush = flush_i;
+      if (kind_f64) begin
+        fmt   = FMT_F64;
+        flush = 1'b0;
+      end else if (kind_half) begin
+        fmt = half_fmt;
+      end else if (k < 2 && ab_fmt_i != AB_NATIVE) begin
+        fmt   = half_fmt;
+        flush = 1'b0;
+      end
     end
-    return op;
-  endfunction
 
-  // The unbiased exponent of the field `e` of a format with `exp_bits` exponent bits: the
-  // subnormal exponent 1 - bias when the field is zero.
-  function automatic exp_t unbias(logic [F64ExpBits-1:0] e, int unsigned exp_bits);
-    exp_t bias;
-    bias = exp_t'((1 << (exp_bits - 1)) - 1);
-    return (e == '0) ? exp_t'(1) - bias : exp_t'(e) - bias;
-  endfunction
+    always_comb begin
+      sign   = x[F32W*Lane+F32W-1];
+      e      = F64ExpBits'(x[F32W*Lane+F32ManBits+:F32ExpBits]);
+      e_ones = F64ExpBits'({F32ExpBits{1'b1}});
+      frac   = {x[F32W*Lane+:F32ManBits], (F64ManBits - F32ManBits)'(0)};
+      bias   = exp_t'(F32Bias);
+      unique case (fmt)
+        FMT_F64: begin
+          sign   = x[F64W-1];
+          e      = x[F64ManBits+:F64ExpBits];
+          e_ones = '1;
+          frac   = x[F64ManBits-1:0];
+          bias   = exp_t'((1 << (F64ExpBits - 1)) - 1);
+        end
+        FMT_F16: begin
+          sign   = h[F16W-1];
+          e      = F64ExpBits'(h[F16ManBits+:F16ExpBits]);
+          e_ones = F64ExpBits'({F16ExpBits{1'b1}});
+          frac   = {h[F16ManBits-1:0], (F64ManBits - F16ManBits)'(0)};
+          bias   = exp_t'((1 << (F16ExpBits - 1)) - 1);
+        end
+        FMT_BF16: begin
+          sign   = h[BF16W-1];
+          e      = F64ExpBits'(h[BF16ManBits+:BF16ExpBits]);
+          e_ones = F64ExpBits'({BF16ExpBits{1'b1}});
+          frac   = {h[BF16ManBits-1:0], (F64ManBits - BF16ManBits)'(0)};
+          bias   = exp_t'((1 << (BF16ExpBits - 1)) - 1);
+        end
+        default: ;
+      endcase
+    end
 
-  function automatic operand_t unpack_f64(logic [F64W-1:0] x);
-    logic [F64ExpBits-1:0] e;
-    e = x[F64ManBits+:F64ExpBits];
-    return mk_op(x[F64ManBits+F64ExpBits], e == '0, e == '1, unbias(e, F64ExpBits),
-                 x[F64ManBits-1:0], 1'b0);
-  endfunction
+    // The internal form: the subnormal exponent 1 - bias when the field is zero; flushing
+    // turns a subnormal (or zero) into a zero.
+    assign e_zero    = e == '0;
+    assign frac_zero = frac == '0;
 
-  function automatic operand_t unpack_f32(logic [F32W-1:0] x, logic flush);
-    logic [F32ExpBits-1:0] e;
-    e = x[F32ManBits+:F32ExpBits];
-    return mk_op(x[F32ManBits+F32ExpBits], e == '0, e == '1,
-                 unbias(F64ExpBits'(e), F32ExpBits),
-                 {x[F32ManBits-1:0], (F64ManBits - F32ManBits)'(0)}, flush);
-  endfunction
-
-  function automatic operand_t unpack_f16(logic [F16W-1:0] x, logic flush);
-    logic [F16ExpBits-1:0] e;
-    e = x[F16ManBits+:F16ExpBits];
-    return mk_op(x[F16ManBits+F16ExpBits], e == '0, e == '1,
-                 unbias(F64ExpBits'(e), F16ExpBits),
-                 {x[F16ManBits-1:0], (F64ManBits - F16ManBits)'(0)}, flush);
-  endfunction
-
-  function automatic operand_t unpack_bf16(logic [BF16W-1:0] x, logic flush);
-    logic [BF16ExpBits-1:0] e;
-    e = x[BF16ManBits+:BF16ExpBits];
-    return mk_op(x[BF16ManBits+BF16ExpBits], e == '0, e == '1,
-                 unbias(F64ExpBits'(e), BF16ExpBits),
-                 {x[BF16ManBits-1:0], (F64ManBits - BF16ManBits)'(0)}, flush);
-  endfunction
-
-  // a and b of the binary32 kinds: the lane's word, or an f16/bf16 value in bits 15:0 (the
-  // same for both lanes; F16W = BF16W), which mixed precision never flushes.
-  function automatic operand_t unpack_ab(logic [F32W-1:0] word, logic [F16W-1:0] half,
-                                         ab_fmt_e fmt, logic flush);
-    unique case (fmt)
-      AB_F16:  return unpack_f16(half, 1'b0);
-      AB_BF16: return unpack_bf16(half, 1'b0);
-      default: return unpack_f32(word, flush);
-    endcase
-  endfunction
-
-  // An operand of the half kinds: bfloat16, or binary16 (AB_F16 and AB_NATIVE).
-  function automatic operand_t unpack_half(logic [F16W-1:0] x, ab_fmt_e fmt, logic flush);
-    return (fmt == AB_BF16) ? unpack_bf16(x, flush) : unpack_f16(x, flush);
-  endfunction
+    always_comb begin
+      op[k].sign = sign;
+      op[k].exp  = e_zero ? exp_t'(1) - bias : exp_t'(e) - bias;
+      op[k].sig  = {~e_zero, frac};
+      op[k].zero = e_zero && frac_zero;
+      op[k].inf  = (e == e_ones) && frac_zero;
+      op[k].nan  = (e == e_ones) && !frac_zero;
+      if (flush && e_zero) begin
+        op[k].sig  = '0;
+        op[k].zero = 1'b1;
+      end
+    end
+  end
 
   operand_t ua, ub, uc;
 
-  always_comb begin
-    if (kind_i == KIND_F64) begin
-      ua = unpack_f64(a_i);
-      ub = unpack_f64(b_i);
-      uc = unpack_f64(c_i);
-    end else if (kind_is_half(kind_i)) begin
-      ua = unpack_half(a_i[F16W*Lane+:F16W], ab_fmt_i, flush_i);
-      ub = unpack_half(b_i[F16W*Lane+:F16W], ab_fmt_i, flush_i);
-      uc = unpack_half(c_i[F16W*Lane+:F16W], ab_fmt_i, flush_i);
-    end else begin
-      ua = unpack_ab(a_i[F32W*Lane+:F32W], a_i[F16W-1:0], ab_fmt_i, flush_i);
-      ub = unpack_ab(b_i[F32W*Lane+:F32W], b_i[F16W-1:0], ab_fmt_i, flush_i);
-      uc = unpack_f32(c_i[F32W*Lane+:F32W], flush_i);
-    end
-  end
+  assign ua = op[0];
+  assign ub = op[1];
+  assign uc = op[2];
 
   // add / sub: b is +1.0.
   localparam operand_t One = '{sign: 1'b0, exp: '0, sig: {1'b1, F64ManBits'(0)},
