@@ -106,23 +106,34 @@ module ptxfma_round import ptxfma_pkg::*; (
       FMT_F16: emin = exp_t'(1) - exp_t'(F16Bias);
       default: emin = exp_t'(1) - exp_t'(F32Bias);
     endcase
-    st32   = (lane_i.norm[F32RoundBit-1:0] != '0) || lane_i.sticky;
-    inc32  = increment(rnd_i, lane_i.sign, lane_i.norm[F32RoundBit+1], lane_i.norm[F32RoundBit],
-                       st32);
-    sum32  = {1'b0, lane_i.norm[MagW-1:F32RoundBit+1]} + (F32Prec + 1)'(inc32);
-    norm32 = sum32[F32Prec] ? {sum32[F32Prec:1], (MagW - F32Prec)'(0)}
-                            : {sum32[F32Prec-1:0], (MagW - F32Prec)'(0)};
-    e32    = exp_widen(lane_i.exp) + (sum32[F32Prec] ? 16'sd1 : 16'sd0);
-    sh32   = emin - e32;
-    if (sh32 <= 0) begin
-      norm32_sh = norm32;
-    end else if (sh32 >= exp_t'(MagW)) begin
-      norm32_sh = '0;
-    end else begin
-      norm32_sh = norm32 >> sh32[ShiftCntW-1:0];
+    // Only read under via_f32 (rare): the Verilated model skips the wide shifts otherwise.
+    st32      = 1'b0;
+    inc32     = 1'b0;
+    sum32     = '0;
+    norm32    = '0;
+    e32       = emin;
+    sh32      = '0;
+    norm32_sh = '0;
+    sticky32  = 1'b0;
+    if (via_f32_i) begin
+      st32   = (lane_i.norm[F32RoundBit-1:0] != '0) || lane_i.sticky;
+      inc32  = increment(rnd_i, lane_i.sign, lane_i.norm[F32RoundBit+1],
+                         lane_i.norm[F32RoundBit], st32);
+      sum32  = {1'b0, lane_i.norm[MagW-1:F32RoundBit+1]} + (F32Prec + 1)'(inc32);
+      norm32 = sum32[F32Prec] ? {sum32[F32Prec:1], (MagW - F32Prec)'(0)}
+                              : {sum32[F32Prec-1:0], (MagW - F32Prec)'(0)};
+      e32    = exp_widen(lane_i.exp) + (sum32[F32Prec] ? 16'sd1 : 16'sd0);
+      sh32   = emin - e32;
+      if (sh32 <= 0) begin
+        norm32_sh = norm32;
+      end else if (sh32 >= exp_t'(MagW)) begin
+        norm32_sh = '0;
+      end else begin
+        norm32_sh = norm32 >> sh32[ShiftCntW-1:0];
+      end
+      sticky32 = (sh32 > 0) && (norm32 != '0) && ((sh32 >= exp_t'(MagW))
+                 || ((norm32_sh << sh32[ShiftCntW-1:0]) != norm32));
     end
-    sticky32 = (sh32 > 0) && (norm32 != '0) && ((sh32 >= exp_t'(MagW))
-               || ((norm32_sh << sh32[ShiftCntW-1:0]) != norm32));
   end
 
   /////////////////////////////////////////////////////////////////////////////////////////////
