@@ -14,6 +14,9 @@
 // with RoundBit = MagW-1-Prec: 111 (binary64), 140 (binary32), 153 (binary16), 156 (bfloat16).
 
 module ptxfma_round import ptxfma_pkg::*; (
+  // The lane carries an operation; when clear the result is zero and not read (the Verilated
+  // model then skips the rounder's logic).
+  input  logic             en_i,
   input  res_fmt_e         fmt_i,      // the result format (decoded)
   input  rnd_e             rnd_i,      // effective rounding direction
   input  logic             flush_i,    // Ctrl::flush
@@ -115,7 +118,7 @@ module ptxfma_round import ptxfma_pkg::*; (
     sh32      = '0;
     norm32_sh = '0;
     sticky32  = 1'b0;
-    if (via_f32_i) begin
+    if (en_i && via_f32_i) begin
       st32   = (lane_i.norm[F32RoundBit-1:0] != '0) || lane_i.sticky;
       inc32  = increment(rnd_i, lane_i.sign, lane_i.norm[F32RoundBit+1],
                          lane_i.norm[F32RoundBit], st32);
@@ -151,107 +154,139 @@ module ptxfma_round import ptxfma_pkg::*; (
   int unsigned      prec;
 
   always_comb begin
-    norm   = via_f32_i ? norm32_sh : lane_i.norm;
-    sticky = via_f32_i ? sticky32 : lane_i.sticky;
-    exp_in = via_f32_i ? ((e32 > emin) ? e32 : emin) : exp_widen(lane_i.exp);
-    rnd    = via_f32_i ? RND_RN : rnd_i;
-    flush  = flush_i && !via_f32_i;
+    norm      = '0;
+    sticky    = 1'b0;
+    flush     = 1'b0;
+    exp_in    = '0;
+    rnd       = RND_RN;
+    prec      = F32Prec;
+    sig       = '0;
+    rb        = 1'b0;
+    st        = 1'b0;
+    ones_u    = 1'b0;
+    lsb_u     = 1'b0;
+    rb_u      = 1'b0;
+    st_u      = 1'b0;
+    emax      = '0;
+    sign_w    = '0;
+    frac_mask = '0;
+    inf_w     = '0;
+    inc       = 1'b0;
+    sum       = '0;
+    carry     = 1'b0;
+    sig_f     = '0;
+    e         = '0;
+    normal    = 1'b0;
+    be        = '0;
+    biased    = '0;
+    inc_u     = 1'b0;
+    tiny      = 1'b0;
+    enc       = '0;
+    res       = '0;
+    res_o     = '0;
+    if (en_i) begin
+      norm   = via_f32_i ? norm32_sh : lane_i.norm;
+      sticky = via_f32_i ? sticky32 : lane_i.sticky;
+      exp_in = via_f32_i ? ((e32 > emin) ? e32 : emin) : exp_widen(lane_i.exp);
+      rnd    = via_f32_i ? RND_RN : rnd_i;
+      flush  = flush_i && !via_f32_i;
 
-    // Kept significand, round bit and sticky below the format's precision; and for S4's
-    // tininess test the same one position lower (round::tiny).
-    unique case (fmt_i)
-      FMT_F64: begin
-        prec   = F64Prec;
-        sig    = DataW'(norm[MagW-1:F64RoundBit+1]);
-        rb     = norm[F64RoundBit];
-        st     = (norm[F64RoundBit-1:0] != '0) || sticky;
-        ones_u = norm[MagW-2:F64RoundBit] == '1;
-        lsb_u  = norm[F64RoundBit];
-        rb_u   = norm[F64RoundBit-1];
-        st_u   = (norm[F64RoundBit-2:0] != '0) || sticky;
-        emax   = exp_t'(F64Bias);
-      end
-      FMT_F16: begin
-        prec   = F16Prec;
-        sig    = DataW'(norm[MagW-1:F16RoundBit+1]);
-        rb     = norm[F16RoundBit];
-        st     = (norm[F16RoundBit-1:0] != '0) || sticky;
-        ones_u = norm[MagW-2:F16RoundBit] == '1;
-        lsb_u  = norm[F16RoundBit];
-        rb_u   = norm[F16RoundBit-1];
-        st_u   = (norm[F16RoundBit-2:0] != '0) || sticky;
-        emax   = exp_t'(F16Bias);
-      end
-      FMT_BF16: begin
-        prec   = BF16Prec;
-        sig    = DataW'(norm[MagW-1:BF16RoundBit+1]);
-        rb     = norm[BF16RoundBit];
-        st     = (norm[BF16RoundBit-1:0] != '0) || sticky;
-        ones_u = norm[MagW-2:BF16RoundBit] == '1;
-        lsb_u  = norm[BF16RoundBit];
-        rb_u   = norm[BF16RoundBit-1];
-        st_u   = (norm[BF16RoundBit-2:0] != '0) || sticky;
-        emax   = exp_t'(BF16Bias);
-      end
-      default: begin
-        prec   = F32Prec;
-        sig    = DataW'(norm[MagW-1:F32RoundBit+1]);
-        rb     = norm[F32RoundBit];
-        st     = (norm[F32RoundBit-1:0] != '0) || sticky;
-        ones_u = norm[MagW-2:F32RoundBit] == '1;
-        lsb_u  = norm[F32RoundBit];
-        rb_u   = norm[F32RoundBit-1];
-        st_u   = (norm[F32RoundBit-2:0] != '0) || sticky;
-        emax   = exp_t'(F32Bias);
-      end
-    endcase
-    sign_w    = DataW'(lane_i.sign) << (fmt_width(fmt_i) - 1);
-    frac_mask = (DataW'(1) << fmt_man(fmt_i)) - DataW'(1);
-    inf_w     = ((DataW'(1) << (fmt_width(fmt_i) - 1)) - DataW'(1)) & ~frac_mask;
-
-    inc = increment(rnd, lane_i.sign, sig[0], rb, st);
-
-    // Rounding may carry out to Prec + 1 bits: renormalise by one.
-    sum    = sig + DataW'(inc);
-    carry  = sum[prec];
-    sig_f  = carry ? (sum >> 1) : sum;
-    e      = exp_in + (carry ? 16'sd1 : 16'sd0);
-    normal = sig_f[prec-1];
-    // Biased exponent, sign-extended like the model's `(e - emin + 1) as u64`.
-    be     = e - emin + 16'sd1;
-    biased = normal ? {{(DataW - ExpW){be[ExpW-1]}}, be} : '0;
-
-    // S4: below 2^emin before rounding (the normaliser stops at emin, so the lead is clear),
-    // and not brought up to it by rounding one position below the subnormal quantum.
-    inc_u = increment(rnd, lane_i.sign, lsb_u, rb_u, st_u);
-    tiny  = !norm[MagW-1] && !(ones_u && inc_u);
-
-    if (lane_i.spec_valid) begin
-      enc = lane_i.spec_res;
-    end else if (lane_i.zero) begin
-      enc = sign_w;
-    end else if (normal && (e > emax)) begin
-      // Overflow: infinity, or the largest finite value when rounding toward zero.
-      unique case (rnd)
-        RND_RZ:  enc = (inf_w | sign_w) - DataW'(1);
-        RND_RM:  enc = lane_i.sign ? (inf_w | sign_w) : (inf_w | sign_w) - DataW'(1);
-        RND_RP:  enc = lane_i.sign ? (inf_w | sign_w) - DataW'(1) : (inf_w | sign_w);
-        default: enc = inf_w | sign_w;
+      // Kept significand, round bit and sticky below the format's precision; and for S4's
+      // tininess test the same one position lower (round::tiny).
+      unique case (fmt_i)
+        FMT_F64: begin
+          prec   = F64Prec;
+          sig    = DataW'(norm[MagW-1:F64RoundBit+1]);
+          rb     = norm[F64RoundBit];
+          st     = (norm[F64RoundBit-1:0] != '0) || sticky;
+          ones_u = norm[MagW-2:F64RoundBit] == '1;
+          lsb_u  = norm[F64RoundBit];
+          rb_u   = norm[F64RoundBit-1];
+          st_u   = (norm[F64RoundBit-2:0] != '0) || sticky;
+          emax   = exp_t'(F64Bias);
+        end
+        FMT_F16: begin
+          prec   = F16Prec;
+          sig    = DataW'(norm[MagW-1:F16RoundBit+1]);
+          rb     = norm[F16RoundBit];
+          st     = (norm[F16RoundBit-1:0] != '0) || sticky;
+          ones_u = norm[MagW-2:F16RoundBit] == '1;
+          lsb_u  = norm[F16RoundBit];
+          rb_u   = norm[F16RoundBit-1];
+          st_u   = (norm[F16RoundBit-2:0] != '0) || sticky;
+          emax   = exp_t'(F16Bias);
+        end
+        FMT_BF16: begin
+          prec   = BF16Prec;
+          sig    = DataW'(norm[MagW-1:BF16RoundBit+1]);
+          rb     = norm[BF16RoundBit];
+          st     = (norm[BF16RoundBit-1:0] != '0) || sticky;
+          ones_u = norm[MagW-2:BF16RoundBit] == '1;
+          lsb_u  = norm[BF16RoundBit];
+          rb_u   = norm[BF16RoundBit-1];
+          st_u   = (norm[BF16RoundBit-2:0] != '0) || sticky;
+          emax   = exp_t'(BF16Bias);
+        end
+        default: begin
+          prec   = F32Prec;
+          sig    = DataW'(norm[MagW-1:F32RoundBit+1]);
+          rb     = norm[F32RoundBit];
+          st     = (norm[F32RoundBit-1:0] != '0) || sticky;
+          ones_u = norm[MagW-2:F32RoundBit] == '1;
+          lsb_u  = norm[F32RoundBit];
+          rb_u   = norm[F32RoundBit-1];
+          st_u   = (norm[F32RoundBit-2:0] != '0) || sticky;
+          emax   = exp_t'(F32Bias);
+        end
       endcase
-    end else if (flush && tiny) begin
-      enc = DataW'(lane_i.flush_sign) << (fmt_width(fmt_i) - 1);
-    end else begin
-      enc = sign_w | (biased << fmt_man(fmt_i)) | (sig_f & frac_mask);
-    end
+      sign_w    = DataW'(lane_i.sign) << (fmt_width(fmt_i) - 1);
+      frac_mask = (DataW'(1) << fmt_man(fmt_i)) - DataW'(1);
+      inf_w     = ((DataW'(1) << (fmt_width(fmt_i) - 1)) - DataW'(1)) & ~frac_mask;
 
-    if (sat_i && (fmt_i != FMT_F64)) begin
-      res = saturate(fmt_i, enc);
-    end else if (relu_i) begin
-      res = relu(fmt_i, enc);
-    end else begin
-      res = enc;
+      inc = increment(rnd, lane_i.sign, sig[0], rb, st);
+
+      // Rounding may carry out to Prec + 1 bits: renormalise by one.
+      sum    = sig + DataW'(inc);
+      carry  = sum[prec];
+      sig_f  = carry ? (sum >> 1) : sum;
+      e      = exp_in + (carry ? 16'sd1 : 16'sd0);
+      normal = sig_f[prec-1];
+      // Biased exponent, sign-extended like the model's `(e - emin + 1) as u64`.
+      be     = e - emin + 16'sd1;
+      biased = normal ? {{(DataW - ExpW){be[ExpW-1]}}, be} : '0;
+
+      // S4: below 2^emin before rounding (the normaliser stops at emin, so the lead is clear),
+      // and not brought up to it by rounding one position below the subnormal quantum.
+      inc_u = increment(rnd, lane_i.sign, lsb_u, rb_u, st_u);
+      tiny  = !norm[MagW-1] && !(ones_u && inc_u);
+
+      if (lane_i.spec_valid) begin
+        enc = lane_i.spec_res;
+      end else if (lane_i.zero) begin
+        enc = sign_w;
+      end else if (normal && (e > emax)) begin
+        // Overflow: infinity, or the largest finite value when rounding toward zero.
+        unique case (rnd)
+          RND_RZ:  enc = (inf_w | sign_w) - DataW'(1);
+          RND_RM:  enc = lane_i.sign ? (inf_w | sign_w) : (inf_w | sign_w) - DataW'(1);
+          RND_RP:  enc = lane_i.sign ? (inf_w | sign_w) - DataW'(1) : (inf_w | sign_w);
+          default: enc = inf_w | sign_w;
+        endcase
+      end else if (flush && tiny) begin
+        enc = DataW'(lane_i.flush_sign) << (fmt_width(fmt_i) - 1);
+      end else begin
+        enc = sign_w | (biased << fmt_man(fmt_i)) | (sig_f & frac_mask);
+      end
+
+      if (sat_i && (fmt_i != FMT_F64)) begin
+        res = saturate(fmt_i, enc);
+      end else if (relu_i) begin
+        res = relu(fmt_i, enc);
+      end else begin
+        res = enc;
+      end
+      res_o = res;
     end
-    res_o = res;
   end
 
 endmodule

@@ -298,12 +298,17 @@ module ptxfma_top import ptxfma_pkg::*; (
   /////////////////////////////////////////////////////////////////////////////////////////////
 
   kind_e            kind4;
+  lane_en_t         en_4;
   rnd_e             rnd4;
   res_fmt_e         fmt4;
   logic             flush4, half4;
   logic [DataW-1:0] vm_d_4;
 
   assign kind4  = kind_decode(s3_q.ctrl.kind);
+  assign en_4   = lane_enables(kind4);
+  // The vmad result needs no enable here: the output mux selects it by kind.
+  logic unused_en_4_vm;
+  assign unused_en_4_vm = en_4.vm;
   assign rnd4   = effective_rnd(kind4, s3_q.ctrl.rnd);
   assign fmt4   = res_fmt(kind4, ab_fmt_decode(s3_q.ctrl.ab_fmt));
   assign flush4 = ctrl_flush(kind4, s3_q.ctrl.ftz);
@@ -313,6 +318,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     logic [DataW-1:0] res;
 
     ptxfma_round u_round (
+      .en_i     ((l == 0) ? en_4.lane0 : en_4.lane1),
       .fmt_i    (fmt4),
       .rnd_i    (rnd4),
       .flush_i  (flush4),
