@@ -7,6 +7,9 @@
 // shift is shifted right, collecting sticky.
 
 module ptxfma_normalize import ptxfma_pkg::*; (
+  // The lane carries an operation; when clear the outputs are zero and not read (the Verilated
+  // model then skips the shifts).
+  input  logic                 en_i,
   input  logic [MagW-1:0]      mag_i,
   input  logic [ShiftCntW-1:0] lza_cnt_i,
   input  exp_t                 eref_i,   // window bit k weighs 2^(eref - 107 + k)
@@ -51,36 +54,43 @@ module ptxfma_normalize import ptxfma_pkg::*; (
   logic [MagW-1:0]      xs;
 
   always_comb begin
-    // Largest left shift: a leading one at bit MagW - 1 (164) after a shift by s has exponent
-    // eref + Lead - s (eref + 57 - s), which must stay >= emin.
-    lim     = eref_i + Lead - emin_i;
-    neg_lim = -lim;
-    // A right shift by AddW already clears the whole window.
-    rs      = (neg_lim > exp_t'(AddW)) ? ShiftCntW'(AddW) : neg_lim[ShiftCntW-1:0];
-    s0      = (exp_t'(lza_cnt_i) < lim) ? exp_t'(lza_cnt_i) : lim;
-    x       = shl_window({1'b0, mag_i}, s0[ShiftCntW-1:0]);
-    xs      = x[MagW-1:0];
-    s       = s0;
+    lim      = '0;
+    neg_lim  = '0;
+    rs       = '0;
+    s0       = '0;
+    x        = '0;
+    xs       = '0;
+    s        = '0;
     norm_o   = '0;
     sticky_o = 1'b0;
-    exp_o    = emin_i;
-    if (lim < 0) begin
-      norm_o   = mag_i >> rs;
-      sticky_o = (norm_o << rs) != mag_i;
-      exp_o    = emin_i;
-    end else begin
-      if (x[AddW-1]) begin
-        xs = x[AddW-1:1];
-        s  = s0 - 16'sd1;
-      end else if (x[MagW-1] || (s0 >= lim)) begin
-        xs = x[MagW-1:0];
-        s  = s0;
+    exp_o    = '0;
+    if (en_i) begin
+      // Largest left shift: a leading one at bit MagW - 1 (164) after a shift by s has
+      // exponent eref + Lead - s (eref + 57 - s), which must stay >= emin.
+      lim     = eref_i + Lead - emin_i;
+      neg_lim = -lim;
+      s0      = (exp_t'(lza_cnt_i) < lim) ? exp_t'(lza_cnt_i) : lim;
+      if (lim < 0) begin
+        // A right shift by AddW already clears the whole window.
+        rs       = (neg_lim > exp_t'(AddW)) ? ShiftCntW'(AddW) : neg_lim[ShiftCntW-1:0];
+        norm_o   = mag_i >> rs;
+        sticky_o = (norm_o << rs) != mag_i;
+        exp_o    = emin_i;
       end else begin
-        xs = {x[MagW-2:0], 1'b0};
-        s  = s0 + 16'sd1;
+        x = shl_window({1'b0, mag_i}, s0[ShiftCntW-1:0]);
+        if (x[AddW-1]) begin
+          xs = x[AddW-1:1];
+          s  = s0 - 16'sd1;
+        end else if (x[MagW-1] || (s0 >= lim)) begin
+          xs = x[MagW-1:0];
+          s  = s0;
+        end else begin
+          xs = {x[MagW-2:0], 1'b0};
+          s  = s0 + 16'sd1;
+        end
+        norm_o = xs;
+        exp_o  = eref_i + Lead - s;
       end
-      norm_o = xs;
-      exp_o  = eref_i + Lead - s;
     end
   end
 

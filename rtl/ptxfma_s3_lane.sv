@@ -5,6 +5,7 @@
 // along.
 
 module ptxfma_s3_lane import ptxfma_pkg::*; (
+  input  logic     en_i,       // the lane carries an operation (else its output is not read)
   input  res_fmt_e fmt_i,
   input  logic     via_f32_i,  // rounded to binary32 first: normalised at binary32's emin
   input  s2_lane_t lane_i,
@@ -25,6 +26,7 @@ module ptxfma_s3_lane import ptxfma_pkg::*; (
   end
 
   ptxfma_normalize u_normalize (
+    .en_i     (en_i),
     .mag_i    (lane_i.mag),
     .lza_cnt_i(lane_i.lza_cnt),
     .eref_i   (exp_widen(lane_i.eref)),

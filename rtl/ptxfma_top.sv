@@ -277,6 +277,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     s3_lane_t lane;
 
     ptxfma_s3_lane u_s3_lane (
+      .en_i     ((l == 0) ? en_3.lane0 : en_3.lane1),
       .fmt_i    (res_fmt(kind3, ab_fmt_decode(s2_q.ctrl.ab_fmt))),
       .via_f32_i(s2_q.ctrl.via_f32 && kind_is_half(kind3)),
       .lane_i   ((l == 0) ? s2_q.lane0 : s2_q.lane1),
