@@ -8,6 +8,9 @@
 // reference exponent follows it.
 
 module ptxfma_align import ptxfma_pkg::*; (
+  // The lane carries an operation (else c_aligned_o is zero and not read: the Verilated model
+  // skips the wide shift).
+  input  logic              en_i,
   input  logic [SigW-1:0]   c_sig_i,
   input  exp_t              ep_i,       // exponent of product bit 104: ea + eb
   input  exp_t              ec_i,
@@ -49,7 +52,12 @@ module ptxfma_align import ptxfma_pkg::*; (
   end
 
   assign top         = {c_sig_i, CLsb'(0)};
-  assign c_aligned_o = top >> sh;
+  always_comb begin
+    c_aligned_o = '0;
+    if (en_i) begin
+      c_aligned_o = top >> sh;
+    end
+  end
 
   // Sticky: the addend bits shifted below window bit 0. The significand sits at window bits
   // AlignW-1:CLsb (163:111), so only a shift past CLsb loses bits: the low (sh - CLsb) bits of

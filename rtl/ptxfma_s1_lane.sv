@@ -6,6 +6,7 @@
 // parallel with the shared Booth array, which takes the lane's significands directly.
 
 module ptxfma_s1_lane import ptxfma_pkg::*; (
+  input  logic             en_i,     // the lane carries an operation (else lane_o is not read)
   input  res_fmt_e         fmt_i,
   input  logic             oob_i,    // .oob and an OOB NaN in this lane's a or b (S12)
   input  operand_t         a_i,
@@ -26,6 +27,7 @@ module ptxfma_s1_lane import ptxfma_pkg::*; (
   assign ep        = a_i.exp + b_i.exp;
 
   ptxfma_align u_align (
+    .en_i       (en_i),
     .c_sig_i    (c_i.sig),
     .ep_i       (ep),
     .ec_i       (c_i.exp),

@@ -73,6 +73,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     assign oob = oob1 && ((in_a_i[F16W*l+:F16W-1] == OobNaN) || (in_b_i[F16W*l+:F16W-1] == OobNaN));
 
     ptxfma_unpack #(.Lane(l)) u_unpack (
+      .en_i    ((l == 0) ? en_1.lane0 : en_1.lane1),
       .kind_i  (kind1),
       .rnd_i   (ctrl1.rnd),
       .flush_i (flush1),
@@ -89,6 +90,7 @@ module ptxfma_top import ptxfma_pkg::*; (
     );
 
     ptxfma_s1_lane u_s1_lane (
+      .en_i   ((l == 0) ? en_1.lane0 : en_1.lane1),
       .fmt_i  (fmt1),
       .oob_i  (oob),
       .a_i    (a),

@@ -11,6 +11,9 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
   // 1: F32W * Lane +: F32W) or 31:16 (half2 lane 1: F16W * Lane +: F16W).
   parameter int unsigned Lane = 0
 ) (
+  // The lane carries an operation (else its operands are zero and not read: the Verilated
+  // model skips the decoding).
+  input  logic             en_i,
   input  kind_e            kind_i,    // decoded
   input  rnd_e             rnd_i,
   input  logic             flush_i,   // Ctrl::flush
@@ -116,15 +119,18 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
     assign frac_zero = frac == '0;
 
     always_comb begin
-      op[k].sign = sign;
-      op[k].exp  = e_zero ? exp_t'(1) - bias : exp_t'(e) - bias;
-      op[k].sig  = {~e_zero, frac};
-      op[k].zero = e_zero && frac_zero;
-      op[k].inf  = (e == e_ones) && frac_zero;
-      op[k].nan  = (e == e_ones) && !frac_zero;
-      if (flush && e_zero) begin
-        op[k].sig  = '0;
-        op[k].zero = 1'b1;
+      op[k] = '0;
+      if (en_i) begin
+        op[k].sign = sign;
+        op[k].exp  = e_zero ? exp_t'(1) - bias : exp_t'(e) - bias;
+        op[k].sig  = {~e_zero, frac};
+        op[k].zero = e_zero && frac_zero;
+        op[k].inf  = (e == e_ones) && frac_zero;
+        op[k].nan  = (e == e_ones) && !frac_zero;
+        if (flush && e_zero) begin
+          op[k].sig  = '0;
+          op[k].zero = 1'b1;
+        end
       end
     end
   end
