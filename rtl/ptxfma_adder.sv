@@ -10,6 +10,9 @@
 // magnitude is the integer part of the exact result either way.
 
 module ptxfma_adder import ptxfma_pkg::*; (
+  // The lane carries an operation (else the outputs are zero and not read: the Verilated model
+  // skips the wide add).
+  input  logic              en_i,
   input  logic [MulW-1:0]   p_i,
   input  logic [AlignW-1:0] c_aligned_i,
   input  logic              eff_sub_i,
@@ -23,13 +26,23 @@ module ptxfma_adder import ptxfma_pkg::*; (
 
   logic [AddW-1:0] c_ext, s;
 
-  assign opa_o = {(AddW - MulW - ProdLsb)'(0), p_i, ProdLsb'(0)};
-  assign c_ext = {(AddW - AlignW)'(0), c_aligned_i};
-  assign opb_o = eff_sub_i ? ~c_ext : c_ext;
+  always_comb begin
+    opa_o = '0;
+    c_ext = '0;
+    opb_o = '0;
+    s     = '0;
+    neg_o = 1'b0;
+    mag_o = '0;
+    if (en_i) begin
+      opa_o = {(AddW - MulW - ProdLsb)'(0), p_i, ProdLsb'(0)};
+      c_ext = {(AddW - AlignW)'(0), c_aligned_i};
+      opb_o = eff_sub_i ? ~c_ext : c_ext;
 
-  assign s     = opa_o + opb_o + AddW'(eff_sub_i && !sticky_i);
-  assign neg_o = eff_sub_i && s[AddW-1];
-  // The complement is taken modulo 2^165: bit 165 of a magnitude is always zero.
-  assign mag_o = neg_o ? (~s[MagW-1:0] + MagW'(!sticky_i)) : s[MagW-1:0];
+      s     = opa_o + opb_o + AddW'(eff_sub_i && !sticky_i);
+      neg_o = eff_sub_i && s[AddW-1];
+      // The complement is taken modulo 2^165: bit 165 of a magnitude is always zero.
+      mag_o = neg_o ? (~s[MagW-1:0] + MagW'(!sticky_i)) : s[MagW-1:0];
+    end
+  end
 
 endmodule

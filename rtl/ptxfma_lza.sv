@@ -10,6 +10,9 @@
 // the normaliser corrects by one bit either way.
 
 module ptxfma_lza import ptxfma_pkg::*; (
+  // The lane carries an operation (else the count is not read: the Verilated model skips the
+  // indicator and the count).
+  input  logic                 en_i,
   input  logic [AddW-1:0]      opa_i,
   input  logic [AddW-1:0]      opb_i,
   output logic [ShiftCntW-1:0] cnt_o  // predicted leading zeros of bits MagW-1:0 (164:0)
@@ -33,28 +36,34 @@ module ptxfma_lza import ptxfma_pkg::*; (
   endfunction
 
   always_comb begin
-    t0 = opa_i[WordW-1:0] ^ opb_i[WordW-1:0];
-    g0 = opa_i[WordW-1:0] & opb_i[WordW-1:0];
-    z0 = ~(opa_i[WordW-1:0] | opb_i[WordW-1:0]);
-    t1 = opa_i[2*WordW-1:WordW] ^ opb_i[2*WordW-1:WordW];
-    g1 = opa_i[2*WordW-1:WordW] & opb_i[2*WordW-1:WordW];
-    z1 = ~(opa_i[2*WordW-1:WordW] | opb_i[2*WordW-1:WordW]);
-    t2 = opa_i[AddW-1:2*WordW] ^ opb_i[AddW-1:2*WordW];
-    g2 = opa_i[AddW-1:2*WordW] & opb_i[AddW-1:2*WordW];
-    z2 = ~(opa_i[AddW-1:2*WordW] | opb_i[AddW-1:2*WordW]);
-    // t one place down (t_166 = 0); g and z one place up (g_-1 = 0, z_-1 = 1).
-    t_up0 = {t1[0], t0[WordW-1:1]};
-    t_up1 = {t2[0], t1[WordW-1:1]};
-    t_up2 = {1'b0, t2[TopW-1:1]};
-    g_dn0 = {g0[WordW-2:0], 1'b0};
-    g_dn1 = {g1[WordW-2:0], g0[WordW-1]};
-    g_dn2 = {g2[TopW-2:0], g1[WordW-1]};
-    z_dn0 = {z0[WordW-2:0], 1'b1};
-    z_dn1 = {z1[WordW-2:0], z0[WordW-1]};
-    z_dn2 = {z2[TopW-2:0], z1[WordW-1]};
-    f0 = indicator(t_up0, g0, z0, g_dn0, z_dn0);
-    f1 = indicator(t_up1, g1, z1, g_dn1, z_dn1);
-    f2 = TopW'(indicator(WordW'(t_up2), WordW'(g2), WordW'(z2), WordW'(g_dn2), WordW'(z_dn2)));
+    {t0, g0, z0, t1, g1, z1, f0, f1} = '0;
+    {t2, g2, z2, f2} = '0;
+    {t_up0, g_dn0, z_dn0, t_up1, g_dn1, z_dn1} = '0;
+    {t_up2, g_dn2, z_dn2} = '0;
+    if (en_i) begin
+      t0 = opa_i[WordW-1:0] ^ opb_i[WordW-1:0];
+      g0 = opa_i[WordW-1:0] & opb_i[WordW-1:0];
+      z0 = ~(opa_i[WordW-1:0] | opb_i[WordW-1:0]);
+      t1 = opa_i[2*WordW-1:WordW] ^ opb_i[2*WordW-1:WordW];
+      g1 = opa_i[2*WordW-1:WordW] & opb_i[2*WordW-1:WordW];
+      z1 = ~(opa_i[2*WordW-1:WordW] | opb_i[2*WordW-1:WordW]);
+      t2 = opa_i[AddW-1:2*WordW] ^ opb_i[AddW-1:2*WordW];
+      g2 = opa_i[AddW-1:2*WordW] & opb_i[AddW-1:2*WordW];
+      z2 = ~(opa_i[AddW-1:2*WordW] | opb_i[AddW-1:2*WordW]);
+      // t one place down (t_166 = 0); g and z one place up (g_-1 = 0, z_-1 = 1).
+      t_up0 = {t1[0], t0[WordW-1:1]};
+      t_up1 = {t2[0], t1[WordW-1:1]};
+      t_up2 = {1'b0, t2[TopW-1:1]};
+      g_dn0 = {g0[WordW-2:0], 1'b0};
+      g_dn1 = {g1[WordW-2:0], g0[WordW-1]};
+      g_dn2 = {g2[TopW-2:0], g1[WordW-1]};
+      z_dn0 = {z0[WordW-2:0], 1'b1};
+      z_dn1 = {z1[WordW-2:0], z0[WordW-1]};
+      z_dn2 = {z2[TopW-2:0], z1[WordW-1]};
+      f0 = indicator(t_up0, g0, z0, g_dn0, z_dn0);
+      f1 = indicator(t_up1, g1, z1, g_dn1, z_dn1);
+      f2 = TopW'(indicator(WordW'(t_up2), WordW'(g2), WordW'(z2), WordW'(g_dn2), WordW'(z_dn2)));
+    end
   end
 
   // t_0 only pairs with a bit below the window.
@@ -79,7 +88,7 @@ module ptxfma_lza import ptxfma_pkg::*; (
     logic [WordW-1:0] x;
     x    = grp;
     lz64 = '0;
-    for (int k = WordIdxW - 1; k >= 0; k--) begin
+    for (int k = WordIdxW - 1; k >= 0 && en_i; k--) begin
       // Is the top 2^k-bit field zero? Then count it and shift it out.
       if ((x >> (WordW - (1 << k))) == '0) begin
         lz64[k] = 1'b1;

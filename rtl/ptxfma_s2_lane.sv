@@ -6,6 +6,7 @@
 // zero and the sign a flushed result takes).
 
 module ptxfma_s2_lane import ptxfma_pkg::*; (
+  input  logic            en_i,      // the lane carries an operation (else lane_o is not read)
   input  logic            sm1x_i,
   input  logic            rnd_rm_i,  // effective rounding direction is .rm
   input  logic [MulW-1:0] p_i,       // the lane's product, MSB-aligned at bit 105
@@ -28,6 +29,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   assign eff_sub = lane_i.sign_p ^ lane_i.sign_c;
 
   ptxfma_adder u_adder (
+    .en_i       (en_i),
     .p_i        (p),
     .c_aligned_i(lane_i.c_aligned),
     .eff_sub_i  (eff_sub),
@@ -39,6 +41,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   );
 
   ptxfma_lza u_lza (
+    .en_i (en_i),
     .opa_i(opa),
     .opb_i(opb),
     .cnt_o(lza_cnt)

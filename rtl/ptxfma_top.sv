@@ -239,6 +239,7 @@ module ptxfma_top import ptxfma_pkg::*; (
              ? prod : {prod[F32x2HiLsb * l +: F32ProdW], (MulW - F32ProdW)'(0)};
 
     ptxfma_s2_lane u_s2_lane (
+      .en_i    ((l == 0) ? en_2.lane0 : en_2.lane1),
       .sm1x_i  (kind2 == KIND_SM1X),
       .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
       .p_i     (p),
