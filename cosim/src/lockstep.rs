@@ -27,6 +27,12 @@ use crate::Error;
 pub use crate::scoreboard::Divergence;
 pub use crate::stream::Stream;
 
+/// Cycles per RTL batch by default. Both sides' frames of a batch (about 570 bytes a cycle)
+/// stay in a core's L2 at 512 cycles (cachegrind with a 1 MiB last level: 0.3 misses per
+/// operation, against 24 at 4096), and one call into C++ per 512 cycles costs nothing
+/// measurable.
+pub const DEFAULT_BATCH: usize = 512;
+
 /// Knobs of a lockstep run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -50,7 +56,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            batch: 4096,
+            batch: DEFAULT_BATCH,
             max_divergences: 1,
             window: 32,
             overlap: true,

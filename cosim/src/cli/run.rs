@@ -84,7 +84,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "vectors")]
     rtl_coverage: Option<PathBuf>,
     /// Cycles per RTL batch.
-    #[arg(long, default_value = "4096", value_parser = in_range(1, MAX_BATCH))]
+    #[arg(long, default_value_t = crate::lockstep::DEFAULT_BATCH as u64,
+          value_parser = in_range(1, MAX_BATCH))]
     batch: u64,
     /// Where the model runs: its own thread when a core is spare (auto), or always/never.
     #[arg(long, value_enum, default_value = "auto")]
