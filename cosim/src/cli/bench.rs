@@ -44,6 +44,10 @@ pub struct Args {
     /// Workers of the scaling measurement (compared with one worker).
     #[arg(long, default_value = "2", value_parser = in_range(1, 1024))]
     jobs: u64,
+    /// Only step the RTL through --count cycles of the stream in its C++ loop and exit: what
+    /// `make bench` counts host instructions of (callgrind, `--toggle-collect` on the loop).
+    #[arg(long)]
+    spin_only: bool,
 }
 
 impl Args {
@@ -86,6 +90,11 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     };
     let inputs: Vec<PipeIn> = cycles.iter().map(|&(p, _)| p).collect();
     let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();
+    if a.spin_only {
+        Rtl::new(&sides.rtl, false)?.spin(&enc, count)?;
+        println!("fma-cosim bench: stepped the RTL `{}` through {count} cycles", sides.rtl);
+        return Ok(0);
+    }
     println!(
         "fma-cosim bench: {count} operations, families {}, RTL `{}`, reference {}, {} cores",
         a.filter
