@@ -92,7 +92,10 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();
     if a.spin_only {
         Rtl::new(&sides.rtl, false)?.spin(&enc, count)?;
-        println!("fma-cosim bench: stepped the RTL `{}` through {count} cycles", sides.rtl);
+        println!(
+            "fma-cosim bench: stepped the RTL `{}` through {count} cycles",
+            sides.rtl
+        );
         return Ok(0);
     }
     println!(
