@@ -12,7 +12,8 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use bitvec::prelude::*;
-use ptxfma_model::machine::pipeline::Pipeline;
+use ptxfma_model::ctrl::Ctrl;
+use ptxfma_model::machine::pipeline::{lanes, Pipeline};
 use ptxfma_model::regs::{Leaf, Out, Reg, S1, S2, S3};
 
 /// Words of the output-port block.
@@ -150,10 +151,26 @@ pub fn write_model(p: &Pipeline, out: &Out, f: &mut [u32]) {
     f[1] = out.tag as u32;
     f[2] = out.d as u32;
     f[3] = (out.d >> 32) as u32;
-    p.s1.pack(&mut f[Bank::S1.range()]);
-    p.s2.pack(&mut f[Bank::S2.range()]);
-    p.s3.pack(&mut f[Bank::S3.range()]);
+    pack_stage(&p.s1, p.s1.ctrl, &mut f[Bank::S1.range()]);
+    pack_stage(&p.s2, p.s2.ctrl, &mut f[Bank::S2.range()]);
+    pack_stage(&p.s3, p.s3.ctrl, &mut f[Bank::S3.range()]);
     p.out.pack(&mut f[Bank::Out.range()]);
+}
+
+/// A stage bank, whose last two fields are its lanes: an idle lane (its kind does not use it)
+/// is all zero in the model as in the RTL, so its words are written zero without reading it.
+/// Most operations leave lane 1 idle, and vmad both.
+#[inline(always)]
+fn pack_stage<R: Reg>(bank: &R, ctrl: u32, words: &mut [u32]) {
+    let n = R::FIELDS.len();
+    let en = lanes(&Ctrl::decode(ctrl));
+    if en.lane1 {
+        bank.pack(words);
+    } else if en.lane0 {
+        bank.pack_first(words, n - 1);
+    } else {
+        bank.pack_first(words, n - 2);
+    }
 }
 
 /// One differing field.
@@ -193,6 +210,36 @@ pub fn differing_fields(bank: Bank, expected: &[u32], actual: &[u32]) -> Vec<Fie
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `write_model` skips idle lanes; the frame must still be every bank packed whole, which
+    /// holds only while the model leaves an idle lane all zero, and the lanes are the last two
+    /// fields of each stage bank.
+    #[test]
+    fn skipping_idle_lanes_writes_the_whole_packed_image() {
+        for fields in [S1::FIELDS, S2::FIELDS, S3::FIELDS] {
+            let names: Vec<&str> = fields.iter().map(|f| f.0).collect();
+            assert_eq!(names[names.len() - 2..], ["lane0", "lane1"]);
+        }
+        let mut p = Pipeline::new();
+        let (mut fast, mut whole) = (vec![0u32; WORDS], vec![0u32; WORDS]);
+        let stim = crate::stim::Stimulus::new(7, &crate::stim::Family::ALL);
+        let mut idle = [0usize; 2];
+        for (i, v) in stim.take(20_000).enumerate() {
+            let out = p.tick(&v.input(i as u16));
+            write_model(&p, &out, &mut fast);
+            whole[..PORT_WORDS].copy_from_slice(&fast[..PORT_WORDS]);
+            p.s1.pack(&mut whole[Bank::S1.range()]);
+            p.s2.pack(&mut whole[Bank::S2.range()]);
+            p.s3.pack(&mut whole[Bank::S3.range()]);
+            p.out.pack(&mut whole[Bank::Out.range()]);
+            assert_eq!(fast, whole, "cycle {i}");
+            let en = lanes(&Ctrl::decode(p.s1.ctrl));
+            idle[0] += !en.lane0 as usize;
+            idle[1] += !en.lane1 as usize;
+        }
+        // Both shortcuts were taken.
+        assert!(idle[0] > 100 && idle[1] > 1000, "idle lanes {idle:?}");
+    }
 
     #[test]
     fn frame_layout_follows_the_registers() {

@@ -203,6 +203,9 @@ pub trait Reg: Sized + Default + Clone {
     /// where the width alone does not say it (`ctrl_t`), for the RTL package generator.
     const RTL_FIELDS: &'static [RtlField];
     fn pack_into(&self, w: &mut BitWriter);
+    /// Packs the first `fields` fields (declaration order, from the top) and leaves the bits
+    /// of the rest zero.
+    fn pack_first_into(&self, w: &mut BitWriter, fields: usize);
     fn unpack_from(r: &mut BitReader) -> Self;
 
     /// Number of 32-bit words of the packed image.
@@ -215,6 +218,14 @@ pub trait Reg: Sized + Default + Clone {
     fn pack(&self, words: &mut [u32]) {
         let mut w = BitWriter::new(words, Self::WIDTH);
         self.pack_into(&mut w);
+    }
+
+    /// The packed image of a register whose fields from `fields` on are known to be zero (an
+    /// idle lane): those are not read, their bits are written zero.
+    #[inline(always)]
+    fn pack_first(&self, words: &mut [u32], fields: usize) {
+        let mut w = BitWriter::new(words, Self::WIDTH);
+        self.pack_first_into(&mut w, fields);
     }
 
     fn unpack(words: &[u32]) -> Self {
@@ -271,6 +282,17 @@ macro_rules! reg {
             #[inline(always)]
             fn pack_into(&self, w: &mut BitWriter) {
                 $( Field::put(&self.$f, w, $w); )*
+            }
+            #[inline(always)]
+            fn pack_first_into(&self, w: &mut BitWriter, fields: usize) {
+                let mut k = 0;
+                $(
+                    if k < fields {
+                        Field::put(&self.$f, w, $w);
+                    }
+                    k += 1;
+                )*
+                let _ = k;
             }
             fn unpack_from(r: &mut BitReader) -> Self {
                 $name { $( $f: Field::get(r, $w) ),* }
