@@ -52,15 +52,18 @@ module ptxfma_s1_lane import ptxfma_pkg::*; (
   );
 
   always_comb begin
-    lane_o.sign_p       = a_i.sign ^ b_i.sign;
-    lane_o.sign_c       = c_i.sign;
-    lane_o.prod_zero    = prod_zero;
-    lane_o.c_zero       = c_i.zero;
-    lane_o.eref         = eref[ExpRegW-1:0];
-    lane_o.c_aligned    = c_aligned;
-    lane_o.align_sticky = sticky;
-    lane_o.spec_valid   = spec_valid;
-    lane_o.spec_res     = spec_res;
+    lane_o = '0;
+    if (en_i) begin
+      lane_o.sign_p       = a_i.sign ^ b_i.sign;
+      lane_o.sign_c       = c_i.sign;
+      lane_o.prod_zero    = prod_zero;
+      lane_o.c_zero       = c_i.zero;
+      lane_o.eref         = eref[ExpRegW-1:0];
+      lane_o.c_aligned    = c_aligned;
+      lane_o.align_sticky = sticky;
+      lane_o.spec_valid   = spec_valid;
+      lane_o.spec_res     = spec_res;
+    end
   end
 
   // The factors' significands feed the Booth array in the top; the truncated exponent bits

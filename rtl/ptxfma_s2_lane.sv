@@ -48,25 +48,31 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   );
 
   always_comb begin
-    zero = (mag == '0) && !lane_i.align_sticky;
-    if (zero) begin
-      // IEEE: x + (-x) is +0 except under .rm; x + x keeps x's sign.
-      sign = eff_sub ? rnd_rm_i : lane_i.sign_p;
-    end else begin
-      sign = neg ^ lane_i.sign_p;
-    end
-    // sm_1x with c = 0 is mul.rn then add.rn: a product flushed to zero then meets c's zero.
-    flush_sign = (sm1x_i && lane_i.c_zero) ? (lane_i.sign_p && lane_i.sign_c) : sign;
+    zero       = 1'b0;
+    sign       = 1'b0;
+    flush_sign = 1'b0;
+    lane_o     = '0;
+    if (en_i) begin
+      zero = (mag == '0) && !lane_i.align_sticky;
+      if (zero) begin
+        // IEEE: x + (-x) is +0 except under .rm; x + x keeps x's sign.
+        sign = eff_sub ? rnd_rm_i : lane_i.sign_p;
+      end else begin
+        sign = neg ^ lane_i.sign_p;
+      end
+      // sm_1x with c = 0 is mul.rn then add.rn: a product flushed to zero then meets c's zero.
+      flush_sign = (sm1x_i && lane_i.c_zero) ? (lane_i.sign_p && lane_i.sign_c) : sign;
 
-    lane_o.sign       = sign;
-    lane_o.zero       = zero;
-    lane_o.flush_sign = flush_sign;
-    lane_o.mag        = mag;
-    lane_o.sticky     = lane_i.align_sticky;
-    lane_o.lza_cnt    = lza_cnt;
-    lane_o.eref       = lane_i.eref;
-    lane_o.spec_valid = lane_i.spec_valid;
-    lane_o.spec_res   = lane_i.spec_res;
+      lane_o.sign       = sign;
+      lane_o.zero       = zero;
+      lane_o.flush_sign = flush_sign;
+      lane_o.mag        = mag;
+      lane_o.sticky     = lane_i.align_sticky;
+      lane_o.lza_cnt    = lza_cnt;
+      lane_o.eref       = lane_i.eref;
+      lane_o.spec_valid = lane_i.spec_valid;
+      lane_o.spec_res   = lane_i.spec_res;
+    end
   end
 
   // prod_zero only steered the alignment in stage 1.

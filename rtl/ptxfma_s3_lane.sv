@@ -37,14 +37,17 @@ module ptxfma_s3_lane import ptxfma_pkg::*; (
   );
 
   always_comb begin
-    lane_o.sign       = lane_i.sign;
-    lane_o.zero       = lane_i.zero;
-    lane_o.flush_sign = lane_i.flush_sign;
-    lane_o.norm       = norm;
-    lane_o.sticky     = lane_i.sticky || sticky;
-    lane_o.exp        = exp[ExpRegW-1:0];
-    lane_o.spec_valid = lane_i.spec_valid;
-    lane_o.spec_res   = lane_i.spec_res;
+    lane_o = '0;
+    if (en_i) begin
+      lane_o.sign       = lane_i.sign;
+      lane_o.zero       = lane_i.zero;
+      lane_o.flush_sign = lane_i.flush_sign;
+      lane_o.norm       = norm;
+      lane_o.sticky     = lane_i.sticky || sticky;
+      lane_o.exp        = exp[ExpRegW-1:0];
+      lane_o.spec_valid = lane_i.spec_valid;
+      lane_o.spec_res   = lane_i.spec_res;
+    end
   end
 
   // The normalised exponent stays within ExpRegW bits for every operand the decoder accepts.
