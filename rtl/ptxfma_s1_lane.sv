@@ -39,6 +39,7 @@ module ptxfma_s1_lane import ptxfma_pkg::*; (
   );
 
   ptxfma_special u_special (
+    .en_i   (en_i),
     .fmt_i  (fmt_i),
     .oob_i  (oob_i),
     .a_i    (a_i),

@@ -9,6 +9,7 @@
 // 0xFFF8000000000000 (S2, S9). An OOB NaN in a or b under .oob gives +0 before all that (S12).
 
 module ptxfma_special import ptxfma_pkg::*; (
+  input  logic             en_i,      // the lane carries an operation (else the outputs are zero)
   input  res_fmt_e         fmt_i,     // the lane's result format
   input  logic             oob_i,     // .oob and an OOB NaN in a or b
   input  operand_t         a_i,
@@ -57,7 +58,9 @@ module ptxfma_special import ptxfma_pkg::*; (
   always_comb begin
     valid_o = 1'b1;
     res_o   = '0;
-    if (oob_i) begin
+    if (!en_i) begin
+      valid_o = 1'b0;
+    end else if (oob_i) begin
       res_o = '0;
     end else if (any_nan || invalid) begin
       if (half) begin
