@@ -5,7 +5,8 @@
   in the same process (`ptxfma._model_run_rate`), as a ratio (target >= 0.5x);
 - with `--cocotb-log` and `--cosim-json`: the cocotb example's operations per second beside
   `fma-cosim run`'s on the same family, i.e. what driving the RTL from Python costs;
-- with `--cocotb-best-log` and `--cosim-best-json`: the same for the example's best case
+- with `--cocotb-best-log` and `--cosim-best-json` (each once per round; the best counts): the
+  same for the example's best case
   (`PTXFMA_BEST_CASE=1`: results precomputed, one operation a cycle), where `fma-cosim run
   --jobs 1`, comparing every register bank every cycle, must check at least 50 times as many
   operations per second on one core (issue 23).
@@ -40,8 +41,9 @@ def main():
     ap.add_argument("--ops", type=int, default=1_000_000)
     ap.add_argument("--cocotb-log")
     ap.add_argument("--cosim-json")
-    ap.add_argument("--cocotb-best-log")
-    ap.add_argument("--cosim-best-json")
+    # Repeated: one per round; the best of each side counts.
+    ap.add_argument("--cocotb-best-log", action="append", default=[])
+    ap.add_argument("--cosim-best-json", action="append", default=[])
     args = ap.parse_args()
     n = args.ops
     rng = np.random.default_rng(1)
@@ -105,12 +107,13 @@ def main():
             f"fma-cosim run --jobs 1 {fast / 1e3:8.1f} k ops/s  {fast / slow:.0f}x"
         )
     if args.cocotb_best_log and args.cosim_best_json:
-        slow = cocotb_rate(args.cocotb_best_log)
-        family, fast = cosim_rate(args.cosim_best_json)
+        slow = max(cocotb_rate(log) for log in args.cocotb_best_log)
+        family, fast = max(cosim_rate(path) for path in args.cosim_best_json)
         met = fast >= 50 * slow
         ok &= met
         print(
-            f"  cocotb best case ({family}, results precomputed) {slow / 1e3:8.1f} k ops/s  "
+            f"  cocotb best case ({family}, results precomputed, best of "
+            f"{len(args.cocotb_best_log)}) {slow / 1e3:8.1f} k ops/s  "
             f"fma-cosim run --jobs 1 {fast / 1e3:8.1f} k ops/s  {fast / slow:.1f}x  "
             f"{verdict(met)} (target >= 50x per core)"
         )
