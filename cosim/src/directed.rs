@@ -22,7 +22,7 @@
 
 use std::sync::OnceLock;
 
-use ptxfma_model::ctrl::{Ctrl, Kind};
+use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 use ptxfma_model::format::{Fmt, F32};
 use ptxfma_model::stimulus::vector_for;
 
@@ -481,6 +481,9 @@ fn sig_of(rng: &mut Rng, len: u32) -> u64 {
 /// with one product bit just below its round bit; a product in the top binade or exactly one
 /// above it; and 1.0, the value below it and the value above it for `.sat`.
 fn bounds_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    if tiny_sticky_word(ctrl) && rng.chance(1, 4) {
+        return tiny_sticky(rng, ctrl);
+    }
     let r = res(ctrl);
     let (fab, _, fc) = ctrl.operand_formats();
     let normal_only = ctrl.flush();
@@ -622,6 +625,53 @@ fn bounds_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     }
 }
 
+/// Words where S4's test can be decided by the sticky alone: `.ftz` with `.rm`/`.rp`, a real
+/// product (`coverage::bins::bounds::TINY_STICKY`).
+fn tiny_sticky_word(c: &Ctrl) -> bool {
+    c.flush() && !c.via_f32 && matches!(c.rnd, Rnd::Rm | Rnd::Rp) && !c.b_one
+}
+
+/// A result whose p bits one position below the minimum normal are all ones, with the round
+/// bit there clear and something below it, signed so that `.rm`/`.rp` round it up: kept under
+/// `.ftz` only because the sticky makes S4's test round up. Either the product
+/// (2^(p-1) + x)(2^p - 2x) = 2^(2p-1) - 2x^2 with x^2 in (2^(p-3), 2^(p-2)) at 2^(emin - 2p + 1)
+/// beside a zero c, or c = 2^emin less a product (2^q - 1) * 2^(emin - p - q).
+fn tiny_sticky(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let r = res(ctrl);
+    let (fab, _, fc) = ctrl.operand_formats();
+    let p = r.p as i32;
+    if fab.frac_bits + 1 != r.p {
+        return None;
+    }
+    let s = ctrl.rnd == Rnd::Rm;
+    let sa = rng.bit();
+    if ctrl.c_zero || rng.bit() {
+        // x from just above sqrt(2^(p-3)) to just below sqrt(2^(p-2)).
+        let lo = (((1u64 << (p - 3)) as f64).sqrt() as u64 + 1).max(1);
+        let hi = ((1u64 << (p - 2)) as f64).sqrt() as u64;
+        let x = rng.range(lo as i64, hi as i64 - 1) as u64;
+        let m = ((1u64 << (p - 1)) + x, (1u64 << p) - 2 * x);
+        let (a, b) = split(rng, fab, (sa, sa ^ s), m, r.emin - 2 * p + 1, true)?;
+        let c = if ctrl.c_zero {
+            0
+        } else {
+            fc.assemble(c_sign(ctrl, s), 0, 0)
+        };
+        return Some((a, b, c));
+    }
+    let q = rng.range(2, p as i64) as i32;
+    let c = make(fc, c_sign(ctrl, s), 1, r.emin, true)?;
+    let (a, b) = split(
+        rng,
+        fab,
+        (sa, sa ^ !s),
+        ((1u64 << q) - 1, 1),
+        r.emin - p - q,
+        true,
+    )?;
+    Some((a, b, c))
+}
+
 /// The half formats' short operands: a product of (2^(p-1) + 1) * 2^(1-p) squared, whose 2p-2
 /// bits the addend -(1 + 2^(2-p)) cancels down to the last (cancellation beyond p); and, for
 /// bfloat16, a product of two tiny normals far below the subnormal range (the normaliser's
@@ -633,6 +683,9 @@ fn half_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
     let sa = rng.bit();
     if ctrl.b_one || ctrl.c_zero {
         return None;
+    }
+    if ctrl.via_f32 && rng.bit() {
+        return via_sticky(rng, ctrl);
     }
     if f.exp_bits == 8 && rng.bit() {
         let ea = -(rng.range(100, 126) as i32);
@@ -658,6 +711,31 @@ fn half_corner(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
         2 * e - p as i32 + 2,
         true,
     )?;
+    Some((a, b, c))
+}
+
+/// S13 (`fma.{rz,rm,rp}.bf16`, binary16 operands): a product that is an exact binary16 tie with
+/// an even last bit, (2^j + 1)(2^(11-j) + 1) = 2^11 + 2^j + 2^(11-j) + 1 with j in 2..=9, beside
+/// a c of the same sign below the binary32 round bit. `.rm`/`.rp` toward the sign lift the
+/// binary32 step off the tie by its sticky alone (round bit clear), so the result rounds up;
+/// the truncation would stay on the tie and round to even, down.
+fn via_sticky(rng: &mut Rng, ctrl: &Ctrl) -> Option<(u64, u64, u64)> {
+    let (f, _, _) = ctrl.operand_formats();
+    let p = (f.frac_bits + 1) as i32;
+    let s = match ctrl.rnd {
+        Rnd::Rm => true,
+        Rnd::Rp => false,
+        _ => rng.bit(),
+    };
+    let sa = rng.bit();
+    let j = rng.range(2, p as i64 - 2) as u32;
+    let m = ((1u64 << j) + 1, (1u64 << (p as u32 - j)) + 1);
+    // The product's lead bit at 2^e; c at 2^ce, below the binary32 round bit 2^(e - 24).
+    let (lo, hi) = exp_range(f, false);
+    let e = rng.range((lo + 25) as i64, (hi - 1) as i64) as i32;
+    let ce = rng.range(lo as i64, (e - 25) as i64) as i32;
+    let (a, b) = split(rng, f, (sa, sa ^ s), m, e - p, ctrl.flush())?;
+    let c = make(f, c_sign(ctrl, s), 1, ce, false)?;
     Some((a, b, c))
 }
 

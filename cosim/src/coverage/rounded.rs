@@ -21,6 +21,13 @@ pub(super) struct Rounded {
     /// Tiny before rounding with S4's test (p bits, one position lower) at a tie: an all-ones
     /// significand, the round bit set, nothing below.
     pub(super) tie_u: bool,
+    /// S4's test decided by the sticky alone: an all-ones significand one position below the
+    /// minimum normal, the round bit clear, something below it, rounded up to the minimum
+    /// normal (`.rm` negative, `.rp` positive), under `.ftz` (the only place tininess shows).
+    pub(super) tiny_sticky: bool,
+    /// S13: the binary32 step rounded up by its sticky alone (its round bit clear), and the
+    /// result differs from the one rounded from the binary32 truncation.
+    pub(super) via_sticky: bool,
     /// The exponent after rounding (its carry included).
     pub(super) e: i32,
     pub(super) inc: bool,
@@ -38,22 +45,37 @@ pub(super) struct Rounded {
 
 #[inline(always)]
 pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
+    if !op.ctrl.via_f32 {
+        return finish(op, l, l.norm, l.sticky, l.exp as i32);
+    }
     // S13: the binary32 step first, then the rounding below at the half format, to nearest.
-    let (norm, sticky, exp) = if op.ctrl.via_f32 {
-        let x = round::at_f32(
-            op.ctrl.rnd,
-            round::Finite {
-                sign: l.sign,
-                norm: l.norm,
-                sticky: l.sticky,
-                exp: l.exp as i32,
-            },
-            op.emin as i32,
-        );
-        (x.norm, x.sticky, x.exp)
-    } else {
-        (l.norm, l.sticky, l.exp as i32)
+    let x = round::Finite {
+        sign: l.sign,
+        norm: l.norm,
+        sticky: l.sticky,
+        exp: l.exp as i32,
     };
+    let at = |rnd| round::at_f32(rnd, x, op.emin as i32);
+    let y = at(op.ctrl.rnd);
+    let mut r = finish(op, l, y.norm, y.sticky, y.exp);
+    // The binary32 step's round bit and sticky (24 bits below the lead bit 164).
+    let rb32 = l.norm.bit(164 - 24);
+    let st32 = !(l.norm & U165::low_mask(164 - 24)).is_zero() | l.sticky;
+    let up = match op.ctrl.rnd {
+        Rnd::Rm => l.sign,
+        Rnd::Rp => !l.sign,
+        _ => false,
+    };
+    if up & !rb32 & st32 {
+        let t = at(Rnd::Rz);
+        r.via_sticky = finish(op, l, t.norm, t.sticky, t.exp).enc != r.enc;
+    }
+    r
+}
+
+/// The rounding of a normalised value at the result format (`op.p`, `op.rnd`).
+#[inline(always)]
+fn finish(op: &FloatOp, l: &S3Lane, norm: U165, sticky: bool, exp: i32) -> Rounded {
     let p = op.p as usize;
     let sig = (norm >> (165 - p)).as_limbs()[0];
     let rb = norm.bit(164 - p);
@@ -110,6 +132,8 @@ pub(super) fn rounded(op: &FloatOp, l: &S3Lane) -> Rounded {
         sticky_only: sticky & !below,
         st_top: !sticky && norm.bit(163 - p) && (norm & U165::low_mask(163 - p)).is_zero(),
         tie_u: !norm.bit(164) & (sig_u == ones) & rb_u & !st_u,
+        tiny_sticky: op.flush & !norm.bit(164) & (sig_u == ones) & !rb_u & st_u & inc_u,
+        via_sticky: false,
         e,
         inc,
         carry,

@@ -594,10 +594,19 @@ fn s3_lane(
         let bds = &mut h[bd..bd + bounds::N];
         bds[bounds::ST_TOP] += r.st_top as u64;
         bds[bounds::TINY_TIE] += r.tie_u as u64;
+        bds[bounds::TINY_STICKY] += r.tiny_sticky as u64;
         bds[bounds::PAST_EXACT] += (!inexact & sh.is_some_and(|s| s.past)) as u64;
         bds[bounds::EMAX] += (r.normal & !r.overflow & (r.e == op.emax as i32)) as u64;
         bds[bounds::EMAX1] += (r.overflow & !r.carry & (r.e == op.emax as i32 + 1)) as u64;
 
+        if r.via_sticky {
+            let k = pick(
+                ctrl.rnd == Rnd::Rm,
+                half::VIA_RM_STICKY,
+                half::VIA_RP_STICKY,
+            );
+            h[m.ix.half + k] += 1;
+        }
         overflow = r.overflow;
         flushed = r.flushed;
         enc = r.enc;

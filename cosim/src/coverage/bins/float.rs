@@ -39,6 +39,14 @@ const HALF_RIGHT: &str = "a value below the subnormal range needs eref < emin - 
     product holds the window), and then the 16-bit product's lowest bit is at window bit 93 or \
     above while the right shift is at most 69 bits (ea + eb >= -252)";
 
+/// Whether a word can reach S4's test decided by the sticky alone: `.rn` and `.rz` never round
+/// up on a clear round bit, and only `.ftz` makes tininess show; add/sub's operands are both
+/// normal under `.ftz`, so their sum is a multiple of the subnormal quantum and has no bit below
+/// the round bit there (mul does reach it: (2^23 + x)(2^24 - 2x) = 2^47 - 2x^2).
+fn tiny_sticky(c: &Ctrl) -> bool {
+    c.flush() && !c.via_f32 && matches!(c.rnd, Rnd::Rm | Rnd::Rp) && !c.b_one
+}
+
 /// Declares the groups of float family `f` (whose legal words `r` holds); their starts.
 pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
     let n = f.name();
@@ -336,6 +344,9 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
                 bounds::SAT_BELOW | bounds::SAT_AT | bounds::SAT_ABOVE => sat.clone(),
                 bounds::PAST_EXACT if f != Family::F64 => Some(PAST_EXACT.to_string()),
                 bounds::D55..=bounds::PAST_EXACT | bounds::ST_TOP => r.need("reads c", c_real),
+                bounds::TINY_STICKY => {
+                    r.need("flushes, rounds .rm or .rp and reads b", tiny_sticky)
+                }
                 _ => None,
             };
             bins.push(bin(format!("{lane}{kn}"), why));

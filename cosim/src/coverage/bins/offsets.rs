@@ -207,6 +207,8 @@ pub mod bounds {
         LIM_NEG = "exponent limit -1: right shift by one",
         ST_TOP = "inexact only by the bit just below the round bit",
         TINY_TIE = "half a p-bit ulp below the minimum normal (S4's test at a tie)",
+        TINY_STICKY = ".ftz: one p-bit ulp below the minimum normal plus less than half of it, \
+            rounded up by the sticky alone (S4's test: not tiny, kept)",
         EMAX = "rounded into the top binade (e = emax), no overflow",
         EMAX1 = "overflow to exactly e = emax + 1, no rounding carry",
         SAT_BELOW = ".sat: the largest value below 1.0, kept",
@@ -303,6 +305,10 @@ pub mod half {
         VIA_RM_DIFF = "binary32 step .rm: differs from rounding once",
         VIA_RP_SAME = "binary32 step .rp: same as rounding once",
         VIA_RP_DIFF = "binary32 step .rp: differs from rounding once",
+        VIA_RM_STICKY = "binary32 step .rm: its sticky alone (round bit clear) rounds it up, \
+            and that decides the result",
+        VIA_RP_STICKY = "binary32 step .rp: its sticky alone (round bit clear) rounds it up, \
+            and that decides the result",
     }
 }
 
