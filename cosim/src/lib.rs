@@ -32,6 +32,7 @@ pub mod dut;
 pub mod frame;
 pub mod fst;
 pub mod golden;
+pub mod gtkw;
 pub mod lockstep;
 pub mod ports;
 pub mod progress;
@@ -45,6 +46,7 @@ pub mod stim;
 pub mod stream;
 pub mod temporary;
 pub mod verilator_build;
+pub mod view;
 pub mod waves;
 
 /// An error meant for the user. The kinds a caller acts on have variants of their own; every

@@ -109,6 +109,9 @@ pub struct DivergenceRow {
     pub reproduce: Vec<String>,
     /// The waveform, written for the first divergence of each signature only.
     pub waveform: Option<String>,
+    /// The GTKWave save file beside it, which opens on this divergence.
+    #[serde(default)]
+    pub waveform_save: Option<String>,
     /// Trace time of the clock edge at which `cosim.mismatch` rises in `waveform` (this
     /// divergence's cycle); null where no waveform was written.
     #[serde(default)]
@@ -124,6 +127,8 @@ pub struct SignatureRow {
     pub first_chunk: usize,
     pub first_cycle: u64,
     pub waveform: Option<String>,
+    #[serde(default)]
+    pub waveform_save: Option<String>,
 }
 
 /// The result of a run, a shard, or a merge.
@@ -231,6 +236,7 @@ impl RunResult {
                     first_chunk: d.chunk,
                     first_cycle: d.cycle,
                     waveform: d.waveform.clone(),
+                    waveform_save: d.waveform_save.clone(),
                 }),
             }
         }

@@ -1,8 +1,14 @@
 //! The waveform of a divergence: one VCD holding, over a window of cycles,
 //! - the whole RTL hierarchy (scope `TOP`), traced by Verilator,
 //! - the reference's register banks (scope `model`), written here with the `vcd` crate,
-//! - `cosim.mismatch` (high after every edge where the frames differ) and `cosim.cycle`
-//!   (the stream's cycle number, so the waveform lines up with the report).
+//! - `cosim.mismatch` (high after every edge where the frames differ), `cosim.cycle` (the
+//!   stream's cycle number) and the instruction in flight at the inputs and in each stage by
+//!   name (`cosim.in_instr`, `cosim.s1_instr`, ...: ASCII text in a bit vector, which GTKWave
+//!   shows as text and FST stores like any vector),
+//! - and beside it a GTKWave save file that opens on the divergence ([`crate::view`]).
+//!
+//! Time reads as cycles: the rising edge of stream cycle N is at N ns (the reset before the
+//! first replayed cycle lies before it; what would fall before time 0 is folded into time 0).
 //!
 //! The window is replayed from reset: the pipe holds no state older than `LATENCY` cycles, so
 //! any window of at least that many cycles before the divergence reproduces it exactly.
@@ -11,7 +17,7 @@
 //! which gives a single ordinary VCD that GTKWave and Surfer open.
 
 use bitvec::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -26,26 +32,32 @@ use crate::rtl::Rtl;
 use crate::temporary::Temporary;
 use crate::Error;
 
-/// Trace time units (ps, Verilator's default) per clock cycle.
-pub const PERIOD: u64 = 10;
+/// Verilator's trace time units per clock cycle ([`Rtl::time`]; its rising edge is at +5).
+const RTL_PERIOD: u64 = 10;
+
+/// The written waveform's clock period in its time unit (ps): one cycle per ns.
+pub const PERIOD: u64 = 1000;
+
+/// Characters of an instruction name signal (`cosim.*_instr`): the longest spelling with its
+/// vmad operand forms fits.
+pub const INSTR_CHARS: usize = 48;
 
 /// What was written.
 #[derive(Clone, Debug)]
 pub struct Waves {
     pub path: PathBuf,
+    /// The GTKWave save file beside it, which opens on the first mismatch.
+    pub save: Option<PathBuf>,
     /// Stream cycles whose frames differ in the replay: the marker is high after their edges.
     pub mismatches: Vec<u64>,
     /// Stream cycle of the first replayed input.
     pub first_cycle: u64,
-    /// Trace time of the first replayed cycle's rising edge; cycle `c` rises at
-    /// `first_edge + PERIOD * (c - first_cycle)`.
-    pub first_edge: u64,
 }
 
 impl Waves {
-    /// Trace time of the rising edge of stream cycle `c`.
+    /// Trace time (ps) of the rising edge of stream cycle `c`: `c` ns.
     pub fn edge_time(&self, c: u64) -> u64 {
-        self.first_edge + PERIOD * (c - self.first_cycle)
+        c * PERIOD
     }
 }
 
@@ -61,6 +73,9 @@ pub struct WindowSpec<'a> {
     /// frames differ: for `--compare ports`, where the design's frames have no registers and
     /// its results may retire in other cycles than the model's.
     pub marks: Option<&'a [u64]>,
+    /// The divergence the save file opens on; `None`: the last replayed input's cycle when
+    /// the frames differ there, else the first differing cycle.
+    pub focus: Option<u64>,
 }
 
 /// Replays `inputs` (stream cycles `first_cycle..`) plus `LATENCY` idle cycles from reset on
@@ -79,6 +94,7 @@ pub fn write_window(
         inputs,
         first_cycle,
         marks: None,
+        focus: None,
     };
     write(path, &spec)
 }
@@ -152,26 +168,113 @@ fn write_parts(
     let mut mismatches = Vec::new();
     let model = model_part(
         &rtl_text,
-        &exp,
-        &act,
+        (&exp, &act, &all),
         spec,
         (reset_time, t0),
         &mut mismatches,
     )
     .map_err(io)?;
     let merged = splice(&rtl_text, &model)
+        .and_then(|m| retime(&m, t0 + RTL_PERIOD / 2, first_cycle))
         .map_err(|e| Error::new(format!("{}: {e}", rtl_part.path().display())))?;
     if path.extension().is_some_and(|e| e == "fst") {
         crate::fst::write(&merged, out)?;
     } else {
         out.write_all(merged.as_bytes()).map_err(io)?;
     }
-    Ok(Waves {
+    let mut w = Waves {
         path: path.to_path_buf(),
+        save: None,
         mismatches,
         first_cycle,
-        first_edge: t0 + PERIOD / 2,
-    })
+    };
+    let last = (first_cycle + inputs.len() as u64).checked_sub(1);
+    let focus = spec
+        .focus
+        .or(last.filter(|c| w.mismatches.contains(c)))
+        .or(w.mismatches.first().copied());
+    if let Some(first) = focus {
+        let header = &merged[..merged.find("$enddefinitions").unwrap_or(merged.len())];
+        let view = crate::view::choose(&crate::view::Window {
+            dump: path,
+            signals: &crate::view::signals(header),
+            expected: &exp,
+            actual: &act,
+            inputs: &all,
+            first_cycle,
+            mismatch: first,
+        });
+        let save = path.with_extension("gtkw");
+        crate::gtkw::write(&view, &save)
+            .map_err(|e| Error::new(format!("cannot write {}: {e}", save.display())))?;
+        w.save = Some(save);
+    }
+    Ok(w)
+}
+
+/// Moves every time so that the rising edge of stream cycle `first_cycle` (at `first_edge` in
+/// Verilator's units) is at `first_cycle` ns, in ps; what falls before time 0 (the reset of a
+/// window that starts at cycle 0, 1 or 2) is folded into time 0, each signal at its last value.
+fn retime(text: &str, first_edge: u64, first_cycle: u64) -> Result<String, String> {
+    let at = text
+        .find("$enddefinitions")
+        .ok_or("the VCD has no $enddefinitions")?;
+    if !text[..at].contains("$timescale 1ps $end") {
+        return Err("the VCD's time unit is not 1ps".into());
+    }
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    out.push_str(&text[..at]);
+    let shift = (first_cycle * PERIOD) as i128 - (first_edge * (PERIOD / RTL_PERIOD)) as i128;
+    let scale = (PERIOD / RTL_PERIOD) as i128;
+    // Changes folded into time 0: the last change of each identifier code, in order of first
+    // appearance.
+    let mut folded: Vec<&str> = Vec::new();
+    let mut slot: HashMap<&str, usize> = HashMap::new();
+    let mut folding = true;
+    let mut seen_time = false;
+    let flush = |out: &mut String, folded: &mut Vec<&str>| {
+        if !folded.is_empty() {
+            out.push_str("#0\n");
+            for change in folded.drain(..) {
+                out.push_str(change);
+                out.push('\n');
+            }
+        }
+    };
+    for line in text[at..].lines() {
+        if let Some(t) = line.strip_prefix('#') {
+            let t: i128 = t.trim().parse().map_err(|_| format!("bad time `{line}`"))?;
+            let t = t * scale + shift;
+            seen_time = true;
+            if t <= 0 {
+                continue;
+            }
+            if folding {
+                folding = false;
+                flush(&mut out, &mut folded);
+            }
+            out.push_str(&format!("#{t}\n"));
+            continue;
+        }
+        if folding && seen_time && !line.is_empty() && !line.starts_with('$') {
+            let code = match line.split_once(' ') {
+                Some((_, code)) => code,
+                None => line.get(1..).unwrap_or(""),
+            };
+            match slot.get(code) {
+                Some(&k) => folded[k] = line,
+                None => {
+                    slot.insert(code, folded.len());
+                    folded.push(line);
+                }
+            }
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    flush(&mut out, &mut folded);
+    Ok(out)
 }
 
 /// The model's part: header scopes, and value changes by time.
@@ -183,8 +286,7 @@ struct ModelPart {
 /// `times`: the trace times of the reset and of the first replayed cycle.
 fn model_part(
     rtl_text: &str,
-    exp: &[u32],
-    act: &[u32],
+    (exp, act, inputs): (&[u32], &[u32], &[PipeIn]),
     spec: &WindowSpec<'_>,
     (reset_time, t0): (u64, u64),
     mismatches: &mut Vec<u64>,
@@ -244,6 +346,13 @@ fn model_part(
         "cycle",
         Some(ReferenceIndex::Range(63, 0)),
     )?;
+    let instr_bits = INSTR_CHARS as u32 * 8;
+    let mut instr = [IdCode::FIRST; INSTR_SIGNALS.len()];
+    for (id, name) in instr.iter_mut().zip(INSTR_SIGNALS) {
+        *id = alloc();
+        let range = ReferenceIndex::Range(instr_bits as i32 - 1, 0);
+        w.var_def(VarType::Wire, instr_bits, *id, name, Some(range))?;
+    }
     w.upscope()?;
     let header = String::from_utf8(std::mem::take(w.writer())).unwrap();
 
@@ -266,6 +375,11 @@ fn model_part(
     emit(&mut w, &zero, None)?;
     w.change_scalar(mismatch, false)?;
     w.change_vector(cycle, [Value::X; 64])?;
+    for &id in &instr {
+        put_text(&mut w, id, "")?;
+    }
+    // The names last written, [in, s1, s2, s3, out].
+    let mut names: [Option<u32>; INSTR_SIGNALS.len()] = [None; INSTR_SIGNALS.len()];
     changes.insert(
         reset_time,
         String::from_utf8(std::mem::take(w.writer())).unwrap(),
@@ -277,10 +391,23 @@ fn model_part(
         .enumerate()
     {
         let c = first_cycle + i as u64;
-        let low = t0 + PERIOD * i as u64;
+        let low = t0 + RTL_PERIOD * i as u64;
         put(&mut w, cycle, &[c, 0, 0], 64)?;
+        let presented = inputs.get(i).filter(|p| p.valid).map(|p| p.ctrl);
+        name_change(&mut w, instr[0], &mut names[0], presented)?;
         changes.insert(low, String::from_utf8(std::mem::take(w.writer())).unwrap());
         emit(&mut w, e, Some(last.unwrap_or(&zero)))?;
+        // After the edge: each stage's operation, and the one that moved from s3 to out.
+        let retired = last.and_then(|l| stage_ctrl(l, Bank::S3));
+        let now = [
+            stage_ctrl(e, Bank::S1),
+            stage_ctrl(e, Bank::S2),
+            stage_ctrl(e, Bank::S3),
+            retired.filter(|_| out_valid(e)),
+        ];
+        for (k, ctrl) in now.into_iter().enumerate() {
+            name_change(&mut w, instr[k + 1], &mut names[k + 1], ctrl)?;
+        }
         let differs = marks.map_or(e != a, |m| m.contains(&c));
         if differs {
             mismatches.push(c);
@@ -291,11 +418,65 @@ fn model_part(
         }
         last = Some(e);
         changes.insert(
-            low + PERIOD / 2,
+            low + RTL_PERIOD / 2,
             String::from_utf8(std::mem::take(w.writer())).unwrap(),
         );
     }
     Ok(ModelPart { header, changes })
+}
+
+/// The instruction name signals under `cosim`: at the input ports, then after each stage.
+pub const INSTR_SIGNALS: [&str; 5] = ["in_instr", "s1_instr", "s2_instr", "s3_instr", "out_instr"];
+
+/// The control word of the operation a stage bank holds in a frame (`None`: an empty slot).
+pub fn stage_ctrl(frame: &[u32], bank: Bank) -> Option<u32> {
+    let words = &frame[bank.range()];
+    let leaf = |name: &str| bank.leaves().iter().find(|l| l.name == name);
+    let valid = frame::field(words, leaf("valid")?)[0] & 1 != 0;
+    let ctrl = frame::field(words, leaf("ctrl")?)[0] as u32;
+    valid.then_some(ctrl)
+}
+
+/// Whether `out_q` holds a result.
+fn out_valid(frame: &[u32]) -> bool {
+    let words = &frame[Bank::Out.range()];
+    Bank::Out
+        .leaves()
+        .iter()
+        .find(|l| l.name == "valid")
+        .is_some_and(|l| frame::field(words, l)[0] & 1 != 0)
+}
+
+/// The PTX spelling of a control word, as the instruction name signals and the report write it.
+pub fn instr_name(ctrl: u32) -> String {
+    crate::stim::ptx_spelling(&ptxfma_model::ctrl::Ctrl::decode(ctrl))
+}
+
+/// Writes the name of `ctrl` (blank for `None`) to a name signal when it changed.
+fn name_change(
+    w: &mut vcd::Writer<Vec<u8>>,
+    id: IdCode,
+    last: &mut Option<u32>,
+    ctrl: Option<u32>,
+) -> std::io::Result<()> {
+    if *last != ctrl {
+        *last = ctrl;
+        put_text(w, id, &ctrl.map(instr_name).unwrap_or_default())?;
+    }
+    Ok(())
+}
+
+/// `text` as an [`INSTR_CHARS`]-character ASCII vector, first character in the top byte, padded
+/// with spaces (GTKWave's ASCII data format shows it as text).
+fn put_text(w: &mut vcd::Writer<Vec<u8>>, id: IdCode, text: &str) -> std::io::Result<()> {
+    let bytes = text
+        .bytes()
+        .chain(std::iter::repeat(b' '))
+        .take(INSTR_CHARS);
+    w.change_vector(
+        id,
+        bytes.flat_map(|b| (0..8).rev().map(move |k| Value::from((b >> k) & 1 != 0))),
+    )
 }
 
 fn put(w: &mut vcd::Writer<Vec<u8>>, id: IdCode, v: &Limbs, width: u32) -> std::io::Result<()> {
@@ -376,18 +557,24 @@ pub fn file_name(family: &str, seed: u64, cycle: u64, fst: bool) -> String {
     )
 }
 
-/// The report's waveform lines.
+/// The report's waveform lines: the command that opens the waveform on the divergence, the
+/// file, and where the divergence is in it.
 pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
     match w {
         Ok(w) => {
             let marked = w.mismatches.contains(&cycle);
+            let open = match &w.save {
+                Some(save) => format!("gtkwave {}", save.display()),
+                None => format!("gtkwave {}", w.path.display()),
+            };
             println!(
-                "  waveform    {}\n              cycles {}..{} plus drain; model registers under \
-                 `model`, RTL under `TOP`; cosim.mismatch rises at time {} (cycle {cycle}){}",
+                "  waveform    {open}\n              {}: cycles {}..{} plus drain, cycle N at N \
+                 ns; model registers under `model`, RTL under `TOP`; cosim.mismatch rises at \
+                 {} ns (cycle {cycle}){}",
                 w.path.display(),
                 w.first_cycle,
                 cycle,
-                w.edge_time(cycle),
+                w.edge_time(cycle) / 1000,
                 if marked {
                     ""
                 } else {

@@ -75,10 +75,11 @@ pub fn triage(
                 signatures.push(sig);
                 print!("\n{}", row.report);
                 if !stopped {
-                    if let Some((path, time)) =
+                    if let Some((path, save, time)) =
                         wave_for(c, d, sides, waves.dir, waves.window, waves.fst)
                     {
                         row.waveform = Some(path);
+                        row.waveform_save = save;
                         row.waveform_mismatch_time = Some(time);
                     }
                 }
@@ -177,6 +178,7 @@ fn record(
         report,
         reproduce,
         waveform: None,
+        waveform_save: None,
         waveform_mismatch_time: None,
     })
 }
@@ -191,7 +193,7 @@ fn wave_for(
     dir: &Path,
     window: u64,
     fst: bool,
-) -> Option<(String, u64)> {
+) -> Option<(String, Option<String>, u64)> {
     let cycle = d.cycle();
     let first = (cycle + 1).saturating_sub(window);
     let inputs: Vec<_> = c
@@ -221,9 +223,12 @@ fn wave_for(
         inputs: &inputs,
         first_cycle: first,
         marks: marks.as_ref().map(|m| &m[..]),
+        focus: Some(cycle),
     };
     let w = waves::write(&path, &spec);
     waves::print_waves(&w, cycle);
-    w.ok()
-        .map(|w| (w.path.display().to_string(), w.edge_time(cycle)))
+    w.ok().map(|w| {
+        let save = w.save.as_ref().map(|s| s.display().to_string());
+        (w.path.display().to_string(), save, w.edge_time(cycle))
+    })
 }

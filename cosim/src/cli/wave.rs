@@ -182,6 +182,7 @@ fn ports_wave(
         inputs: &inputs,
         first_cycle: 0,
         marks: Some(&marks),
+        focus: None,
     };
     let w = waves::write(&a.vcd, &spec)?;
     println!(
