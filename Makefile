@@ -575,3 +575,30 @@ MUTATE_TEST_OPS ?= 200000
 mutate-test: deps
 	python3 tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) \
 	  --compare both --jobs $(shell nproc) --require-killed
+
+# The README's pictures, redone whenever the output changes: GTKWave under Xvfb opened on a
+# planted divergence (the `fault_sticky_rz` variant drops an .rz sticky bit) with the save file
+# the run wrote, and headless Chromium on the HTML report of a passing run.
+SHOTS_DIR ?= target/shots
+SHOT_PKGS := xvfb gtkwave x11-apps netpbm chromium fonts-dejavu-core
+screenshot-deps:
+	@missing=; for t in Xvfb gtkwave xwd xwdtopnm chromium; do \
+	  command -v $$t >/dev/null 2>&1 || missing=1; done; [ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	else echo "error: make screenshots needs $(SHOT_PKGS); as root: apt-get install -y $(SHOT_PKGS)" >&2; \
+	  exit 1; fi; \
+	echo "installing $(SHOT_PKGS) with apt-get"; \
+	$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq --no-install-recommends $(SHOT_PKGS) >/dev/null
+
+screenshots: deps screenshot-deps
+	$(CARGO) build --release -p ptxfma-cosim --features fault-sticky
+	rm -rf $(SHOTS_DIR) && mkdir -p $(SHOTS_DIR)
+	cd $(SHOTS_DIR) && $(CURDIR)/target/release/fma-cosim run --rtl fault_sticky_rz --filter f64 \
+	  --count 200000 --seed 3 --progress off > divergence.txt; test $$? = 1
+	tools/screenshot.sh gtkwave $(SHOTS_DIR)/waves/f64-seed3-cycle27.gtkw docs/img/gtkwave-divergence.png
+	cd $(SHOTS_DIR) && $(CURDIR)/target/release/fma-cosim run --count 1000000 --seed 1 \
+	  --progress off --html run.html > run.txt
+	SHOT_HEIGHT=2000 tools/screenshot.sh html $(SHOTS_DIR)/run.html docs/img/run-report.png
+.PHONY: screenshot-deps screenshots

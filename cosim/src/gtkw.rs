@@ -42,8 +42,9 @@ pub fn text(view: &View, dump: &Path, save: &Path) -> String {
     let _ = writeln!(s, "[timestart] {}", view.start);
     let _ = writeln!(s, "[size] {WIDTH} {HEIGHT}");
     let _ = writeln!(s, "[pos] -1 -1");
-    // GTKWave draws 2^-zoom time units per frame of 200 pixels.
-    let span = (view.end.saturating_sub(view.start)).max(1) as f64;
+    // GTKWave draws 2^-zoom time units per frame of 200 pixels; the span is widened a little so
+    // that it fits whatever the window manager leaves of the width.
+    let span = 1.05 * (view.end.saturating_sub(view.start)).max(1) as f64;
     let zoom = (WAVES_WIDTH / (200.0 * span)).log2();
     let mut named = vec![-1i64; 26];
     if let Some(t) = view.issue {

@@ -41,6 +41,7 @@ pub mod report;
 pub mod results;
 pub mod rtl;
 pub mod rtlcov;
+pub mod run_html;
 pub mod scoreboard;
 pub mod stim;
 pub mod stream;

@@ -115,11 +115,24 @@ pub fn stage(dest: &Path, bytes: &[u8]) -> Result<(Temporary, PathBuf), Error> {
     if dest.file_name().is_none() {
         return Err(Error::new(format!("{}: not a file name", dest.display())));
     }
+    check_replaceable(dest)?;
     let t = Temporary::beside(dest, "tmp");
     t.create()
         .and_then(|mut f| f.write_all(bytes))
         .map_err(err)?;
     Ok((t, dest.to_path_buf()))
+}
+
+/// An error unless `dest` is absent or a regular file: an output is renamed into place, which
+/// would replace a device such as `/dev/null` or a named pipe with a plain file.
+pub fn check_replaceable(dest: &Path) -> Result<(), Error> {
+    match fs::metadata(dest) {
+        Ok(m) if !m.is_file() => Err(Error::new(format!(
+            "{}: not a regular file (outputs are written whole and renamed into place)",
+            dest.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary in the same directory, renamed into place.

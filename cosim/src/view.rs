@@ -1,4 +1,5 @@
-//! What a waveform viewer shows of a divergence, chosen once here: the window, a marker on the
+//! What a waveform viewer shows of a divergence, chosen once here: the window (its last cycles
+//! up to a few past the divergence), a marker on the
 //! first differing cycle (and one on the diverging operation's issue), and the signals in order:
 //! clock, reset, `cosim.mismatch`; the operation's issue ports; the instruction in flight by
 //! name at each stage; each differing field as a pair, model above RTL, in a group named after
@@ -13,6 +14,11 @@ use ptxfma_model::machine::pipeline::{lanes, PipeIn};
 
 use crate::frame::{self, Bank};
 use crate::waves::{stage_ctrl, INSTR_SIGNALS, PERIOD};
+
+/// Cycles shown before the first differing one, and after it (the rest of the window is a
+/// scroll away).
+const SHOWN_BEFORE: u64 = 11;
+const SHOWN_AFTER: u64 = 5;
 
 /// How a trace's value is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -306,10 +312,16 @@ pub fn choose(w: &Window<'_>) -> View {
         });
     }
 
-    let end = w.first_cycle + w.inputs.len() as u64;
+    // The replayed window, cut to the cycles before and after the divergence that show its
+    // operation's way through the pipe at a size where the names can be read.
+    let first = w.first_cycle.max(w.mismatch.saturating_sub(SHOWN_BEFORE));
+    // GTKWave honours the start only when the span shown ends within the waveform, whose last
+    // change is at the last replayed cycle's edge: a cycle short of it, for the writer's margin.
+    let last = (w.first_cycle + w.inputs.len() as u64).saturating_sub(2);
+    let end = last.min(w.mismatch + SHOWN_AFTER).max(first + 1);
     View {
         dump: w.dump.to_path_buf(),
-        start: (w.first_cycle * PERIOD).saturating_sub(PERIOD / 2),
+        start: (first * PERIOD).saturating_sub(PERIOD / 2),
         end: end * PERIOD,
         marker: w.mismatch * PERIOD,
         issue: issue.filter(|&c| c != w.mismatch).map(|c| c * PERIOD),

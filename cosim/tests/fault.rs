@@ -108,3 +108,275 @@ fn injected_fault_is_caught_against_the_clean_rtl() {
 fn injected_fault_is_caught_against_the_model() {
     check_fault_caught("model");
 }
+
+/// The signals a GTKWave save file lists, in order (an alias `+{...} ` stripped).
+fn save_file_signals(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with(['[', '*', '@', '-']))
+        .map(|l| match l.strip_prefix("+{") {
+            Some(rest) => rest.split_once("} ").expect("an alias").1.to_string(),
+            None => l.to_string(),
+        })
+        .collect()
+}
+
+/// Whether the waveform has the signal a save file names as `scope.….name[msb:lsb]`, with that
+/// width.
+fn has_signal(v: &Vcd, full: &str) -> bool {
+    let (base, width) = match full.split_once('[') {
+        Some((b, range)) => {
+            let (msb, lsb) = range.trim_end_matches(']').split_once(':').unwrap();
+            let (msb, lsb): (u32, u32) = (msb.parse().unwrap(), lsb.parse().unwrap());
+            (b, msb - lsb + 1)
+        }
+        None => (full, 1),
+    };
+    let mut path: Vec<&str> = base.split('.').collect();
+    let name = path.pop().unwrap();
+    let h = v.w.hierarchy();
+    [
+        name.to_string(),
+        format!("{name}[{}", full.split_once('[').map_or("", |x| x.1)),
+    ]
+    .iter()
+    .filter_map(|n| h.lookup_var(&path, n))
+    .any(|var| h[var].length(h) == Some(width))
+}
+
+/// ASCII text of a bit string (msb first), trailing spaces dropped.
+fn ascii(bits: &str) -> String {
+    let bytes: Vec<u8> = bits
+        .as_bytes()
+        .chunks(8)
+        .map(|c| u8::from_str_radix(std::str::from_utf8(c).unwrap(), 2).unwrap())
+        .collect();
+    String::from_utf8(bytes).unwrap().trim_end().to_string()
+}
+
+/// The save file beside a divergence waveform opens on the divergence: it names the waveform,
+/// puts the marker on the mismatch edge, lists clock, reset and the mismatch flag first and the
+/// differing field as a model/RTL pair, every signal it names is in the VCD and in the FST, and
+/// the instruction name signals spell the diverging instruction at its issue and at the stage
+/// where it diverged.
+#[test]
+fn the_save_file_opens_on_the_divergence() {
+    for fst in [false, true] {
+        let dir = scratch(if fst { "view-fst" } else { "view-vcd" });
+        let json = dir.join("result.json");
+        let mut args = vec![
+            "--rtl",
+            "fault_sticky_rz",
+            "--filter",
+            "f64",
+            "--count",
+            "200000",
+            "--seed",
+            "3",
+        ];
+        if fst {
+            args.push("--fst");
+        }
+        let (code, out, err, result) = run_json::<RunResult>(&dir, &json, &args);
+        assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
+        let r = the_divergence(&result);
+        let wave = PathBuf::from(r.waveform.as_deref().expect("a waveform"));
+        assert_eq!(wave.extension().unwrap(), if fst { "fst" } else { "vcd" });
+        let save = PathBuf::from(r.waveform_save.as_deref().expect("a save file"));
+        assert_eq!(save, wave.with_extension("gtkw"));
+        assert!(
+            out.contains(&format!("waveform    gtkwave {}", save.display())),
+            "the report does not print the command that opens it:\n{out}"
+        );
+        let text = std::fs::read_to_string(&save).unwrap();
+
+        let dump = text
+            .lines()
+            .find_map(|l| l.strip_prefix("[dumpfile] "))
+            .expect("[dumpfile]");
+        assert_eq!(
+            std::fs::canonicalize(dump.trim_matches('"')).unwrap(),
+            std::fs::canonicalize(&wave).unwrap()
+        );
+        let marker: u64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix('*'))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|m| m.parse().ok())
+            .expect("a marker");
+        // Cycle N at N ns: the marker is the divergence's edge, where cosim.mismatch rises.
+        assert_eq!(marker, r.cycle * 1000);
+        assert_eq!(Some(marker), r.waveform_mismatch_time);
+
+        let names = save_file_signals(&text);
+        assert_eq!(names[..3], ["TOP.clk_i", "TOP.rst_ni", "cosim.mismatch"]);
+        let v = Vcd::open(&wave);
+        let missing: Vec<&String> = names.iter().filter(|n| !has_signal(&v, n)).collect();
+        assert!(missing.is_empty(), "not in {}: {missing:?}", wave.display());
+        assert!(names.len() > 40, "{names:?}");
+
+        // The differing field as a group of its own, model above RTL.
+        let group = format!("-{}_q.{}", r.stage, r.field);
+        let at = text.lines().position(|l| l == group).expect(&group);
+        let pair = save_file_signals(&text.lines().skip(at).take(6).collect::<Vec<_>>().join("\n"));
+        assert_eq!(
+            pair[..2],
+            [
+                format!("model.{}_q.{}", r.stage, r.field),
+                format!("TOP.ptxfma_top.{}_q.{}", r.stage, r.field)
+            ]
+        );
+
+        let mut v = v;
+        let issue = r.issue.expect("an issue cycle") * 1000;
+        let named = |v: &mut Vcd, sig: &str, t: u64| ascii(&v.value_at(&["cosim"], sig, t));
+        assert_eq!(named(&mut v, "in_instr", issue), r.instruction);
+        let stage = format!("{}_instr", r.stage);
+        assert_eq!(named(&mut v, &stage, marker), r.instruction);
+    }
+}
+
+/// What an HTML page links to (`href` values), after checking that it parses as XML with
+/// every element closed, and that nothing in it is fetched from elsewhere.
+fn page_links(html: &str) -> Vec<String> {
+    use quick_xml::events::{BytesStart, Event};
+    let mut r = quick_xml::Reader::from_str(html);
+    let mut links = Vec::new();
+    let mut depth = 0i64;
+    let mut check = |e: &BytesStart| {
+        let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+        assert!(
+            !["script", "link", "img", "iframe", "object"].contains(&name.as_str()),
+            "<{name}> in a self-contained page"
+        );
+        for a in e.attributes() {
+            let a = a.expect("a well-formed attribute");
+            let v = a.unescape_value().unwrap().into_owned();
+            assert!(
+                !v.contains("://") && !v.starts_with("//"),
+                "an external reference: {v}"
+            );
+            if a.key.as_ref() == b"href" {
+                links.push(v);
+            }
+        }
+    };
+    loop {
+        match r.read_event() {
+            Ok(Event::Eof) => break,
+            Ok(Event::Start(e)) => {
+                check(&e);
+                depth += 1;
+            }
+            Ok(Event::Empty(e)) => check(&e),
+            Ok(Event::End(_)) => depth -= 1,
+            Ok(_) => {}
+            Err(e) => panic!("not well-formed at byte {}: {e}", r.buffer_position()),
+        }
+    }
+    assert_eq!(depth, 0, "unclosed elements");
+    links
+}
+
+/// The closure curve's points as the page lists them (`table id="closure"`): the last row's
+/// last cell is the total.
+fn closure_total(html: &str) -> u64 {
+    let table = &html[html
+        .find("<table id=\"closure\">")
+        .expect("the curve's points")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    let last_row = table.rsplit("<tr>").next().unwrap();
+    let cells: Vec<&str> = last_row
+        .split("<td class=\"num\">")
+        .skip(1)
+        .map(|c| c.split('<').next().unwrap())
+        .collect();
+    cells.last().unwrap().parse().unwrap()
+}
+
+/// Reachable bins hit in a result's coverage.
+fn bins_hit(r: &RunResult) -> u64 {
+    let c = r.coverage.as_ref().expect("coverage in the result");
+    c.groups().iter().map(|g| g.hit as u64).sum()
+}
+
+/// `run --html` and `merge --html`: one page that parses as XML, fetches nothing, whose every
+/// link is a file that exists (each divergence signature's waveform and save file among them),
+/// and whose closure curve ends at the summary's bins hit.
+#[test]
+fn the_html_report_is_whole_and_self_contained() {
+    let dir = scratch("html");
+    let page = dir.join("report").join("run.html");
+    let (code, out, err, r) = run_json::<RunResult>(
+        &dir,
+        &dir.join("result.json"),
+        &[
+            "--rtl",
+            "fault_sticky_rz",
+            "--count",
+            "200000",
+            "--seed",
+            "1",
+            "--max-divergences",
+            "3",
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(r.signatures.len() >= 2, "{:?}", r.signatures);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let links = page_links(&html);
+    for l in &links {
+        let target = page.parent().unwrap().join(l);
+        assert!(target.is_file(), "a link to nothing: {l}");
+    }
+    let saves = links.iter().filter(|l| l.ends_with(".gtkw")).count();
+    let waves = links.iter().filter(|l| l.ends_with(".vcd")).count();
+    assert_eq!((saves, waves), (r.signatures.len(), r.signatures.len()));
+    assert_eq!(closure_total(&html), bins_hit(&r));
+    assert!(html.contains("fma-cosim run --seed 1 --count 200000"));
+
+    // Two shards of a passing run, merged: the curve of the whole run.
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let json = dir.join(format!("shard{k}.json"));
+        let shard = format!("{k}/2");
+        let cov = dir
+            .join(format!("shard{k}-coverage.json"))
+            .display()
+            .to_string();
+        let (code, out, err, _) = run_json::<RunResult>(
+            &dir,
+            &json,
+            &[
+                "--count",
+                "300000",
+                "--seed",
+                "2",
+                "--shard",
+                &shard,
+                "--coverage",
+                "/dev/null",
+            ],
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        shards.push(json);
+    }
+    let merged_page = dir.join("merged.html");
+    let merged_json = dir.join("merged.json");
+    let (code, out, err) = common::cosim(&[
+        "merge",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        "--json",
+        merged_json.to_str().unwrap(),
+        "--html",
+        merged_page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let merged: RunResult = common::read_json(&merged_json);
+    let html = std::fs::read_to_string(&merged_page).unwrap();
+    assert!(page_links(&html).is_empty());
+    assert_eq!(closure_total(&html), bins_hit(&merged));
+    assert!(bins_hit(&merged) > 7000, "{}", bins_hit(&merged));
+}

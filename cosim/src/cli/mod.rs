@@ -141,6 +141,10 @@ struct MergeArgs {
     /// Write JUnit XML here (a testsuite per family, a testcase per chunk).
     #[arg(long, value_name = "OUT")]
     junit: Option<PathBuf>,
+    /// Write the merged run as one HTML page (as `run --html`; the closure curve needs the
+    /// shards' coverage, `run --coverage` or `--html`).
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
 }
 
 /// `--rtl` (or `--dut`) and `--golden`, shared by the commands that run the RTL.
@@ -294,6 +298,7 @@ fn check_out_file(path: &Path, what: &str) -> Result<(), Error> {
             path.display()
         )));
     }
+    crate::temporary::check_replaceable(path)?;
     check_dir_writable(dir, &format!("directory of {what}"))
 }
 
@@ -330,7 +335,7 @@ fn commands() -> (String, String) {
 }
 
 fn merge(a: MergeArgs) -> Result<u8, Error> {
-    for p in [&a.json, &a.junit].into_iter().flatten() {
+    for p in [&a.json, &a.junit, &a.html].into_iter().flatten() {
         check_out_file(p, "output file")?;
     }
     let mut inputs = Vec::new();
@@ -368,6 +373,9 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
     }
     if let Some(p) = &a.junit {
         merged.write_junit(p)?;
+    }
+    if let Some(p) = &a.html {
+        crate::run_html::write(&merged, p)?;
     }
     if !merged.problems.is_empty() {
         return Err(Error::new(format!(

@@ -69,6 +69,11 @@ pub struct Args {
     /// Write JUnit XML (a testsuite per family, a testcase per chunk).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Write the run as one self-contained HTML page: parameters and the command that
+    /// reproduces it, families, divergences with links to their waveforms, the coverage
+    /// closure curve, the thinnest bins, throughput per worker (samples coverage).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Sample functional coverage (docs/coverage.md), print its summary and write the counts
     /// to FILE (`fma-cosim coverage FILE` reports them); the JSON result carries them too.
     #[arg(long, value_name = "FILE")]
@@ -110,7 +115,7 @@ pub struct Args {
     /// Run the vectors of FILE (plain or gzipped) instead of generated stimulus, and check each
     /// retired result against the file too: `fma-model eval` lines with an optional expected
     /// column, or TestFloat output with --testfloat.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "json", "junit", "compare"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "json", "junit", "html", "compare"])]
     vectors: Option<PathBuf>,
     /// The --vectors file is testfloat_gen output for FUNCTION: f32_mulAdd, f64_mulAdd, or
     /// f32/f64 _add, _sub, _mul.
@@ -173,7 +178,7 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
         };
         return vectors::run(&src, &sides, &a.waves_dir);
     }
-    for p in [&a.json, &a.junit, &a.coverage, &a.rtl_coverage]
+    for p in [&a.json, &a.junit, &a.coverage, &a.rtl_coverage, &a.html]
         .into_iter()
         .flatten()
     {
@@ -336,7 +341,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         window: a.window as usize,
         overlap,
         retired: false,
-        coverage: a.coverage.is_some(),
+        coverage: a.coverage.is_some() || a.html.is_some(),
         compare,
     };
     Ok(Plan {
@@ -426,11 +431,18 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
         rows,
         triaged.divergences,
     );
-    if a.coverage.is_some() {
+    if a.coverage.is_some() || a.html.is_some() {
+        // Where each chunk starts in the run's operations: the closure curve's axis.
+        let mut start = vec![0u64; plan.all.len()];
+        let mut at = 0;
+        for c in &plan.all {
+            start[c.index] = at;
+            at += c.ops;
+        }
         let mut total = Coverage::new();
-        for (_, out) in &ran.chunks {
-            if let Some(c) = &out.coverage {
-                total.merge(c);
+        for (c, out) in &ran.chunks {
+            if let Some(cov) = &out.coverage {
+                total.merge_at(cov, start[c.index]);
             }
         }
         result.coverage = Some(total);
@@ -467,6 +479,12 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
     }
     if let Some(p) = &a.junit {
         outputs.push(temporary::stage(p, result.junit().as_bytes())?);
+    }
+    if let Some(p) = &a.html {
+        outputs.push(temporary::stage(
+            p,
+            crate::run_html::page(&result, p).as_bytes(),
+        )?);
     }
     temporary::finish(outputs)?;
     Ok(if interrupted {

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::Coverage;
+use crate::run_html::esc;
 
 const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:72em}
@@ -24,21 +25,6 @@ summary{cursor:pointer;font-family:monospace}
 .unr{color:#888}
 .bad{color:#fff;background:#b00}
 ";
-
-fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 fn bar(pct: f64) -> String {
     let class = if pct >= 100.0 {

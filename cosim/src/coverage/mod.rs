@@ -49,11 +49,19 @@ pub struct Coverage {
     /// The bins; `None` for this build's table ([`bins::model`]), which the sampler indexes.
     layout: Option<Arc<Layout>>,
     hits: Vec<u64>,
+    /// Per bin, the operation count by which it was first seen hit (`NEVER`: not yet, or not
+    /// known), checked at counts growing by a quarter each time ([`Coverage::closure`]).
+    first: Vec<u64>,
+    /// The operation count of the next check.
+    next_check: u64,
     shadow: sample::Shadow,
 }
 
-/// A group of a union of two tables: name, doc, bins with their summed counts.
-type UnionGroup = (String, String, Vec<(BinDef, u64)>);
+/// A bin's first hit not seen yet.
+const NEVER: u64 = u64::MAX;
+
+/// A group of a union of two tables: name, doc, bins with their summed counts and first hits.
+type UnionGroup = (String, String, Vec<(BinDef, u64, u64)>);
 
 /// One group's totals.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +91,17 @@ fn percent(hit: usize, of: usize) -> f64 {
     } else {
         100.0 * hit as f64 / of as f64
     }
+}
+
+/// Reachable bins hit against operations ([`Coverage::closure`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closure {
+    /// The curves: families, `shared`, and `total` last.
+    pub curves: Vec<String>,
+    /// Reachable bins of each curve.
+    pub reachable: Vec<usize>,
+    /// (operations, bins hit by then per curve), by increasing operations.
+    pub points: Vec<(u64, Vec<usize>)>,
 }
 
 /// One bin with its group, for reports.
@@ -117,8 +136,29 @@ impl Coverage {
             unspelled: 0,
             layout: None,
             hits: vec![0; bins::model().layout.bins.len()],
+            first: vec![NEVER; bins::model().layout.bins.len()],
+            next_check: 1,
             shadow: sample::Shadow::default(),
         }
+    }
+
+    /// Marks the bins hit since the last check as first hit by now: at operation counts a
+    /// quarter apart, so a run's closure curve has about three points per octave and the
+    /// checks cost a scan of the counters every few thousand operations, not per operation.
+    #[cold]
+    fn check_first_hits(&mut self) {
+        let now = self.operations;
+        for (f, &h) in self.first.iter_mut().zip(&self.hits) {
+            if h > 0 && *f == NEVER {
+                *f = now;
+            }
+        }
+        self.next_check = now + (now / 4).max(1);
+    }
+
+    /// The operation count by which bin `k` was first hit (its last check; `None`: never hit).
+    fn first_hit(&self, k: usize) -> Option<u64> {
+        (self.hits[k] > 0).then(|| self.first[k].min(self.operations))
     }
 
     fn layout(&self) -> &Layout {
@@ -170,13 +210,30 @@ impl Coverage {
             prev,
             p,
         );
+        if self.operations >= self.next_check {
+            self.check_first_hits();
+        }
     }
 
     /// Adds `other`'s counts. Bins are matched by group and bin name, so coverage from a build
-    /// with other bins merges too (the union of both tables).
+    /// with other bins merges too (the union of both tables). First hits are positions in the
+    /// same run (the earlier one is kept).
     pub fn merge(&mut self, other: &Coverage) {
+        self.merge_at(other, 0);
+    }
+
+    /// [`Coverage::merge`] of the coverage of a stretch of the run that starts `offset`
+    /// operations in (a chunk's): its first hits move by `offset`.
+    pub fn merge_at(&mut self, other: &Coverage, offset: u64) {
+        let firsts: Vec<u64> = (0..other.hits.len())
+            .map(|k| other.first_hit(k).map_or(NEVER, |f| f + offset))
+            .collect();
+        let mine: Vec<u64> = (0..self.hits.len())
+            .map(|k| self.first_hit(k).unwrap_or(NEVER))
+            .collect();
         self.operations += other.operations;
         self.unspelled += other.unspelled;
+        self.first = mine;
         let same = match (&self.layout, &other.layout) {
             (None, None) => true,
             (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
@@ -186,15 +243,20 @@ impl Coverage {
             for (a, b) in self.hits.iter_mut().zip(&other.hits) {
                 *a += b;
             }
+            for (a, &b) in self.first.iter_mut().zip(&firsts) {
+                *a = (*a).min(b);
+            }
             return;
         }
         // Union by name: this side's groups and bins first, then the other's new ones.
         let mut layout = Layout::default();
         let mut hits = Vec::new();
+        let mut first = Vec::new();
         let mut at: HashMap<(String, String), usize> = HashMap::new();
         let mut group_at: HashMap<String, usize> = HashMap::new();
         let mut order: Vec<UnionGroup> = Vec::new();
-        for side in [&*self, other] {
+        let mine = std::mem::take(&mut self.first);
+        for (side, side_first) in [(&*self, &mine), (other, &firsts)] {
             let l = side.layout();
             for g in &l.groups {
                 let gi = *group_at.entry(g.name.clone()).or_insert_with(|| {
@@ -205,10 +267,14 @@ impl Coverage {
                     let b = &l.bins[k];
                     let key = (g.name.clone(), b.name.clone());
                     match at.get(&key) {
-                        Some(&j) => order[gi].2[j].1 += side.hits[k],
+                        Some(&j) => {
+                            let slot = &mut order[gi].2[j];
+                            slot.1 += side.hits[k];
+                            slot.2 = slot.2.min(side_first[k]);
+                        }
                         None => {
                             at.insert(key, order[gi].2.len());
-                            order[gi].2.push((b.clone(), side.hits[k]));
+                            order[gi].2.push((b.clone(), side.hits[k], side_first[k]));
                         }
                     }
                 }
@@ -221,11 +287,13 @@ impl Coverage {
                 start: layout.bins.len(),
                 len: bs.len(),
             });
-            for (b, n) in bs {
+            for (b, n, f) in bs {
                 layout.bins.push(b);
                 hits.push(n);
+                first.push(f);
             }
         }
+        self.first = first;
         self.layout = if layout == bins::model().layout {
             None
         } else {
@@ -278,6 +346,69 @@ impl Coverage {
                 s
             })
             .collect()
+    }
+
+    /// The closure curve: reachable bins hit against operations, per family (the groups named
+    /// `<family>.…`; groups of no stimulus family count as `shared`) and in total, at operation
+    /// counts a quarter apart from 1 to the run's count. The last point is the run's own count,
+    /// so its total is the summary's bins hit.
+    pub fn closure(&self) -> Closure {
+        let l = self.layout();
+        let families: Vec<&str> = crate::stim::Family::ALL.iter().map(|f| f.name()).collect();
+        let mut curves: Vec<String> = Vec::new();
+        // Per reachable bin: its curve and its first hit.
+        let mut bins: Vec<(usize, Option<u64>)> = Vec::new();
+        for g in &l.groups {
+            let prefix = g.name.split('.').next().unwrap_or("");
+            let name = if families.contains(&prefix) {
+                prefix
+            } else {
+                "shared"
+            };
+            let c = match curves.iter().position(|c| c == name) {
+                Some(c) => c,
+                None => {
+                    curves.push(name.to_string());
+                    curves.len() - 1
+                }
+            };
+            for k in g.start..g.start + g.len {
+                if l.bins[k].unreachable.is_none() {
+                    bins.push((c, self.first_hit(k)));
+                }
+            }
+        }
+        let mut reachable = vec![0; curves.len() + 1];
+        for &(c, _) in &bins {
+            reachable[c] += 1;
+            reachable[curves.len()] += 1;
+        }
+        let mut at = Vec::new();
+        let mut x = 1u64;
+        while x < self.operations {
+            at.push(x);
+            x += (x / 4).max(1);
+        }
+        at.push(self.operations.max(1));
+        let points = at
+            .into_iter()
+            .map(|x| {
+                let mut hit = vec![0; curves.len() + 1];
+                for &(c, f) in &bins {
+                    if f.is_some_and(|f| f <= x) {
+                        hit[c] += 1;
+                        hit[curves.len()] += 1;
+                    }
+                }
+                (x, hit)
+            })
+            .collect();
+        curves.push("total".to_string());
+        Closure {
+            curves,
+            reachable,
+            points,
+        }
     }
 
     /// Reachable bins hit, in percent of all reachable bins.
@@ -378,6 +509,9 @@ impl Coverage {
 struct FileBin {
     name: String,
     hits: u64,
+    /// The operation count by which the bin was first seen hit (the closure curve).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    first: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     unreachable: Option<String>,
 }
@@ -418,6 +552,7 @@ impl Serialize for Coverage {
                         .map(|k| FileBin {
                             name: l.bins[k].name.clone(),
                             hits: self.hits[k],
+                            first: self.first_hit(k),
                             unreachable: l.bins[k].unreachable.clone(),
                         })
                         .collect(),
@@ -446,6 +581,7 @@ impl<'de> Deserialize<'de> for Coverage {
         }
         let mut layout = Layout::default();
         let mut hits = Vec::new();
+        let mut first = Vec::new();
         let mut names = std::collections::HashSet::new();
         for g in f.groups {
             if !names.insert(g.name.clone()) {
@@ -470,6 +606,7 @@ impl<'de> Deserialize<'de> for Coverage {
                     unreachable: b.unreachable,
                 });
                 hits.push(b.hits);
+                first.push(b.first.unwrap_or(NEVER));
             }
         }
         let layout = if layout == bins::model().layout {
@@ -482,6 +619,8 @@ impl<'de> Deserialize<'de> for Coverage {
             unspelled: f.unspelled,
             layout,
             hits,
+            first,
+            next_check: f.operations + 1,
             shadow: sample::Shadow::default(),
         })
     }
