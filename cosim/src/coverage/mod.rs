@@ -263,8 +263,7 @@ impl Coverage {
                     order.push((g.name.clone(), g.doc.clone(), Vec::new()));
                     order.len() - 1
                 });
-                for k in g.start..g.start + g.len {
-                    let b = &l.bins[k];
+                for (k, b) in l.bins.iter().enumerate().skip(g.start).take(g.len) {
                     let key = (g.name.clone(), b.name.clone());
                     match at.get(&key) {
                         Some(&j) => {
