@@ -356,7 +356,7 @@ fn the_html_report_is_whole_and_self_contained() {
                 "--shard",
                 &shard,
                 "--coverage",
-                "/dev/null",
+                &cov,
             ],
         );
         assert_eq!(code, 0, "{out}{err}");
