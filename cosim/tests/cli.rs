@@ -408,3 +408,16 @@ fn the_waveform_can_be_fst_with_the_same_signals_as_the_vcd() {
         assert_eq!(a, b, "{path:?}.{name}");
     }
 }
+
+/// An output that is not a regular file (a device such as /dev/null, a named pipe) is refused
+/// before the run: outputs are renamed into place, which would replace the device.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_device_is_refused() {
+    use std::os::unix::fs::FileTypeExt;
+    for opt in ["--json", "--junit", "--coverage", "--html"] {
+        rejects(&["run", "--count", "10", opt, "/dev/null"], "not a regular file");
+    }
+    let m = std::fs::metadata("/dev/null").unwrap();
+    assert!(m.file_type().is_char_device(), "/dev/null was replaced");
+}
