@@ -568,7 +568,8 @@ mutate: deps
 	  --json $(RESULTS_DIR)/mutate.json --markdown $(RESULTS_DIR)/mutate.md
 
 # The fixed mutants of tools/mutants-test.json (a clamp limit and a clamp slice, a sticky
-# slice, the overflow threshold, the alignment sticky), each aimed at a boundary bin: every one
+# slice, the overflow threshold, the alignment sticky, two sticky decisions of the rounder),
+# each aimed at a boundary bin: every one
 # must be killed by a short default run under both comparisons, so that a change to the
 # stimulus or the corners that reopens one of those blind spots fails `make test`.
 MUTATE_TEST_OPS ?= 200000

@@ -46,7 +46,8 @@ pub const INSTR_CHARS: usize = 48;
 #[derive(Clone, Debug)]
 pub struct Waves {
     pub path: PathBuf,
-    /// The GTKWave save file beside it, which opens on the first mismatch.
+    /// The GTKWave save file beside it, which opens on the divergence (or, with none, on the
+    /// last replayed input).
     pub save: Option<PathBuf>,
     /// Stream cycles whose frames differ in the replay: the marker is high after their edges.
     pub mismatches: Vec<u64>,
@@ -74,7 +75,8 @@ pub struct WindowSpec<'a> {
     /// its results may retire in other cycles than the model's.
     pub marks: Option<&'a [u64]>,
     /// The divergence the save file opens on; `None`: the last replayed input's cycle when
-    /// the frames differ there, else the first differing cycle.
+    /// the frames differ there, else the first differing cycle, else (no divergence) the last
+    /// replayed input's cycle.
     pub focus: Option<u64>,
 }
 
@@ -188,11 +190,13 @@ fn write_parts(
         mismatches,
         first_cycle,
     };
+    // Without a divergence the view opens on the last replayed input.
     let last = (first_cycle + inputs.len() as u64).checked_sub(1);
     let focus = spec
         .focus
         .or(last.filter(|c| w.mismatches.contains(c)))
-        .or(w.mismatches.first().copied());
+        .or(w.mismatches.first().copied())
+        .or(last);
     if let Some(first) = focus {
         let header = &merged[..merged.find("$enddefinitions").unwrap_or(merged.len())];
         let view = crate::view::choose(&crate::view::Window {

@@ -288,6 +288,15 @@ fn wave_writes_any_sequence() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("no divergence"), "{out}");
     assert!(out.contains("0x40400000"), "{out}");
+    // With no divergence the save file opens on the last operation.
+    let save = vcd.with_extension("gtkw");
+    assert!(
+        out.contains(&format!("gtkwave {}", save.display())),
+        "{out}"
+    );
+    assert!(std::fs::read_to_string(&save)
+        .unwrap()
+        .contains("cosim.in_instr[383:0]"));
     let mut v = Vcd::open(&vcd);
     assert!(v.has_scope(&["TOP", "ptxfma_top"]));
     assert!(v.has_scope(&["model", "s1_q"]));
@@ -309,7 +318,7 @@ fn wave_writes_any_sequence() {
         .unwrap()
         .flatten()
         .map(|e| e.file_name())
-        .filter(|n| n != "seq.vcd")
+        .filter(|n| n != "seq.vcd" && n != "seq.gtkw")
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
@@ -416,7 +425,10 @@ fn the_waveform_can_be_fst_with_the_same_signals_as_the_vcd() {
 fn an_output_that_is_a_device_is_refused() {
     use std::os::unix::fs::FileTypeExt;
     for opt in ["--json", "--junit", "--coverage", "--html"] {
-        rejects(&["run", "--count", "10", opt, "/dev/null"], "not a regular file");
+        rejects(
+            &["run", "--count", "10", opt, "/dev/null"],
+            "not a regular file",
+        );
     }
     let m = std::fs::metadata("/dev/null").unwrap();
     assert!(m.file_type().is_char_device(), "/dev/null was replaced");

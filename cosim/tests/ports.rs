@@ -90,11 +90,24 @@ fn parse(out: &str) -> Report {
     let words: Vec<&str> = result.split_whitespace().collect();
     let cycles = line("cycles");
     let c: Vec<&str> = cycles.split([' ', ',', '(']).collect();
+    // `cosim.mismatch rises at N ns`: cycle N's edge, at N ns (in ps in the waveform).
     let edge = out
-        .split("cosim.mismatch rises at time ")
+        .split("cosim.mismatch rises at ")
         .nth(1)
         .and_then(|s| s.split_whitespace().next())
         .unwrap_or_else(|| panic!("no marker time in:\n{out}"));
+    // The waveform line is the command that opens its save file; the waveform follows.
+    let open = line("waveform");
+    let save = PathBuf::from(open.strip_prefix("gtkwave ").expect("a gtkwave command"));
+    let waveform = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("waveform"))
+        .nth(1)
+        .and_then(|l| l.trim().split_once(": "))
+        .map(|(p, _)| PathBuf::from(p))
+        .unwrap_or_else(|| panic!("no waveform path in:\n{out}"));
+    assert_eq!(save, waveform.with_extension("gtkw"));
+    assert!(save.is_file(), "{}", save.display());
     Report {
         what: line("what"),
         instruction: line("instruction"),
@@ -102,8 +115,8 @@ fn parse(out: &str) -> Report {
         retired: hex(words[4]),
         issued: c[1].parse().unwrap(),
         retired_cycle: c[4].parse().unwrap(),
-        waveform: PathBuf::from(line("waveform")),
-        edge_time: edge.parse().unwrap(),
+        waveform,
+        edge_time: edge.parse::<u64>().unwrap() * 1000,
     }
 }
 

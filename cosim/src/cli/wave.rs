@@ -97,13 +97,17 @@ pub fn wave(a: Args) -> Result<u8, Error> {
     }
     let w = waves::write_window(&a.vcd, &sides.rtl, reference.as_ref(), &inputs, 0)?;
     println!(
-        "waveform {}: {} operation(s) in cycles 0..{} plus {LATENCY} drain cycles, RTL `{}` \
-         under `TOP`, {} under `model`",
+        "waveform {}: {} operation(s) in cycles 0..{} plus {LATENCY} drain cycles (cycle N at N \
+         ns), RTL `{}` under `TOP`, {} under `model`{}",
         w.path.display(),
         inputs.len(),
         inputs.len() - 1,
         sides.rtl,
-        sides.golden
+        sides.golden,
+        w.save.as_ref().map_or(String::new(), |s| format!(
+            "; open it with `gtkwave {}`",
+            s.display()
+        ))
     );
     let mut replayer = report::Replayer::new(&sides.rtl, reference.as_ref())?;
     for (k, inp) in inputs.iter().enumerate().take(SHOWN) {
@@ -187,11 +191,15 @@ fn ports_wave(
     let w = waves::write(&a.vcd, &spec)?;
     println!(
         "waveform {}: {ops} operation(s) in cycles 0..{} plus {bound} idle cycles (the latency \
-         bound), RTL `{}` under `TOP`, {} under `model`, judged by the ports",
+         bound; cycle N at N ns), RTL `{}` under `TOP`, {} under `model`, judged by the ports{}",
         w.path.display(),
         ops - 1,
         sides.rtl,
-        sides.golden
+        sides.golden,
+        w.save.as_ref().map_or(String::new(), |s| format!(
+            "; open it with `gtkwave {}`",
+            s.display()
+        ))
     );
     // The reference retires operation k at its fixed latency.
     let age = frame::Bank::Ports.age() as usize;
