@@ -35,6 +35,7 @@ fn strip(v: &mut Value) {
                 "jobs",
                 "shard",
                 "waveform",
+                "waveform_save",
                 "waveform_mismatch_time",
             ] {
                 m.remove(k);
@@ -367,12 +368,20 @@ fn reproduce_lines_run_as_printed() {
         if is_replay {
             assert_eq!(o.status.code(), Some(1), "{cmd}: {text}{err}");
             assert!(text.contains("DIVERGENCE"), "{cmd}: {text}");
+            // `waveform    gtkwave X.gtkw`, then `X.vcd: cycles ...`.
             let w = text
                 .lines()
-                .find_map(|l| l.trim().strip_prefix("waveform"))
+                .skip_while(|l| !l.trim_start().starts_with("waveform"))
+                .nth(1)
+                .and_then(|l| l.trim().split_once(": "))
                 .unwrap_or_else(|| panic!("{cmd}: no waveform in {text}"))
-                .trim()
+                .0
                 .to_string();
+            let save = std::path::Path::new(&w).with_extension("gtkw");
+            assert!(
+                text.contains(&format!("gtkwave {}", save.display())),
+                "{cmd}: {text}"
+            );
             waveforms.push(w);
         } else {
             assert_eq!(o.status.code(), Some(0), "{cmd}: {text}{err}");
