@@ -561,10 +561,13 @@ MUTATE_SEED ?= 1
 MUTATE_OPS ?= 1000000
 MUTATE_COMPARE ?= both
 .PHONY: mutate mutate-test
+# MUTATE_DUT=path/to/dut.toml: mutate that `dut build` design's own sources instead (checked by
+# its ports; judgements in mutate-equivalent.json beside the manifest).
+MUTATE_DUT ?=
 mutate: deps
 	@mkdir -p $(RESULTS_DIR)
 	python3 tools/mutate.py --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) --ops $(MUTATE_OPS) \
-	  --compare $(MUTATE_COMPARE) --jobs $(shell nproc) \
+	  --compare $(if $(MUTATE_DUT),ports --dut $(MUTATE_DUT),$(MUTATE_COMPARE)) --jobs $(shell nproc) \
 	  --json $(RESULTS_DIR)/mutate.json --markdown $(RESULTS_DIR)/mutate.md
 
 # The fixed mutants of tools/mutants-test.json (a clamp limit and a clamp slice, a sticky

@@ -16,6 +16,12 @@ that Verilator rejects is "stillborn", not killed. The models are built a few va
 memory, then one `cargo build --release` links them all. Each mutant then runs the default
 stimulus (every family interleaved) with each comparison; exit 1 = killed, 0 = survived.
 
+With `--dut MANIFEST` (a `fma-cosim dut build` manifest, docs/dut.md) the mutants are drawn
+from that design's own sources instead: each is built with `fma-cosim dut build` from a copy of
+the manifest that adds its `MUT_<k>` define, and run with `run --dut --compare ports` over the
+design's families, so a team gets the mutation score of this regression on its own RTL. Its
+judgements are read from `--equivalent` (default: mutate-equivalent.json beside the manifest).
+
 Python 3 standard library only. Run from the repository root; honours CARGO_TARGET_DIR.
 """
 
@@ -29,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 # The package's declarations are generated or types; its functions are mutated with the rest.
@@ -137,8 +144,10 @@ def sites(text):
 
 
 def write_mutated(rtl_src, rtl_dst, files, chosen):
-    """A copy of rtl/ with each chosen site behind its own `ifdef MUT_<k> in its file."""
-    shutil.copytree(rtl_src, rtl_dst)
+    """A copy of rtl/ (`rtl_src`; None: the files are in `rtl_dst` already) with each chosen site
+    behind its own `ifdef MUT_<k> in its file."""
+    if rtl_src is not None:
+        shutil.copytree(rtl_src, rtl_dst)
     by_file = {}
     for k, (f, i, _, _, new) in enumerate(chosen, 1):
         by_file.setdefault(f, {}).setdefault(i, []).append((k, new))
@@ -198,6 +207,75 @@ def load_equivalents(path):
     return out
 
 
+def toml_value(v):
+    """`v` (a string, number, boolean, list or table of them) in TOML."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    raise ValueError(f"cannot write {v!r} in a manifest")
+
+
+def write_manifest(path, m):
+    """A manifest (tables of plain values) as TOML."""
+    out = []
+    for table, kv in m.items():
+        out.append(f"[{table}]")
+        out += [f"{k} = {toml_value(v)}" for k, v in kv.items()]
+        out.append("")
+    path.write_text("\n".join(out))
+
+
+class Dut:
+    """A `dut build` design: its manifest and sources (by path relative to the manifest), and
+    how to write the manifest of one mutant of them."""
+
+    def __init__(self, manifest):
+        self.manifest = manifest.resolve()
+        self.base = self.manifest.parent
+        self.m = tomllib.loads(self.manifest.read_text())
+        d = self.m.get("design", {})
+        self.top = d.get("top")
+        if not self.top:
+            raise ValueError("no design.top")
+        srcs = list(d.get("sources", []))
+        incdirs = [str(self.base / i) for i in d.get("include_dirs", [])]
+        defines = list(d.get("defines", []))
+        if "file_list" in d:
+            for line in (self.base / d["file_list"]).read_text().splitlines():
+                line = line.split("//")[0].split("#")[0].strip()
+                if line.startswith("+incdir+"):
+                    incdirs.append(str(self.base / line[len("+incdir+"):]))
+                elif line.startswith("+define+"):
+                    defines.append(line[len("+define+"):])
+                elif line:
+                    srcs.append(line)
+        if not srcs:
+            raise ValueError("no design.sources or design.file_list")
+        self.sources = srcs
+        # A source's own directory stays searched for its includes.
+        self.incdirs = incdirs + sorted({str((self.base / f).parent) for f in srcs})
+        self.defines = defines
+
+    def lint_args(self, srcs):
+        return (["--top-module", self.top] + [f"-I{i}" for i in self.incdirs]
+                + [f"-D{x}" for x in self.defines] + srcs)
+
+    def mutant_manifest(self, path, srcs, k):
+        """The manifest of mutant k (`None`: the design as it is) over the sources `srcs`."""
+        m = {t: dict(v) for t, v in self.m.items() if isinstance(v, dict)}
+        d = m.setdefault("design", {})
+        d.pop("file_list", None)
+        d["sources"] = srcs
+        d["include_dirs"] = self.incdirs
+        d["defines"] = self.defines + ([f"MUT_{k}"] if k else [])
+        write_manifest(path, m)
+
+
 def first_index(d, chunk_size):
     """Where in the stream a divergence's operation was issued: chunk x chunk size + its cycle
     of issue within the chunk (bubbles included), or None for the reset state."""
@@ -228,12 +306,32 @@ def main():
                     "[{file, original, mutated, why}], the original a whole line of code")
     ap.add_argument("--require-killed", action="store_true",
                     help="exit 1 unless every mutant is killed by every comparison run")
+    ap.add_argument("--dut", help="mutate this `dut build` design (its manifest) instead of "
+                    "rtl/, checked by its ports")
+    ap.add_argument("--equivalent", help="the survivors judged equivalent (default: "
+                    "tools/mutate-equivalent.json, or mutate-equivalent.json beside --dut)")
+    ap.add_argument("--cosim", help="with --dut: this fma-cosim binary, not one built here")
     a = ap.parse_args()
 
     root = Path(__file__).resolve().parent.parent
     files, all_sites = {}, []
+    dut = None
+    if a.dut:
+        try:
+            dut = Dut(Path(a.dut))
+            for name in dut.sources:
+                lines, found = sites((dut.base / name).read_text())
+                files[name] = lines
+                all_sites += [(name, *f) for f in found]
+        except (OSError, ValueError, tomllib.TOMLDecodeError) as e:
+            print(f"mutate: {a.dut}: {e}", file=sys.stderr)
+            return 2
+        if a.compare == "registers":
+            print("mutate: a --dut design is checked by its ports only", file=sys.stderr)
+            return 2
+        a.compare = "ports"
     # The pipe's modules by name; the ports-only design's (rtl/alt/) as alt/<name>.
-    for prefix, d in (("", root / "rtl"), ("alt/", root / "rtl" / "alt")):
+    for prefix, d in () if dut else (("", root / "rtl"), ("alt/", root / "rtl" / "alt")):
         for path in rtl_files(d):
             name = prefix + Path(path).name
             if Path(path).name in SKIP:
@@ -260,10 +358,18 @@ def main():
 
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
     work.mkdir(parents=True, exist_ok=True)
-    rtl = work / "rtl"
+    rtl = work / ("dut" if dut else "rtl")
     if rtl.exists():
         shutil.rmtree(rtl)
-    write_mutated(root / "rtl", rtl, files, chosen)
+    if dut:
+        # The sources under their paths relative to the manifest, mutated ones included.
+        for name in dut.sources:
+            (rtl / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(dut.base / name, rtl / name)
+        write_mutated(None, rtl, files, chosen)
+        dut_srcs = [str(rtl / n) for n in dut.sources]
+    else:
+        write_mutated(root / "rtl", rtl, files, chosen)
     verilator = os.environ.get("VERILATOR", "verilator")
 
     only = {int(k) for k in a.only.split(",")} if a.only else None
@@ -277,10 +383,14 @@ def main():
     for k in range(1, len(chosen) + 1):
         if k in status:
             continue
-        top, srcs = (("ptxfma_alt_top", rtl_files(rtl / "alt")) if is_alt(chosen[k - 1])
-                     else ("ptxfma_top", rtl_files(rtl)))
+        if dut:
+            design = dut.lint_args(dut_srcs)
+        else:
+            top, srcs = (("ptxfma_alt_top", rtl_files(rtl / "alt")) if is_alt(chosen[k - 1])
+                         else ("ptxfma_top", rtl_files(rtl)))
+            design = ["--top-module", top, *srcs]
         r = subprocess.run([verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-                            "--top-module", top, f"-DMUT_{k}", *srcs],
+                            f"-DMUT_{k}", *design],
                            capture_output=True, text=True)
         if r.returncode != 0:
             status[k] = "stillborn"
@@ -288,22 +398,63 @@ def main():
 
     env = dict(os.environ, PTXFMA_RTL_DIR=str(rtl), PTXFMA_RTL_CACHE_DIR=str(work / "cache"))
     cargo = ["cargo"]
+    if dut:
+        # The co-simulator as it is; each mutant is a design of its own, built when it runs.
+        env = dict(os.environ)
+        viable_dut, viable = viable, []
     for i in range(0, len(viable) if len(viable) > a.batch else 0, a.batch):
         part = viable[i:i + a.batch]
         env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in part)
         print(f"building mutants {part[0]}..{part[-1]}", flush=True)
         subprocess.run(cargo + ["check", "-q", "-p", "ptxfma-cosim"], env=env, cwd=root,
                        check=True)
-    env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in viable)
-    subprocess.run(cargo + ["build", "-q", "--release", "-p", "ptxfma-cosim"], env=env,
-                   cwd=root, check=True)
+    if not (dut and a.cosim):
+        env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in viable)
+        subprocess.run(cargo + ["build", "-q", "--release", "-p", "ptxfma-cosim"], env=env,
+                       cwd=root, check=True)
     target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
-    cosim = target / "release" / "fma-cosim"
+    cosim = Path(a.cosim) if dut and a.cosim else target / "release" / "fma-cosim"
+
+    def dut_build(k):
+        """`dut build` of mutant k (0: the design as it is); its build directory, or None when
+        the build fails (a stillborn mutant)."""
+        manifest = work / f"mut{k}.toml"
+        dut.mutant_manifest(manifest, dut_srcs, k)
+        out = work / "build" / f"mut{k}"
+        r = subprocess.run([str(cosim), "dut", "build", str(manifest), "--out", str(out)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(r.stdout + r.stderr, file=sys.stderr)
+            return None
+        return out
+
+    if dut:
+        clean = dut_build(0)
+        if clean is None:
+            print(f"mutate: {a.dut}: the design as it is does not build", file=sys.stderr)
+            return 2
+        r = subprocess.run([str(cosim), "run", "--dut", str(clean), "--compare", "ports",
+                            "--count", str(a.ops), "--seed", "1", "--jobs", str(a.jobs),
+                            "--progress", "off", "--waves-dir", str(work / "waves")],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(r.stdout[-2000:] + r.stderr, file=sys.stderr)
+            print(f"mutate: {a.dut}: the design as it is fails the default stimulus (exit "
+                  f"{r.returncode}); a mutation score needs a passing regression", file=sys.stderr)
+            return 2
+        shutil.rmtree(clean, ignore_errors=True)
+        viable = viable_dut
+    built = {}
 
     def run(k, compare):
+        if dut and k not in built:
+            built[k] = dut_build(k)
+        if dut and built[k] is None:
+            return "stillborn", 0.0, None
         # The ports-only design computes f32 only: its default stimulus is that family's.
-        only = ["--filter", "f32"] if is_alt(chosen[k - 1]) else []
-        cmd = [str(cosim), "run", "--rtl", f"mut{k}", *only, "--count", str(a.ops), "--seed", "1",
+        only = ["--filter", "f32"] if is_alt(chosen[k - 1]) and not dut else []
+        design = ["--dut", str(built[k])] if dut else ["--rtl", f"mut{k}"]
+        cmd = [str(cosim), "run", *design, *only, "--count", str(a.ops), "--seed", "1",
                "--jobs", str(a.jobs), "--progress", "lines", "--compare", compare,
                "--waves-dir", str(work / "waves"), "--window", "8",
                "--json", str(work / f"mut{k}-{compare}.json")]
@@ -342,6 +493,8 @@ def main():
             else:
                 v, secs, first = run(k, mode)
                 row[mode] = {"verdict": v, "seconds": round(secs, 2), "first": first}
+        if dut and built.get(k):
+            shutil.rmtree(built[k], ignore_errors=True)
         rows.append(row)
         print(f"  mut{k:<3} {f}:{i + 1:<4} {name:<22} "
               + " ".join(f"{m} {row[m]['verdict']:<9}" for m in modes)
@@ -349,7 +502,13 @@ def main():
 
     live = [r for r in rows if r[modes[0]]["verdict"] not in ("stillborn", "not run")]
     stillborn = sum(r[modes[0]]["verdict"] == "stillborn" for r in rows)
-    judged = load_equivalents(root / "tools" / "mutate-equivalent.json")
+    if a.equivalent:
+        judged_file = Path(a.equivalent)
+    elif dut:
+        judged_file = dut.base / "mutate-equivalent.json"
+    else:
+        judged_file = root / "tools" / "mutate-equivalent.json"
+    judged = load_equivalents(judged_file)
     print(f"\n{len(rows)} mutants, {stillborn} stillborn, {len(live)} live; "
           f"default stimulus, {a.ops} operations, seed 1")
     blind = []
@@ -382,7 +541,7 @@ def main():
                   f"         {why}")
     for m, r in blind:
         print(f"blind spot: mut{r['mutant']} ({r['file']}:{r['line']}) survives --compare {m} "
-              "and is not judged equivalent in tools/mutate-equivalent.json")
+              f"and is not judged equivalent in {judged_file}")
     summary = {"seed": a.seed, "ops": a.ops, "sites": len(all_sites), "scores": scores,
                "mutants": rows}
     if a.json:

@@ -610,3 +610,67 @@ fn bad_manifests_and_designs_are_one_line_errors() {
     ]));
     assert!(line.contains("dut.json"), "{line}");
 }
+
+/// `make mutate` takes a team's design (`tools/mutate.py --dut MANIFEST`): its own sources are
+/// mutated, each mutant built with `dut build` and checked by its ports, after the design as it
+/// is passes. A listed mutant in the design's rounder (the sticky bits dropped) must be killed,
+/// and one that changes no result (a default arm no rounding mode reaches) survives, judged by
+/// the team in its own file beside the manifest, so no blind spot is left (exit 0).
+#[test]
+fn make_mutate_takes_a_design_outside_the_checkout() {
+    let d = Outside::new("mutate");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let set = d.0.join("mutants.json");
+    std::fs::write(
+        &set,
+        r#"[{"file": "src/ptxfma_alt_round.sv",
+  "original": "sticky = (mag_i & ~({W{1'b1}} << (lsb - 10'd1))) != '0;",
+  "mutated": "sticky = 1'b0;", "why": "no sticky bit in any mode"},
+ {"file": "src/ptxfma_alt_round.sv",
+  "original": "default: inc_u = 1'b0;", "mutated": "default: inc_u = 1'b1;",
+  "why": "an arm no mode reaches"}]"#,
+    )
+    .unwrap();
+    std::fs::write(
+        d.0.join("mutate-equivalent.json"),
+        r#"[{"file": "src/ptxfma_alt_round.sv", "mutated": "default: inc_u = 1'b1;",
+  "why": "the two-bit rounding mode has four values, all listed", "modes": ["ports"]}]"#,
+    )
+    .unwrap();
+    let json = d.0.join("result.json");
+    let out = std::process::Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/mutate.py"))
+        .args(["--dut", &manifest, "--set", set.to_str().unwrap()])
+        .args(["--ops", "20000", "--jobs", "1"])
+        .args(["--cosim", env!("CARGO_BIN_EXE_fma-cosim")])
+        .args(["--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("killed 1 of 1 non-equivalent (1 judged equivalent)"),
+        "{text}"
+    );
+    let r: serde_json::Value = common::read_json(&json);
+    let verdicts: Vec<(&str, &str)> = r["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["file"].as_str().unwrap(),
+                m["ports"]["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("src/ptxfma_alt_round.sv", "killed"),
+            ("src/ptxfma_alt_round.sv", "survived")
+        ],
+        "{text}"
+    );
+}
