@@ -576,9 +576,10 @@ mutate: deps
 # must be killed by a short default run under both comparisons, so that a change to the
 # stimulus or the corners that reopens one of those blind spots fails `make test`.
 MUTATE_TEST_OPS ?= 200000
+# One build for all of them (--batch larger than the set): no `cargo check` pass.
 mutate-test: deps
 	python3 tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) \
-	  --compare both --jobs $(shell nproc) --require-killed
+	  --compare both --jobs $(shell nproc) --batch 8 --require-killed
 
 # The README's pictures, redone whenever the output changes: GTKWave under Xvfb opened on a
 # planted divergence (the `fault_sticky_rz` variant drops an .rz sticky bit) with the save file
