@@ -256,18 +256,24 @@ bench: deps bench-deps
 	echo "  rebuild after an RTL edit         $$rebuild s  $$(awk -v r="$$rebuild" \
 	  'BEGIN { print (r <= 20 ? "MET" : "MISSED") }') (target <= 20 s)"
 
-# valgrind, which `make bench` counts host instructions with: installed with apt-get when missing
-# and this user is root or has password-less sudo; otherwise a message says how.
-VALGRIND ?= valgrind
-bench-deps:
-	@command -v $(VALGRIND) >/dev/null 2>&1 && exit 0; \
+# $(call apt_install,COMMANDS,PACKAGES,WHO): nothing when every one of COMMANDS is found; else
+# PACKAGES are installed with apt-get when this user is root or has password-less sudo;
+# otherwise one message says how, and the target fails.
+define apt_install
+	@missing=; for t in $(1); do command -v $$t >/dev/null 2>&1 || missing=1; done; \
+	[ -z "$$missing" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=; \
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	else echo "error: make bench needs valgrind; as root: apt-get install -y valgrind" >&2; \
-	  exit 1; fi; \
-	echo "installing valgrind with apt-get"; \
+	else echo "error: $(3) needs $(2); as root: apt-get install -y $(2)" >&2; exit 1; fi; \
+	echo "installing $(2) with apt-get"; \
 	$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
-	  apt-get install -y -qq valgrind >/dev/null
+	  apt-get install -y -qq --no-install-recommends $(2) >/dev/null
+endef
+
+# valgrind, which `make bench` counts host instructions with (apt_install).
+VALGRIND ?= valgrind
+bench-deps:
+	$(call apt_install,$(VALGRIND),valgrind,make bench)
 
 # Host instructions per RTL cycle (issue 23: target <= 3,000), as cosim/README.md measures
 # them: callgrind counting only inside the C++ stepping loop, over BENCH_SPIN_CYCLES cycles of
@@ -587,15 +593,7 @@ mutate-test: deps
 SHOTS_DIR ?= target/shots
 SHOT_PKGS := xvfb gtkwave x11-apps netpbm chromium fonts-dejavu-core
 screenshot-deps:
-	@missing=; for t in Xvfb gtkwave xwd xwdtopnm chromium; do \
-	  command -v $$t >/dev/null 2>&1 || missing=1; done; [ -z "$$missing" ] && exit 0; \
-	if [ "$$(id -u)" = 0 ]; then SUDO=; \
-	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	else echo "error: make screenshots needs $(SHOT_PKGS); as root: apt-get install -y $(SHOT_PKGS)" >&2; \
-	  exit 1; fi; \
-	echo "installing $(SHOT_PKGS) with apt-get"; \
-	$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
-	  apt-get install -y -qq --no-install-recommends $(SHOT_PKGS) >/dev/null
+	$(call apt_install,Xvfb gtkwave xwd xwdtopnm chromium,$(SHOT_PKGS),make screenshots)
 
 screenshots: deps screenshot-deps
 	$(CARGO) build --release -p ptxfma-cosim --features fault-sticky

@@ -118,6 +118,24 @@ pub struct DivergenceRow {
     pub waveform_mismatch_time: Option<u64>,
 }
 
+/// A run's chunks summed ([`RunResult::totals`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Totals {
+    pub vectors: u64,
+    pub cycles: u64,
+    /// Worker time, not wall time.
+    pub seconds: f64,
+}
+
+/// `vectors` per second of `seconds` as the summaries print it (`-` for no time).
+pub fn rate(vectors: u64, seconds: f64) -> String {
+    if seconds > 0.0 {
+        format!("{:.0}", vectors as f64 / seconds)
+    } else {
+        "-".into()
+    }
+}
+
 /// Divergences sharing a signature.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SignatureRow {
@@ -282,6 +300,15 @@ impl RunResult {
         serde_json::from_value(v).map_err(|e| Error::new(format!("{}: {e}", path.display())))
     }
 
+    /// The chunks' vectors, cycles and worker seconds, summed.
+    pub fn totals(&self) -> Totals {
+        Totals {
+            vectors: self.chunks.iter().map(|c| c.vectors).sum(),
+            cycles: self.chunks.iter().map(|c| c.cycles).sum(),
+            seconds: self.chunks.iter().map(|c| c.seconds).sum(),
+        }
+    }
+
     /// The per-family table as `run` prints it, then the signatures.
     pub fn table(&self) -> String {
         let mut s = String::new();
@@ -290,13 +317,6 @@ impl RunResult {
             "{:<12} {:>12} {:>12} {:>12}",
             "family", "vectors", "divergences", "vectors/s"
         );
-        let rate = |v: u64, t: f64| {
-            if t > 0.0 {
-                format!("{:.0}", v as f64 / t)
-            } else {
-                "-".into()
-            }
-        };
         for r in &self.families {
             let _ = writeln!(
                 s,
@@ -307,9 +327,11 @@ impl RunResult {
                 rate(r.vectors, r.seconds)
             );
         }
-        let v: u64 = self.chunks.iter().map(|c| c.vectors).sum();
-        let c: u64 = self.chunks.iter().map(|c| c.cycles).sum();
-        let t: f64 = self.chunks.iter().map(|c| c.seconds).sum();
+        let Totals {
+            vectors: v,
+            cycles: c,
+            seconds: t,
+        } = self.totals();
         let _ = writeln!(
             s,
             "{:<12} {:>12} {:>12} {:>12}   ({c} cycles in {} chunks; vectors/s per worker)",

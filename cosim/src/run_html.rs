@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use crate::coverage::{Closure, Coverage};
-use crate::results::RunResult;
+use crate::results::{rate, RunResult, Totals};
 
 const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:80em}
@@ -275,13 +275,6 @@ pub fn page(r: &RunResult, page: &Path) -> String {
         "<h2>Families</h2><table><tr><th>family</th><th class=\"num\">vectors</th>\
          <th class=\"num\">divergences</th><th class=\"num\">vectors/s per worker</th></tr>",
     );
-    let rate = |v: u64, t: f64| {
-        if t > 0.0 {
-            format!("{:.0}", v as f64 / t)
-        } else {
-            "-".into()
-        }
-    };
     for f in &r.families {
         let _ = write!(
             s,
@@ -293,8 +286,11 @@ pub fn page(r: &RunResult, page: &Path) -> String {
             rate(f.vectors, f.seconds)
         );
     }
-    let v: u64 = r.chunks.iter().map(|c| c.vectors).sum();
-    let t: f64 = r.chunks.iter().map(|c| c.seconds).sum();
+    let Totals {
+        vectors: v,
+        seconds: t,
+        ..
+    } = r.totals();
     let _ = write!(
         s,
         "<tr><th>total</th><th class=\"num\">{v}</th><th class=\"num\">{}</th>\
