@@ -88,6 +88,11 @@ pub struct Window<'a> {
     pub inputs: &'a [PipeIn],
     pub first_cycle: u64,
     pub mismatch: u64,
+    /// Compared by the ports alone (`--compare ports`): the design has no stage registers,
+    /// and its results retire at its own latency.
+    pub ports: bool,
+    /// The diverging operation's issue cycle when the caller knows it.
+    pub issue: Option<u64>,
 }
 
 /// A waveform's variables: full dotted name (no range) to the name a viewer lists (with the
@@ -217,14 +222,22 @@ pub fn choose(w: &Window<'_>) -> View {
         .find(|b| matches!(b, Bank::S1 | Bank::S2 | Bank::S3))
         .or(banks.first().copied())
         .unwrap_or(Bank::Ports);
-    let ctrl = match stage {
-        Bank::S1 | Bank::S2 | Bank::S3 => stage_ctrl(&e, stage),
-        _ => w
-            .mismatch
-            .checked_sub(1)
-            .and_then(|c| stage_ctrl(&frame_of(w.expected, c), Bank::S3)),
+    let presented = |c: u64| {
+        let i = c.checked_sub(w.first_cycle)? as usize;
+        w.inputs.get(i).filter(|p| p.valid).map(|p| p.ctrl)
     };
-    let issue = w.mismatch.checked_sub(stage.age());
+    let (ctrl, issue) = if w.ports || w.issue.is_some() {
+        (w.issue.and_then(presented), w.issue)
+    } else {
+        let ctrl = match stage {
+            Bank::S1 | Bank::S2 | Bank::S3 => stage_ctrl(&e, stage),
+            _ => w
+                .mismatch
+                .checked_sub(1)
+                .and_then(|c| stage_ctrl(&frame_of(w.expected, c), Bank::S3)),
+        };
+        (ctrl, w.mismatch.checked_sub(stage.age()))
+    };
     let op = ctrl.map(Ctrl::decode);
 
     let mut rows: Vec<Row> = ["TOP.clk_i", "TOP.rst_ni", "cosim.mismatch"]
@@ -259,25 +272,32 @@ pub fn choose(w: &Window<'_>) -> View {
             .iter()
             .zip(["s1_q", "s2_q", "s3_q", "out_q"])
             .filter_map(|(s, bank)| {
+                // At the ports only the model has stages.
+                let side = if w.ports { "model " } else { "" };
                 labelled(
                     &format!("cosim.{s}"),
-                    format!("{bank} holds"),
+                    format!("{side}{bank} holds"),
                     Format::Ascii,
                 )
             })
             .collect(),
     });
 
-    // Each differing field, model above RTL. Where the frames agree at the marker (ports
-    // comparison: the design's frames hold no registers), the output ports.
-    let mut diffs: Vec<(Bank, String)> = banks
-        .iter()
-        .flat_map(|&b| {
-            frame::differing_fields(b, &e, &a)
-                .into_iter()
-                .map(move |d| (b, d.name))
-        })
-        .collect();
+    // Each differing field, model above RTL. At the ports (the design's frames hold no
+    // registers, and it retires at its own latency), or where nothing differs, the output
+    // ports.
+    let mut diffs: Vec<(Bank, String)> = if w.ports {
+        Vec::new()
+    } else {
+        banks
+            .iter()
+            .flat_map(|&b| {
+                frame::differing_fields(b, &e, &a)
+                    .into_iter()
+                    .map(move |d| (b, d.name))
+            })
+            .collect()
+    };
     if diffs.is_empty() {
         diffs = Bank::Ports
             .leaves()

@@ -78,6 +78,9 @@ pub struct WindowSpec<'a> {
     /// the frames differ there, else the first differing cycle, else (no divergence) the last
     /// replayed input's cycle.
     pub focus: Option<u64>,
+    /// The diverging operation's issue cycle, when the caller knows it: at the ports the
+    /// frames cannot say (registers: the first differing bank's age gives it).
+    pub issue: Option<u64>,
 }
 
 /// Replays `inputs` (stream cycles `first_cycle..`) plus `LATENCY` idle cycles from reset on
@@ -97,6 +100,7 @@ pub fn write_window(
         first_cycle,
         marks: None,
         focus: None,
+        issue: None,
     };
     write(path, &spec)
 }
@@ -207,6 +211,8 @@ fn write_parts(
             inputs: &all,
             first_cycle,
             mismatch: first,
+            ports: spec.marks.is_some(),
+            issue: spec.issue,
         });
         let save = path.with_extension("gtkw");
         crate::gtkw::write(&view, &save)
@@ -219,15 +225,24 @@ fn write_parts(
 /// Moves every time so that the rising edge of stream cycle `first_cycle` (at `first_edge` in
 /// Verilator's units) is at `first_cycle` ns, in ps; what falls before time 0 (the reset of a
 /// window that starts at cycle 0, 1 or 2) is folded into time 0, each signal at its last value.
+/// The VCD then says `$timescale 1ps`, whatever unit Verilator wrote.
 fn retime(text: &str, first_edge: u64, first_cycle: u64) -> Result<String, String> {
     let at = text
         .find("$enddefinitions")
         .ok_or("the VCD has no $enddefinitions")?;
-    if !text[..at].contains("$timescale 1ps $end") {
-        return Err("the VCD's time unit is not 1ps".into());
-    }
+    // Verilator writes the design's time precision (1ps unless a source says `timescale`);
+    // the times are the shim's steps whatever it says, and become ps here.
+    let head = &text[..at];
+    let ts = head.find("$timescale").ok_or("the VCD has no $timescale")?;
+    let ts_end = ts
+        + head[ts..]
+            .find("$end")
+            .ok_or("the VCD's $timescale has no $end")?
+        + "$end".len();
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    out.push_str(&text[..at]);
+    out.push_str(&head[..ts]);
+    out.push_str("$timescale 1ps $end");
+    out.push_str(&head[ts_end..]);
     let shift = (first_cycle * PERIOD) as i128 - (first_edge * (PERIOD / RTL_PERIOD)) as i128;
     let scale = (PERIOD / RTL_PERIOD) as i128;
     // Changes folded into time 0: the last change of each identifier code, in order of first
@@ -588,5 +603,36 @@ pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
             );
         }
         Err(e) => println!("  waveform    not written: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A window from cycle 0: Verilator's reset (times 10..20, first edge at 25) is folded into
+    /// time 0 with each signal's last value, cycle N's edge lands at N ns, and a design's own
+    /// time unit (`timescale 1ns/1ns) becomes 1ps like the rest.
+    #[test]
+    fn retime_puts_cycle_n_at_n_ns_and_folds_the_reset() {
+        let vcd = "$timescale 1ns $end\n$scope module TOP $end\n$var wire 1 ! clk_i $end\n\
+                   $var wire 2 \" v [1:0] $end\n$upscope $end\n$enddefinitions $end\n\
+                   #10\n0!\nb00 \"\n#15\n1!\n#20\n0!\nb01 \"\n#25\n1!\n#30\n0!\nb10 \"\n";
+        let out = retime(vcd, 25, 0).unwrap();
+        assert!(out.starts_with("$timescale 1ps $end\n"), "{out}");
+        let body: Vec<&str> = out
+            .split("$enddefinitions $end\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .collect();
+        // Folded into 0 ps, cycle 0's edge: each signal once, at its last value (clk high, v
+        // 01); the fall half a cycle later.
+        assert_eq!(body, ["#0", "1!", "b01 \"", "#500", "0!", "b10 \""]);
+        // A window from cycle 7: nothing folds, the edge at 25 is 7 ns.
+        let out = retime(vcd, 25, 7).unwrap();
+        assert!(out.contains("#5500\n0!\nb00 \"\n#6000\n1!\n"), "{out}");
+        assert!(out.contains("#7000\n1!\n#7500\n"), "{out}");
+        assert!(retime("$enddefinitions $end\n", 25, 0).is_err());
     }
 }

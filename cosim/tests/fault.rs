@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{run_json, scratch, Vcd};
+use common::{ascii, has_signal, run_json, save_file_signals, scratch, Vcd};
 use ptxfma_cosim::results::{DivergenceRow, RunResult};
 
 /// The one divergence of the run's JSON result (`--json`).
@@ -107,50 +107,6 @@ fn injected_fault_is_caught_against_the_clean_rtl() {
 #[test]
 fn injected_fault_is_caught_against_the_model() {
     check_fault_caught("model");
-}
-
-/// The signals a GTKWave save file lists, in order (an alias `+{...} ` stripped).
-fn save_file_signals(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| !l.is_empty() && !l.starts_with(['[', '*', '@', '-']))
-        .map(|l| match l.strip_prefix("+{") {
-            Some(rest) => rest.split_once("} ").expect("an alias").1.to_string(),
-            None => l.to_string(),
-        })
-        .collect()
-}
-
-/// Whether the waveform has the signal a save file names as `scope.….name[msb:lsb]`, with that
-/// width.
-fn has_signal(v: &Vcd, full: &str) -> bool {
-    let (base, width) = match full.split_once('[') {
-        Some((b, range)) => {
-            let (msb, lsb) = range.trim_end_matches(']').split_once(':').unwrap();
-            let (msb, lsb): (u32, u32) = (msb.parse().unwrap(), lsb.parse().unwrap());
-            (b, msb - lsb + 1)
-        }
-        None => (full, 1),
-    };
-    let mut path: Vec<&str> = base.split('.').collect();
-    let name = path.pop().unwrap();
-    let h = v.w.hierarchy();
-    [
-        name.to_string(),
-        format!("{name}[{}", full.split_once('[').map_or("", |x| x.1)),
-    ]
-    .iter()
-    .filter_map(|n| h.lookup_var(&path, n))
-    .any(|var| h[var].length(h) == Some(width))
-}
-
-/// ASCII text of a bit string (msb first), trailing spaces dropped.
-fn ascii(bits: &str) -> String {
-    let bytes: Vec<u8> = bits
-        .as_bytes()
-        .chunks(8)
-        .map(|c| u8::from_str_radix(std::str::from_utf8(c).unwrap(), 2).unwrap())
-        .collect();
-    String::from_utf8(bytes).unwrap().trim_end().to_string()
 }
 
 /// The save file beside a divergence waveform opens on the divergence: it names the waveform,

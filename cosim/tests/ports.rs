@@ -11,7 +11,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{cosim, num, read_json, run_in, scratch, Vcd};
+use common::{ascii, cosim, has_signal, num, read_json, run_in, save_file_signals, scratch, Vcd};
 use ptxfma_cosim::results::RunResult;
 
 /// `fma-cosim run --rtl RTL --compare ports --filter f32 ARGS`, waveforms to `dir`.
@@ -194,6 +194,45 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
     assert_eq!(
         num(&v.value_at(&["cosim"], "cycle", r.edge_time)),
         r.retired_cycle
+    );
+
+    // The save file opens on the retirement, named marker A on the issue, and pairs the
+    // result ports, model above the design: the design has no stage registers to compare, so
+    // no register of the model is shown as differing.
+    let save = std::fs::read_to_string(r.waveform.with_extension("gtkw")).unwrap();
+    let markers: Vec<u64> = save
+        .lines()
+        .find_map(|l| l.strip_prefix('*'))
+        .unwrap()
+        .split_whitespace()
+        .skip(1)
+        .take(2)
+        .map(|m| m.parse().unwrap())
+        .collect();
+    assert_eq!(markers, [r.edge_time, r.issued * 1000], "{save}");
+    assert!(save.contains(&format!(
+        "-issue ports (operation issued in cycle {})",
+        r.issued
+    )));
+    let groups: Vec<&str> = save.lines().filter(|l| l.starts_with('-')).collect();
+    let after_flight = groups.iter().skip_while(|g| **g != "-in flight").nth(2);
+    assert_eq!(after_flight, Some(&"-out_valid_o"), "{groups:?}");
+    assert!(
+        !groups.iter().any(|g| g.starts_with("-s1_q.")),
+        "{groups:?}"
+    );
+    let names = save_file_signals(&save);
+    let at = names
+        .iter()
+        .position(|n| n == "model.out_d_o[63:0]")
+        .expect("the result pair");
+    assert_eq!(names[at + 1], "TOP.out_d_o[63:0]");
+    let missing: Vec<&String> = names.iter().filter(|n| !has_signal(&v, n)).collect();
+    assert!(missing.is_empty(), "{missing:?}");
+    let issue = r.issued * 1000;
+    assert_eq!(
+        ascii(&v.value_at(&["cosim"], "in_instr", issue)),
+        r.instruction.split_whitespace().next().unwrap()
     );
 }
 

@@ -224,6 +224,7 @@ fn wave_for(
         first_cycle: first,
         marks: marks.as_ref().map(|m| &m[..]),
         focus: Some(cycle),
+        issue: d.issue(),
     };
     let w = waves::write(&path, &spec);
     waves::print_waves(&w, cycle);

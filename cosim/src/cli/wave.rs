@@ -187,6 +187,7 @@ fn ports_wave(
         first_cycle: 0,
         marks: Some(&marks),
         focus: None,
+        issue: found.first().and_then(|f| f.issue),
     };
     let w = waves::write(&a.vcd, &spec)?;
     println!(
