@@ -392,3 +392,75 @@ fn sample_cost() {
         both - tick
     );
 }
+
+/// The first hit of every hit bin in a coverage file, by (group, bin).
+fn first_hits(path: &std::path::Path) -> std::collections::BTreeMap<(String, String), u64> {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for g in v["groups"].as_array().unwrap() {
+        for b in g["bins"].as_array().unwrap() {
+            if b["hits"].as_u64().unwrap() > 0 {
+                let first = b["first"].as_u64().expect("a hit bin has its first hit");
+                let key = (g["name"].as_str().unwrap(), b["name"].as_str().unwrap());
+                out.insert((key.0.to_string(), key.1.to_string()), first);
+            }
+        }
+    }
+    out
+}
+
+/// The closure curve's positions are operation counts of the whole run: a shard that holds
+/// chunk k alone puts each of its first hits inside chunk k's stretch of the run (a chunk's
+/// own count, not moved by its start, would put them all in the first; bounding them by the
+/// shard's own count put them at its end), its closure curve ends at its bins hit, and the
+/// shards' earliest, like `--jobs 1` and `--jobs 2`, give the whole run's.
+#[test]
+fn first_hits_are_positions_in_the_whole_run() {
+    const CHUNK: u64 = 4096;
+    let chunk = CHUNK.to_string();
+    let count = (4 * CHUNK).to_string();
+    let run = |name: &str, extra: &[&str]| {
+        let f = tmp(name);
+        let args = [
+            &[
+                "run",
+                "--count",
+                &count,
+                "--chunk-size",
+                &chunk,
+                "--seed",
+                "5",
+            ][..],
+            &["--progress", "off", "--coverage", f.to_str().unwrap()],
+            extra,
+        ]
+        .concat();
+        assert_eq!(cli(&args), 0, "{args:?}");
+        first_hits(&f)
+    };
+    let whole = run("first-jobs2.json", &["--jobs", "2"]);
+    assert_eq!(run("first-jobs1.json", &["--jobs", "1"]), whole);
+    let mut earliest = std::collections::BTreeMap::new();
+    for k in 1..=4u64 {
+        let shard = format!("{k}/4");
+        let part = run(&format!("first-shard{k}.json"), &["--shard", &shard]);
+        // The shard's closure curve reaches its last first hit, whatever its own count.
+        let c = Coverage::read_json(&tmp(&format!("first-shard{k}.json"))).unwrap();
+        let closure = c.closure();
+        let last = closure.points.last().unwrap();
+        let hit: usize = c.groups().iter().map(|g| g.hit).sum();
+        assert_eq!(last.1[closure.curves.len() - 1], hit, "shard {k}");
+        let (lo, hi) = ((k - 1) * CHUNK + 1, k * CHUNK);
+        assert!(part.len() > 100, "shard {k}: {} bins hit", part.len());
+        for (bin, &f) in &part {
+            assert!(
+                (lo..=hi).contains(&f),
+                "shard {k}: {bin:?} first hit at {f}"
+            );
+            let e = earliest.entry(bin.clone()).or_insert(f);
+            *e = (*e).min(f);
+        }
+    }
+    assert_eq!(earliest, whole);
+}

@@ -156,9 +156,14 @@ impl Coverage {
         self.next_check = now + (now / 4).max(1);
     }
 
-    /// The operation count by which bin `k` was first hit (its last check; `None`: never hit).
+    /// The operation count by which bin `k` was first hit (`None`: never hit); one hit since
+    /// the last check counts from the operations sampled. A merged coverage keeps positions in
+    /// the whole run, which a shard's own count does not bound.
     fn first_hit(&self, k: usize) -> Option<u64> {
-        (self.hits[k] > 0).then(|| self.first[k].min(self.operations))
+        (self.hits[k] > 0).then(|| match self.first[k] {
+            NEVER => self.operations,
+            f => f,
+        })
     }
 
     fn layout(&self) -> &Layout {
@@ -349,8 +354,8 @@ impl Coverage {
 
     /// The closure curve: reachable bins hit against operations, per family (the groups named
     /// `<family>.…`; groups of no stimulus family count as `shared`) and in total, at operation
-    /// counts a quarter apart from 1 to the run's count. The last point is the run's own count,
-    /// so its total is the summary's bins hit.
+    /// counts a quarter apart from 1 to the run's count (or a shard's last first hit). The
+    /// last point's total is the summary's bins hit.
     pub fn closure(&self) -> Closure {
         let l = self.layout();
         let families: Vec<&str> = crate::stim::Family::ALL.iter().map(|f| f.name()).collect();
@@ -382,13 +387,21 @@ impl Coverage {
             reachable[c] += 1;
             reachable[curves.len()] += 1;
         }
+        // To the last first hit: a shard's positions lie in the whole run, past its own count.
+        let last = bins
+            .iter()
+            .filter_map(|b| b.1)
+            .max()
+            .unwrap_or(0)
+            .max(self.operations)
+            .max(1);
         let mut at = Vec::new();
         let mut x = 1u64;
-        while x < self.operations {
+        while x < last {
             at.push(x);
             x += (x / 4).max(1);
         }
-        at.push(self.operations.max(1));
+        at.push(last);
         let points = at
             .into_iter()
             .map(|x| {
