@@ -53,20 +53,27 @@ impl Sides {
 
     /// Extra replay arguments when not the defaults.
     pub fn args(&self) -> String {
-        let mut a = String::new();
-        if let Some(dir) = self.rtl.strip_prefix("dut:") {
-            a.push_str(&format!(" --dut {dir}"));
-        } else if self.rtl != "default" {
-            a.push_str(&format!(" --rtl {}", self.rtl));
-        }
-        if self.golden != "model" {
-            a.push_str(&format!(" --golden {}", self.golden));
-        }
+        let mut a = sides_args(&self.rtl, &self.golden);
         if self.backpressure > 0 {
             a.push_str(&format!(" --backpressure {}", self.backpressure));
         }
         a
     }
+}
+
+/// The `--rtl`/`--dut` and `--golden` arguments that name these sides (empty for the
+/// defaults), with a leading space.
+pub fn sides_args(rtl: &str, golden: &str) -> String {
+    let mut a = String::new();
+    if let Some(dir) = rtl.strip_prefix("dut:") {
+        a.push_str(&format!(" --dut {dir}"));
+    } else if rtl != "default" {
+        a.push_str(&format!(" --rtl {rtl}"));
+    }
+    if golden != "model" {
+        a.push_str(&format!(" --golden {golden}"));
+    }
+    a
 }
 
 /// Where the reference runs relative to the worker that drives the RTL.

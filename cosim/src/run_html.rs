@@ -48,22 +48,18 @@ pub fn esc(s: &str) -> String {
     o
 }
 
-/// The command that reruns the run `r` describes (any `--jobs` gives the same result).
-pub fn command(r: &RunResult) -> String {
+/// The command that reruns the run `r` describes and writes its page as `page` (any `--jobs`
+/// gives the same result).
+pub fn command(r: &RunResult, page: &Path) -> String {
     let p = &r.params;
     let mut s = format!(
-        "fma-cosim run --seed {} --count {} --filter {} --chunk-size {}",
+        "fma-cosim run --seed {} --count {} --filter {} --chunk-size {}{}",
         p.seed,
         p.count,
         p.filter.join(","),
-        p.chunk_size
+        p.chunk_size,
+        crate::regress::sides_args(&p.rtl, &p.golden)
     );
-    if p.rtl != "default" {
-        let _ = write!(s, " --rtl {}", p.rtl);
-    }
-    if p.golden != "model" {
-        let _ = write!(s, " --golden {}", p.golden);
-    }
     if p.compare != "registers" {
         let _ = write!(s, " --compare {}", p.compare);
         if let Some(b) = p.latency_bound {
@@ -72,8 +68,11 @@ pub fn command(r: &RunResult) -> String {
     }
     let _ = write!(
         s,
-        " --max-divergences {} --window {} --coverage coverage.json",
-        p.max_divergences, p.window
+        " --max-divergences {} --window {} --html {}",
+        p.max_divergences,
+        p.window,
+        page.file_name()
+            .map_or("run.html".into(), |n| n.to_string_lossy())
     );
     s
 }
@@ -268,7 +267,7 @@ pub fn page(r: &RunResult, page: &Path) -> String {
         format!("{} {}, {}", r.tool.name, r.tool.version, r.verilator),
     );
     s.push_str("</table><p>Reproduce (any <code>--jobs</code> gives the same result):</p>");
-    let _ = write!(s, "<pre>{}</pre>", esc(&command(r)));
+    let _ = write!(s, "<pre>{}</pre>", esc(&command(r, page)));
 
     // Families.
     s.push_str(
