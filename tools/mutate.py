@@ -220,14 +220,16 @@ def toml_value(v):
     raise ValueError(f"cannot write {v!r} in a manifest")
 
 
-def write_manifest(path, m):
+def manifest_text(m):
     """A manifest (tables of plain values) as TOML."""
     out = []
     for table, kv in m.items():
+        if not isinstance(kv, dict):
+            raise ValueError(f"`{table}` is not a table")
         out.append(f"[{table}]")
         out += [f"{k} = {toml_value(v)}" for k, v in kv.items()]
         out.append("")
-    path.write_text("\n".join(out))
+    return "\n".join(out)
 
 
 class Dut:
@@ -256,6 +258,7 @@ class Dut:
                     srcs.append(line)
         if not srcs:
             raise ValueError("no design.sources or design.file_list")
+        manifest_text(self.m)  # what a mutant's copy will need to write: fail here, not later
         self.sources = srcs
         # A source's own directory stays searched for its includes.
         self.incdirs = incdirs + sorted({str((self.base / f).parent) for f in srcs})
@@ -267,13 +270,13 @@ class Dut:
 
     def mutant_manifest(self, path, srcs, k):
         """The manifest of mutant k (`None`: the design as it is) over the sources `srcs`."""
-        m = {t: dict(v) for t, v in self.m.items() if isinstance(v, dict)}
+        m = {t: dict(v) for t, v in self.m.items()}
         d = m.setdefault("design", {})
         d.pop("file_list", None)
         d["sources"] = srcs
         d["include_dirs"] = self.incdirs
         d["defines"] = self.defines + ([f"MUT_{k}"] if k else [])
-        write_manifest(path, m)
+        path.write_text(manifest_text(m))
 
 
 def first_index(d, chunk_size):
