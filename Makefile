@@ -67,7 +67,7 @@ COVERAGE_DIR ?= $(RESULTS_DIR)/rtl-coverage
 COSIM_COV := $(CARGO) run --quiet --release -p ptxfma-cosim --features rtl-coverage \
   --bin fma-cosim --
 
-.PHONY: all deps cosim test lint fmt-check clippy cargo-test cpu-test fault-test ports-test \
+.PHONY: all deps cosim test lint fmt-check clippy cargo-test cargo-test-variants cpu-test fault-test ports-test \
         cosim-test bench regress clean dpi-test dpi-bench coverage random-init-test \
         rtl-coverage-test
 
@@ -122,15 +122,16 @@ cosim: deps
 # TEST_COSIM=1 adds the $(TEST_COSIM_COUNT)-operation co-simulation of the RTL against the
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
-test: deps fmt-check clippy lint cargo-test cpu-test fault-test ports-test random-init-test \
-      rtl-coverage-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test farm-test py-test \
-      cocotb-test mutate-test
+test: deps fmt-check clippy lint cargo-test-variants cpu-test \
+      $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test farm-test py-test cocotb-test \
+      mutate-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
 
 # The RTL variants the tests need beside `default`, all in one build of the co-simulator, so
-# that fault-test, ports-test, random-init-test and rtl-coverage-test compile it once.
+# that cargo-test-variants (or fault-test, ports-test, random-init-test and rtl-coverage-test
+# on their own) compile it once.
 TEST_FEATURES := --features ptxfma-cosim/fault-sticky,ptxfma-cosim/alt-design \
   --features ptxfma-cosim/rtl-coverage,ptxfma-cosim/random-init
 
@@ -152,6 +153,12 @@ lint: deps
 # also finds it there by itself; PTXAS names another).
 cargo-test: ptxas
 	PTXAS=$(PTXAS) $(CARGO) test --workspace --release
+
+# What `make test` runs: cargo-test, fault-test, ports-test, random-init-test and
+# rtl-coverage-test in one build with the test variants, so the co-simulator is compiled once
+# for all of them.
+cargo-test-variants: ptxas
+	PTXAS=$(PTXAS) $(CARGO) test --workspace --release $(TEST_FEATURES)
 
 # The lane engine on CPUs other than this one, under user-mode QEMU: an AMD EPYC Milan (AVX2, no
 # AVX-512; QEMU emulates no AVX-512 at all) and a baseline x86-64 (neither). Each runs the
