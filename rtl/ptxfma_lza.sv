@@ -84,15 +84,19 @@ module ptxfma_lza import ptxfma_pkg::*; (
   assign base = (grp2 != '0) ? '0
               : ((grp1 != '0) ? ShiftCntW'(TopW) : ShiftCntW'(TopW + WordW));
 
+  // The loop has constant bounds, so Verilator unrolls it into WordIdxW word-level steps (a
+  // signal in its condition would keep it a loop run every cycle).
   always_comb begin
     logic [WordW-1:0] x;
     x    = grp;
     lz64 = '0;
-    for (int k = WordIdxW - 1; k >= 0 && en_i; k--) begin
-      // Is the top 2^k-bit field zero? Then count it and shift it out.
-      if ((x >> (WordW - (1 << k))) == '0) begin
-        lz64[k] = 1'b1;
-        x       = x << (1 << k);
+    if (en_i) begin
+      for (int k = WordIdxW - 1; k >= 0; k--) begin
+        // Is the top 2^k-bit field zero? Then count it and shift it out.
+        if ((x >> (WordW - (1 << k))) == '0) begin
+          lz64[k] = 1'b1;
+          x       = x << (1 << k);
+        end
       end
     end
   end
