@@ -10,45 +10,55 @@
 // its own multiplicand (the four zero multiplier bits 27:24 make digit 13 zero, so there are
 // no cross terms between the lanes).
 //
-// The multiplicands arrive as 55-bit two's complement values: every multiple the array forms
-// (a 53-bit significand, twice it, or a sign-extended 33-bit vmad operand) fits, so each row
-// is its digit's 55-bit multiple sign-extended to 106 bits and placed at bit 2i. That is the
-// model's 106-bit multiplicand row bit for bit, with the sign extension done by wiring.
+// Every multiple the array forms (a 53-bit significand, twice it, or a sign-extended 33-bit vmad
+// operand) fits in 55 bits of two's complement; the multiplicands arrive sign-extended
+// to a machine word (MulLoW), so a digit's multiple and its inversion are whole words, and each
+// row is that word sign-extended to 106 bits and placed at bit 2i: the model's 106-bit
+// multiplicand row bit for bit.
 //
 // Every row leaves as two slices, bits 63:0 and bits 105:64 (MulLoW, MulHiW), which the
 // carry-save tree keeps apart: each slice is one machine word in the Verilated model, where a
 // 106-bit row would be four 32-bit words handled one by one.
 
 module ptxfma_booth import ptxfma_pkg::*; (
-  input  logic [MCandW-1:0]  mcand_lo_i,
-  input  logic [MCandW-1:0]  mcand_hi_i,
+  input  logic [MulLoW-1:0]  mcand_lo_i,
+  input  logic [MulLoW-1:0]  mcand_hi_i,
   // Twice the multiplicands (the operand mux forms them by wiring, one place up).
-  input  logic [MCandW-1:0]  mcand2_lo_i,
-  input  logic [MCandW-1:0]  mcand2_hi_i,
+  input  logic [MulLoW-1:0]  mcand2_lo_i,
+  input  logic [MulLoW-1:0]  mcand2_hi_i,
   input  logic [MplierW-1:0] mplier_i,
   output logic [MulLoW-1:0]  rows_lo_o [BoothRows],
   output logic [MulHiW-1:0]  rows_hi_o [BoothRows]
 );
 
-  // Multiplier with the implicit zero below bit 0: digit i reads mplier_ext[2i+2:2i].
-  logic [MplierW:0] mplier_ext;
+  // Booth encoder, for every digit at once: digit i reads bits 2i+2, 2i+1, 2i of the
+  // multiplier with an implicit zero below bit 0, so bit 2i of each word below is that digit's
+  // hi, one and two. Word-wide, the encoder is a handful of operations for all 27 digits.
+  //
+  //   mplier_ext  = {mplier_i, 0}   digit i: lo = bit 2i
+  //   mid         = mplier_ext >> 1          mid = bit 2i
+  //   enc_hi      = mplier_ext >> 2          hi  = bit 2i (the digit is negative)
+  logic [MplierW:0] mplier_ext, mid, enc_hi, enc_one, enc_two;
 
   assign mplier_ext = {mplier_i, 1'b0};
+  assign mid        = mplier_ext >> 1;
+  assign enc_hi     = mplier_ext >> 2;
+  assign enc_one    = mid ^ mplier_ext;
+  assign enc_two    = (enc_hi & ~mid & ~mplier_ext) | (~enc_hi & mid & mplier_ext);
+
+  // Only the even bits are digits (the others pair bits of two digits).
+  logic unused_enc;
+  assign unused_enc = ^{enc_one, enc_two, enc_hi};
 
   for (genvar i = 0; i < BoothDigits; i++) begin : g_digit
     localparam int unsigned Sh = 2 * i;
 
-    logic              hi, mid, lo;
-    logic              one, two;
-    logic [MCandW-1:0] m, m2, sel, pp;
+    logic              hi, one, two;
+    logic [MulLoW-1:0] m, m2, sel, ppx;
 
-    assign hi  = mplier_ext[2*i+2];
-    assign mid = mplier_ext[2*i+1];
-    assign lo  = mplier_ext[2*i];
-
-    // Booth encoder; the digit is negative when hi is set.
-    assign one = mid ^ lo;
-    assign two = (hi & ~mid & ~lo) | (~hi & mid & lo);
+    assign hi  = enc_hi[2*i];
+    assign one = enc_one[2*i];
+    assign two = enc_two[2*i];
 
     if (i >= BoothHiDigit) begin : g_hi
       assign m  = mcand_hi_i;
@@ -58,32 +68,25 @@ module ptxfma_booth import ptxfma_pkg::*; (
       assign m2 = mcand2_lo_i;
     end
 
-    // Booth selector: multiplexer and conditional inversion over the whole multiple.
+    // Booth selector: multiplexer and conditional inversion over the whole (sign-extended)
+    // multiple.
     assign sel = one ? m : (two ? m2 : '0);
-    assign pp  = hi ? ~sel : sel;
+    assign ppx = sel ^ {MulLoW{hi}};
 
-    // The row: pp sign-extended and shifted up by 2i, modulo 2^106. Bits 63:0 are the
-    // multiple sign-extended to a word and shifted; bits 105:64 are what that shift pushes out
-    // of the word, with the sign above it.
-    logic [MulLoW-1:0] ppx;
+    // The row: ppx shifted up by 2i, modulo 2^106. Bits 63:0 are ppx shifted within the word;
+    // bits 105:64 are what that shift pushes out of the word, with the sign above it: an
+    // arithmetic shift right by 64 - 2i (by 63 for row 0, whose top is all sign), of which the
+    // top rows keep what falls below 2^106.
+    localparam int unsigned HiShift = (Sh == 0) ? MulLoW - 1 : MulLoW - Sh;
 
-    assign ppx = {{(MulLoW - MCandW){pp[MCandW-1]}}, pp};
+    logic [MulLoW-1:0] ppx_up;
 
-    if (Sh == 0) begin : g_row_first
-      assign rows_lo_o[i] = ppx;
-      assign rows_hi_o[i] = {MulHiW{pp[MCandW-1]}};
-    end else if (Sh < MulHiW) begin : g_row_ext
-      assign rows_lo_o[i] = {ppx[MulLoW-Sh-1:0], {Sh{1'b0}}};
-      assign rows_hi_o[i] = {{(MulHiW - Sh){pp[MCandW-1]}}, ppx[MulLoW-1:MulLoW-Sh]};
-    end else begin : g_row_top
-      // The top rows need no sign extension; bits at 2^106 and above are dropped.
-      assign rows_lo_o[i] = {ppx[MulLoW-Sh-1:0], {Sh{1'b0}}};
-      assign rows_hi_o[i] = ppx[MulW-Sh-1:MulLoW-Sh];
-      if (Sh > MulHiW) begin : g_drop
-        logic unused_ppx;
-        assign unused_ppx = ^ppx[MulLoW-1:MulW-Sh];
-      end
-    end
+    assign ppx_up       = MulLoW'($signed(ppx) >>> HiShift);
+    assign rows_lo_o[i] = ppx << Sh;
+    assign rows_hi_o[i] = ppx_up[MulHiW-1:0];
+
+    logic unused_ppx_up;
+    assign unused_ppx_up = ^ppx_up[MulLoW-1:MulHiW];
   end
 
   // Negation row: the +1 of each inverted row at that row's weight, bit 2i. A digit is

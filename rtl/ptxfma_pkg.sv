@@ -306,8 +306,6 @@ package ptxfma_pkg;
   // Booth array: MulW-bit rows, 27 radix-4 digits of a 54-bit multiplier, plus the negation
   // row.
   localparam int unsigned MplierW   = 54;
-  // Multiplicands in two's complement: the widest multiple, 2 * (2^53 - 1), plus a sign.
-  localparam int unsigned MCandW    = 55;
   localparam int unsigned BoothDigits = 27;
   localparam int unsigned BoothRows = BoothDigits + 1;
   // First Booth digit that multiplies f32x2 lane 1's multiplicand.

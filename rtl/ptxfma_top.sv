@@ -136,33 +136,34 @@ module ptxfma_top import ptxfma_pkg::*; (
   // enters F32x2Shift (28) bits up, in the multiplicand used by Booth digits BoothHiDigit (14)
   // and above; vmad operands are sign-extended. Multiplicands are 55-bit two's complement
   // (the array extends them to 106 bits); the doubled multiplicands the Booth selectors need
-  // are the same wires one place up.
-  logic [MCandW-1:0]  mcand_lo, mcand_hi, mcand2_lo, mcand2_hi;
+  // are the same wires one place up. They travel sign-extended to a machine word (MulLoW), the
+  // width the array's rows are formed in, so the array extends nothing per digit.
+  logic [MulLoW-1:0]  mcand_lo, mcand_hi, mcand2_lo, mcand2_hi;
   logic [MplierW-1:0] mplier;
 
   always_comb begin
     if (en_1.vm) begin
-      mcand_lo  = {{(MCandW - VmOpW){vm_ta[VmOpW-1]}}, vm_ta};
+      mcand_lo  = {{(MulLoW - VmOpW){vm_ta[VmOpW-1]}}, vm_ta};
       mcand_hi  = mcand_lo;
-      mcand2_lo = {{(MCandW - VmOpW - 1){vm_ta[VmOpW-1]}}, vm_ta, 1'b0};
+      mcand2_lo = {{(MulLoW - VmOpW - 1){vm_ta[VmOpW-1]}}, vm_ta, 1'b0};
       mcand2_hi = mcand2_lo;
       mplier    = {{(MplierW - VmOpW){vm_tb[VmOpW-1]}}, vm_tb};
     end else if (kind1 == KIND_F64) begin
-      mcand_lo  = MCandW'(g_s1_lane[0].a.sig);
+      mcand_lo  = MulLoW'(g_s1_lane[0].a.sig);
       mcand_hi  = mcand_lo;
-      mcand2_lo = MCandW'(g_s1_lane[0].a.sig) << 1;
+      mcand2_lo = MulLoW'(g_s1_lane[0].a.sig) << 1;
       mcand2_hi = mcand2_lo;
       mplier    = MplierW'(g_s1_lane[0].b.sig);
     end else if (en_1.lane1) begin
-      mcand_lo  = MCandW'(a32[0]);
-      mcand_hi  = MCandW'(a32[1]) << F32x2Shift;
-      mcand2_lo = MCandW'(a32[0]) << 1;
-      mcand2_hi = MCandW'(a32[1]) << (F32x2Shift + 1);
+      mcand_lo  = MulLoW'(a32[0]);
+      mcand_hi  = MulLoW'(a32[1]) << F32x2Shift;
+      mcand2_lo = MulLoW'(a32[0]) << 1;
+      mcand2_hi = MulLoW'(a32[1]) << (F32x2Shift + 1);
       mplier    = (MplierW'(b32[1]) << F32x2Shift) | MplierW'(b32[0]);
     end else begin
-      mcand_lo  = MCandW'(a32[0]);
+      mcand_lo  = MulLoW'(a32[0]);
       mcand_hi  = mcand_lo;
-      mcand2_lo = MCandW'(a32[0]) << 1;
+      mcand2_lo = MulLoW'(a32[0]) << 1;
       mcand2_hi = mcand2_lo;
       mplier    = MplierW'(b32[0]);
     end
