@@ -248,6 +248,7 @@ bench: deps bench-deps
 	$(CARGO) build --release -p ptxfma-cosim
 	$(COSIM) bench --count $(BENCH_COUNT) --jobs 2 $(BENCH_ARGS)
 	$(MAKE) --no-print-directory bench-rtl-instructions
+	$(MAKE) --no-print-directory bench-footprint
 	$(MAKE) --no-print-directory py-bench
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	now() { date +%s.%N; }; \
@@ -298,6 +299,15 @@ bench-rtl-instructions: deps bench-deps
 	awk -v ir="$$ir" -v n=$(BENCH_SPIN_CYCLES) 'BEGIN { r = ir / n; \
 	  printf "  RTL host instructions per cycle   %.0f  %s (target <= 3000; callgrind, %d cycles)\n", \
 	  r, (r <= 3000 ? "MET" : "MISSED"), n }'
+
+# A worker's cache footprint per `--batch` (issue 23): cachegrind's misses per operation with
+# the last level set to this core's L2 (tools/footprint.sh), so the batch the lockstep uses by
+# default (512) can be seen to keep both sides' frames in the core.
+FOOTPRINT_OPS ?= 50000
+.PHONY: bench-footprint
+bench-footprint: deps bench-deps
+	$(CARGO) build --release -p ptxfma-cosim
+	@VALGRIND=$(VALGRIND) bash tools/footprint.sh $(COSIM_BIN) $(FOOTPRINT_OPS)
 
 # ---------------------------------------------------------------------------------------------
 # DPI-C (dpi/README.md). libptxfma (crate ffi/) is built, its header checked against cbindgen's
