@@ -118,19 +118,21 @@ module ptxfma_unpack import ptxfma_pkg::*; #(
     assign e_zero    = e == '0;
     assign frac_zero = frac == '0;
 
+    // The operand is assembled whole, in one assignment: field by field, the Verilated model
+    // read and rewrote the struct's words once per field.
+    logic flushed;
+
+    assign flushed = flush && e_zero;
+
     always_comb begin
       op[k] = '0;
       if (en_i) begin
-        op[k].sign = sign;
-        op[k].exp  = e_zero ? exp_t'(1) - bias : exp_t'(e) - bias;
-        op[k].sig  = {~e_zero, frac};
-        op[k].zero = e_zero && frac_zero;
-        op[k].inf  = (e == e_ones) && frac_zero;
-        op[k].nan  = (e == e_ones) && !frac_zero;
-        if (flush && e_zero) begin
-          op[k].sig  = '0;
-          op[k].zero = 1'b1;
-        end
+        op[k] = '{sign: sign,
+                  exp:  (e_zero ? exp_t'(1) : exp_t'(e)) - bias,
+                  sig:  flushed ? '0 : {~e_zero, frac},
+                  zero: (e_zero && frac_zero) || flushed,
+                  inf:  (e == e_ones) && frac_zero,
+                  nan:  (e == e_ones) && !frac_zero};
       end
     end
   end
