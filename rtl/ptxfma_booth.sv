@@ -16,7 +16,8 @@
 // row is that word sign-extended to 106 bits and placed at bit 2i: the model's 106-bit
 // multiplicand row bit for bit.
 //
-// Every row leaves as two slices, bits 63:0 and bits 105:64 (MulLoW, MulHiW), which the
+// Every row leaves as two slices, bits 63:0 and bits 105:64 (MulLoW, MulHiW; the high one in a
+// whole word, MulHiWordW, whose bits above 105 are don't-care), which the
 // carry-save tree keeps apart: each slice is one machine word in the Verilated model, where a
 // 106-bit row would be four 32-bit words handled one by one.
 
@@ -28,7 +29,7 @@ module ptxfma_booth import ptxfma_pkg::*; (
   input  logic [MulLoW-1:0]  mcand2_hi_i,
   input  logic [MplierW-1:0] mplier_i,
   output logic [MulLoW-1:0]  rows_lo_o [BoothRows],
-  output logic [MulHiW-1:0]  rows_hi_o [BoothRows]
+  output logic [MulHiWordW-1:0] rows_hi_o [BoothRows]
 );
 
   // Booth encoder, for every digit at once: digit i reads bits 2i+2, 2i+1, 2i of the
@@ -75,18 +76,12 @@ module ptxfma_booth import ptxfma_pkg::*; (
 
     // The row: ppx shifted up by 2i, modulo 2^106. Bits 63:0 are ppx shifted within the word;
     // bits 105:64 are what that shift pushes out of the word, with the sign above it: an
-    // arithmetic shift right by 64 - 2i (by 63 for row 0, whose top is all sign), of which the
-    // top rows keep what falls below 2^106.
+    // arithmetic shift right by 64 - 2i (by 63 for row 0, whose top is all sign). The high
+    // word's bits from MulHiW up (weights 2^106 and above) are left as they fall.
     localparam int unsigned HiShift = (Sh == 0) ? MulLoW - 1 : MulLoW - Sh;
 
-    logic [MulLoW-1:0] ppx_up;
-
-    assign ppx_up       = MulLoW'($signed(ppx) >>> HiShift);
     assign rows_lo_o[i] = ppx << Sh;
-    assign rows_hi_o[i] = ppx_up[MulHiW-1:0];
-
-    logic unused_ppx_up;
-    assign unused_ppx_up = ^ppx_up[MulLoW-1:MulHiW];
+    assign rows_hi_o[i] = MulHiWordW'($signed(ppx) >>> HiShift);
   end
 
   // Negation row: the +1 of each inverted row at that row's weight, bit 2i. A digit is

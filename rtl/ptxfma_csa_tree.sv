@@ -9,13 +9,14 @@
 // (sum, carry) in that order, and the one or two rows left over follow unchanged.
 // 28 rows take seven levels: 28 -> 19 -> 13 -> 9 -> 6 -> 4 -> 3 -> 2.
 //
-// Rows travel as two slices, bits 63:0 and 105:64 (see ptxfma_booth): a compressor works on
-// each slice with word-sized operations, and the carry's shift moves bit 63 of the low slice
-// into bit 0 of the high one. The pair is joined into 106-bit words only at the output.
+// Rows travel as two slices, bits 63:0 and 105:64 (see ptxfma_booth), the high one in a whole
+// word whose bits above 105 are don't-care: a compressor works on each slice with word-sized
+// operations and no masking, and the carry's shift moves bit 63 of the low slice into bit 0 of
+// the high one. The pair is joined into 106-bit words, and cut to 106 bits, only at the output.
 
 module ptxfma_csa_tree import ptxfma_pkg::*; (
   input  logic [MulLoW-1:0] rows_lo_i [BoothRows],
-  input  logic [MulHiW-1:0] rows_hi_i [BoothRows],
+  input  logic [MulHiWordW-1:0] rows_hi_i [BoothRows],
   output logic [MulW-1:0] sum_o,
   output logic [MulW-1:0] carry_o
 );
@@ -51,7 +52,7 @@ module ptxfma_csa_tree import ptxfma_pkg::*; (
     if (l == 0) begin : g_array
       for (genvar i = 0; i < N; i++) begin : g_row
         logic [MulLoW-1:0] lo;
-        logic [MulHiW-1:0] hi;
+        logic [MulHiWordW-1:0] hi;
         assign lo = rows_lo_i[i];
         assign hi = rows_hi_i[i];
       end
@@ -61,7 +62,7 @@ module ptxfma_csa_tree import ptxfma_pkg::*; (
 
       for (genvar g = 0; g < Groups; g++) begin : g_csa
         logic [MulLoW-1:0] x_lo, y_lo, z_lo, maj_lo, sum_lo, carry_lo;
-        logic [MulHiW-1:0] x_hi, y_hi, z_hi, maj_hi, sum_hi, carry_hi;
+        logic [MulHiWordW-1:0] x_hi, y_hi, z_hi, maj_hi, sum_hi, carry_hi;
         logic              unused_carry_out;
         assign x_lo = g_level[l-1].g_array.g_row[3*g].lo;
         assign y_lo = g_level[l-1].g_array.g_row[3*g+1].lo;
@@ -76,15 +77,15 @@ module ptxfma_csa_tree import ptxfma_pkg::*; (
         assign sum_lo           = x_lo ^ y_lo ^ z_lo;
         assign sum_hi           = x_hi ^ y_hi ^ z_hi;
         assign carry_lo         = {maj_lo[MulLoW-2:0], 1'b0};
-        assign carry_hi         = {maj_hi[MulHiW-2:0], maj_lo[MulLoW-1]};
-        assign unused_carry_out = maj_hi[MulHiW-1];
+        assign carry_hi         = {maj_hi[MulHiWordW-2:0], maj_lo[MulLoW-1]};
+        assign unused_carry_out = maj_hi[MulHiWordW-1];
       end
 
       // Each three rows become (sum, carry) in that order; the one or two rows left over
       // follow unchanged.
       for (genvar i = 0; i < N; i++) begin : g_row
         logic [MulLoW-1:0] lo;
-        logic [MulHiW-1:0] hi;
+        logic [MulHiWordW-1:0] hi;
         if (i >= 2 * Groups) begin : g_pass
           assign lo = g_level[l-1].g_array.g_row[3*Groups+i-2*Groups].lo;
           assign hi = g_level[l-1].g_array.g_row[3*Groups+i-2*Groups].hi;
@@ -99,7 +100,14 @@ module ptxfma_csa_tree import ptxfma_pkg::*; (
     end
   end
 
-  assign sum_o   = {g_level[NumLevels].g_array.g_row[0].hi, g_level[NumLevels].g_array.g_row[0].lo};
-  assign carry_o = {g_level[NumLevels].g_array.g_row[1].hi, g_level[NumLevels].g_array.g_row[1].lo};
+  // The pair, modulo 2^106: the high words' bits from MulHiW up are dropped here.
+  localparam int unsigned Top = NumLevels;
+
+  assign sum_o   = {g_level[Top].g_array.g_row[0].hi[MulHiW-1:0], g_level[Top].g_array.g_row[0].lo};
+  assign carry_o = {g_level[Top].g_array.g_row[1].hi[MulHiW-1:0], g_level[Top].g_array.g_row[1].lo};
+
+  logic unused_above;
+  assign unused_above = ^{g_level[Top].g_array.g_row[0].hi[MulHiWordW-1:MulHiW],
+                          g_level[Top].g_array.g_row[1].hi[MulHiWordW-1:MulHiW]};
 
 endmodule

@@ -314,6 +314,10 @@ package ptxfma_pkg;
   // one machine word each in the Verilated model (a 106-bit value would be four 32-bit words).
   localparam int unsigned MulLoW    = WordW;
   localparam int unsigned MulHiW    = MulW - MulLoW;
+  // The high slice travels in a whole word (MulHiWordW) whose bits MulHiW and up are left as
+  // they fall: the array's sign extension, the tree's carries out. Nothing in the tree moves a
+  // bit down, so they never reach bit MulHiW-1, and the tree's output keeps only MulHiW bits.
+  localparam int unsigned MulHiWordW = WordW;
 
   // A binary32 product: F32ProdW bits, lane 0's at the bottom of the array's sum, f32x2 lane
   // 1's F32x2HiLsb up (its multiplicand and multiplier both enter 2 * BoothHiDigit bits up):

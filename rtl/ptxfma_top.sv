@@ -170,7 +170,7 @@ module ptxfma_top import ptxfma_pkg::*; (
   end
 
   logic [MulLoW-1:0] pp_rows_lo [BoothRows];
-  logic [MulHiW-1:0] pp_rows_hi [BoothRows];
+  logic [MulHiWordW-1:0] pp_rows_hi [BoothRows];
   logic [MulW-1:0]   mul_sum, mul_carry;
 
   ptxfma_booth u_booth (
