@@ -63,15 +63,16 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
       // sm_1x with c = 0 is mul.rn then add.rn: a product flushed to zero then meets c's zero.
       flush_sign = (sm1x_i && lane_i.c_zero) ? (lane_i.sign_p && lane_i.sign_c) : sign;
 
-      lane_o.sign       = sign;
-      lane_o.zero       = zero;
-      lane_o.flush_sign = flush_sign;
-      lane_o.mag        = mag;
-      lane_o.sticky     = lane_i.align_sticky;
-      lane_o.lza_cnt    = lza_cnt;
-      lane_o.eref       = lane_i.eref;
-      lane_o.spec_valid = lane_i.spec_valid;
-      lane_o.spec_res   = lane_i.spec_res;
+      // One assignment of the whole struct (see rtl/README.md, "Verilator speed").
+      lane_o = '{sign:       sign,
+                 zero:       zero,
+                 flush_sign: flush_sign,
+                 mag:        mag,
+                 sticky:     lane_i.align_sticky,
+                 lza_cnt:    lza_cnt,
+                 eref:       lane_i.eref,
+                 spec_valid: lane_i.spec_valid,
+                 spec_res:   lane_i.spec_res};
     end
   end
 

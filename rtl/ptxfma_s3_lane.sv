@@ -39,14 +39,15 @@ module ptxfma_s3_lane import ptxfma_pkg::*; (
   always_comb begin
     lane_o = '0;
     if (en_i) begin
-      lane_o.sign       = lane_i.sign;
-      lane_o.zero       = lane_i.zero;
-      lane_o.flush_sign = lane_i.flush_sign;
-      lane_o.norm       = norm;
-      lane_o.sticky     = lane_i.sticky || sticky;
-      lane_o.exp        = exp[ExpRegW-1:0];
-      lane_o.spec_valid = lane_i.spec_valid;
-      lane_o.spec_res   = lane_i.spec_res;
+      // One assignment of the whole struct (see rtl/README.md, "Verilator speed").
+      lane_o = '{sign:       lane_i.sign,
+                 zero:       lane_i.zero,
+                 flush_sign: lane_i.flush_sign,
+                 norm:       norm,
+                 sticky:     lane_i.sticky || sticky,
+                 exp:        exp[ExpRegW-1:0],
+                 spec_valid: lane_i.spec_valid,
+                 spec_res:   lane_i.spec_res};
     end
   end
 
