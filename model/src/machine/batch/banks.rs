@@ -9,13 +9,15 @@ use crate::machine::lanes::Lanes;
 use crate::regs::{S1Lane, S2Lane, S3Lane};
 use crate::regs::{U164, U165, U166};
 
-/// The lane-parallel stage-1 bank: the fields of [`S1`](crate::regs::S1) and of its lane 0.
-/// (Fields no later stage reads are kept, like the register's, for the field-for-field tests.)
+/// The lane-parallel stage-1 bank: the fields of [`S1`](crate::regs::S1) and of its lane 0,
+/// but the multiplier's carry-save pair, of which it holds the sum (the product, see
+/// `product`). (Fields no later stage reads are kept, like the register's, for the
+/// field-for-field tests.)
 #[derive(Clone, Copy)]
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct S1x<L> {
-    pub mul_sum: [L; 2],
-    pub mul_carry: [L; 2],
+    /// `mul_sum + mul_carry` modulo 2^106, as bits 63:0 and 105:64.
+    pub prod: [L; 2],
     pub sign_p: L,
     pub sign_c: L,
     pub prod_zero: L,
@@ -56,13 +58,12 @@ pub(crate) struct S3x<L> {
 
 #[cfg(test)]
 impl<L: Lanes> S1x<L> {
-    /// Lane `i` as the scalar bank's lane-0 fields and multiplier pair.
-    pub fn lane(&self, i: usize) -> (u128, u128, S1Lane) {
+    /// Lane `i` as the product and the scalar bank's lane-0 fields.
+    pub fn lane(&self, i: usize) -> (u128, S1Lane) {
         let w = |v: [L; 2]| v[0].to_vec()[i] as u128 | (v[1].to_vec()[i] as u128) << 64;
         let b = |v: L| v.to_vec()[i] != 0;
         (
-            w(self.mul_sum),
-            w(self.mul_carry),
+            w(self.prod),
             S1Lane {
                 sign_p: b(self.sign_p),
                 sign_c: b(self.sign_c),

@@ -30,10 +30,10 @@ fn results_body<L: Lanes, const KIND: u8>(
     d
 }
 
-/// Every bank of every lane, as the scalar structs: the multiplier pair of S1, S1's lane, S2's
-/// lane, S3's lane, and the result.
+/// Every bank of every lane, as the scalar structs: the product (the sum of S1's multiplier
+/// pair), S1's lane, S2's lane, S3's lane, and the result.
 #[cfg(test)]
-type LaneBanks = (u128, u128, S1Lane, S2Lane, S3Lane, u64);
+type LaneBanks = (u128, S1Lane, S2Lane, S3Lane, u64);
 
 #[cfg(test)]
 #[inline(always)]
@@ -50,8 +50,8 @@ fn banks_body<L: Lanes, const KIND: u8>(
         let s3 = stage3::<L, KIND>(ctrl, &s2);
         let d = stage4::<L, KIND>(ctrl, &s3).to_vec();
         out.extend((0..L::LANES).map(|i| {
-            let (ms, mc, l1) = s1.lane(i);
-            (ms, mc, l1, s2.lane(i), s3.lane(i), d[i])
+            let (prod, l1) = s1.lane(i);
+            (prod, l1, s2.lane(i), s3.lane(i), d[i])
         }));
     }
     out

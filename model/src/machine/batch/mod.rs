@@ -1,6 +1,6 @@
 //! Lane-parallel evaluation of the pipeline for a stream: sixteen consecutive operations that
 //! share one control word go through the four stages side by side, one 64-bit lane per
-//! operation, so that each step of a part (a Booth row, a compressor, a window shift) is a few
+//! operation, so that each step of a part (a multiply, an addition, a window shift) is a few
 //! vector instructions for all of them.
 //!
 //! This is how a compiled simulator levelises a design: stage k of the sixteen operations is
@@ -26,13 +26,16 @@
 //! (half2 as two groups of one-lane half). vmad, and the six words that round through binary32
 //! first (`via_f32`, S13), run through the scalar stages.
 //!
-//! The files follow the block diagram: `window` (the wide value), `unpack`, `booth_tree`
-//! (the multiplier), `banks` (the registers), `stages` (the four stages) and `engine`
-//! (per-backend kernels and dispatch).
+//! The files follow the block diagram: `window` (the wide value), `unpack`, `product` (the
+//! multiplier), `banks` (the registers), `stages` (the four stages) and `engine` (per-backend
+//! kernels and dispatch). One part departs from the hardware: the multiplier is the machine's
+//! multiply, not the Booth array and carry-save tree, so stage 1 holds the product where the
+//! register holds the (sum, carry) pair that sums to it (`product`); every other field is the
+//! register's.
 
 mod banks;
-mod booth_tree;
 mod engine;
+mod product;
 mod stages;
 mod unpack;
 mod window;

@@ -3,7 +3,7 @@
 //! compiled once per kind (`KIND`).
 
 use super::banks::{S1x, S2x, S3x};
-use super::booth_tree::{multiply_full, multiply_half, multiply_narrow};
+use super::product::{product_full, product_narrow};
 use super::unpack::{unpack, Operand};
 use super::window::Window;
 use super::{with_kind, HALF_HI};
@@ -153,17 +153,14 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     let top = Window([z, c.sig.shl(47), c.sig.shr(17)]);
     let (c_aligned, align_sticky) = top.shr_sticky_v(sh, 164);
 
-    // Booth array and carry-save tree.
-    let (s0, s1, c0, c1) = if f64 {
-        multiply_full(a.sig, b.sig)
-    } else if half {
-        multiply_half(a.sig.shr(29), b.sig.shr(29))
+    // The multiplier: the product the Booth array and carry-save tree sum to (`product`).
+    let prod = if f64 {
+        product_full(a.sig, b.sig)
     } else {
-        multiply_narrow(a.sig.shr(29), b.sig.shr(29))
+        product_narrow(a.sig.shr(29), b.sig.shr(29))
     };
     S1x {
-        mul_sum: [s0, s1],
-        mul_carry: [c0, c1],
+        prod,
         sign_p,
         sign_c: c.sign,
         prod_zero,
@@ -181,13 +178,8 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
 pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L> {
     let ctrl = &with_kind::<KIND>(ctrl);
     let z = L::zero();
-    // Carry-propagate add of the pair, modulo 2^106.
-    let lo = s.mul_sum[0].add(s.mul_carry[0]);
-    let cy = lo.ltu(s.mul_sum[0]).bit01();
-    let hi = s.mul_sum[1]
-        .add(s.mul_carry[1])
-        .add(cy)
-        .and(L::splat((1 << 42) - 1));
+    // The product (the scalar stage's carry-propagate add of the pair, already done).
+    let [lo, hi] = s.prod;
     // The product in the window, as `adder::operands` places it (U166 of p << 3).
     let p = if ctrl.kind == Kind::F64 {
         Window([lo, hi, z])

@@ -8,10 +8,7 @@
 //!   blend;
 //! - arithmetic right shifts: the provided `(x >> n ^ m) - m`;
 //! - leading zeros: each 32-bit half converted exactly to a double (`2^52 + v - 2^52`), whose
-//!   exponent field is `1023 + floor(log2 v)`;
-//! - eight-entry table look-ups (the Booth row multiplexer, whose entries are shift amounts
-//!   below 256): one `vpshufb` on the table broadcast to every 64-bit lane, indexed by the low
-//!   byte with the other seven bytes of the index set to 0x80 (which reads as zero).
+//!   exponent field is `1023 + floor(log2 v)`.
 //!
 //! The methods are `#[inline(always)]` without target features of their own: they are inlined
 //! into the functions of `batch` compiled for AVX2, BMI1/2, LZCNT and POPCNT, and must only run
@@ -84,7 +81,6 @@ impl Avx2 {
 }
 
 impl Lanes for Avx2 {
-    type Ix = Avx2;
     const LANES: usize = 4 * K;
 
     #[inline(always)]
@@ -132,6 +128,10 @@ impl Lanes for Avx2 {
     #[inline(always)]
     fn add(self, o: Self) -> Self {
         each!(_mm256_add_epi64; self, o)
+    }
+    #[inline(always)]
+    fn mul32(self, o: Self) -> Self {
+        each!(_mm256_mul_epu32; self, o)
     }
     #[inline(always)]
     fn sub(self, o: Self) -> Self {
@@ -207,18 +207,6 @@ impl Lanes for Avx2 {
     #[inline(always)]
     fn lzcnt(self) -> Self {
         each!(lzcnt1; self)
-    }
-    /// The low three bits in the low byte, 0x80 (reads as zero) in the seven others.
-    #[inline(always)]
-    fn index8(self) -> Self::Ix {
-        self.and(Self::splat(7))
-            .or(Self::splat(0x8080_8080_8080_8000))
-    }
-    #[inline(always)]
-    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self {
-        // The eight entries in every 64-bit lane: `vpshufb` indexes within each 128-bit half.
-        let t = Self::splat(u64::from_le_bytes(*table)).0[0];
-        each!(|i| _mm256_shuffle_epi8(t, i); ix)
     }
 }
 

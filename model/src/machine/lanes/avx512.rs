@@ -1,8 +1,8 @@
 //! The AVX-512 backend: each value is two 512-bit registers (eight lanes each), so that every
 //! primitive issues two independent instructions (one dependency chain per register keeps the
 //! vector units busy). Compares give mask registers, widened back to all-ones lanes so that
-//! conditions are ordinary values like on the other backends; three-input logic is one
-//! `vpternlogq`; leading zeros are `vplzcntq` (AVX-512 CD); table look-ups are `vpermq`.
+//! conditions are ordinary values like on the other backends; leading zeros are `vplzcntq`
+//! (AVX-512 CD).
 //!
 //! The methods are `#[inline(always)]` without target features of their own: they are inlined
 //! into the functions of `batch` compiled for AVX-512 F/VL/CD/BW/DQ, and must only run there.
@@ -53,7 +53,6 @@ macro_rules! mv {
 }
 
 impl Lanes for Avx512 {
-    type Ix = Avx512;
     const LANES: usize = 8 * K;
 
     #[inline(always)]
@@ -105,6 +104,10 @@ impl Lanes for Avx512 {
     #[inline(always)]
     fn add(self, o: Self) -> Self {
         each!(_mm512_add_epi64; self, o)
+    }
+    #[inline(always)]
+    fn mul32(self, o: Self) -> Self {
+        each!(_mm512_mul_epu32; self, o)
     }
     #[inline(always)]
     fn sub(self, o: Self) -> Self {
@@ -183,38 +186,6 @@ impl Lanes for Avx512 {
     #[inline(always)]
     fn bitm(self, i: u32) -> Self {
         mv!(_mm512_test_epi64_mask; self, Self::splat(1 << i))
-    }
-    #[inline(always)]
-    fn xor3(self, y: Self, z: Self) -> Self {
-        each!(_mm512_ternarylogic_epi64::<0x96>; self, y, z)
-    }
-    #[inline(always)]
-    fn maj(self, y: Self, z: Self) -> Self {
-        each!(_mm512_ternarylogic_epi64::<0xE8>; self, y, z)
-    }
-    /// `vpermq` reads only the index's low three bits: nothing to prepare.
-    #[inline(always)]
-    fn index8(self) -> Self::Ix {
-        self
-    }
-    /// One `vpermq` of the eight masks (constants once inlined), rather than a look-up and a
-    /// shift.
-    #[inline(always)]
-    fn lookup8_ones_shl(ix: Self::Ix, table: &[u8; 8]) -> Self {
-        let masks: [u64; 8] =
-            std::array::from_fn(|i| (!0u64).checked_shl(table[i] as u32).unwrap_or(0));
-        // SAFETY: as in `each`.
-        let t = unsafe { _mm512_loadu_si512(masks.as_ptr().cast()) };
-        each!(|i| _mm512_permutexvar_epi64(i, t); ix)
-    }
-    #[inline(always)]
-    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self {
-        // The table widened to eight u64, one register (a constant once inlined).
-        let t = Self::load(&std::array::from_fn::<u64, { 8 * K }, _>(|i| {
-            table[i % 8] as u64
-        }))
-        .0[0];
-        each!(|i| _mm512_permutexvar_epi64(i, t); ix)
     }
 }
 

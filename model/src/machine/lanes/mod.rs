@@ -3,8 +3,8 @@
 //!
 //! The stage code in `batch` is written once, generic over the [`Lanes`] trait: a value of `N`
 //! 64-bit lanes (one operation per lane) with the two dozen operations a bit-level datapath
-//! needs (bitwise logic, add/sub, shifts by a constant and per lane, compares to masks, select,
-//! leading-zero count, an eight-entry table look-up). Each backend implements only these:
+//! needs (bitwise logic, add/sub, a 32 x 32 -> 64-bit multiply, shifts by a constant and per
+//! lane, compares to masks, select, leading-zero count). Each backend implements only these:
 //!
 //! - [`avx512`]: AVX-512 F/VL/CD/BW/DQ, two 512-bit registers per value (sixteen lanes);
 //! - [`avx2`]: AVX2 (with BMI1/2, LZCNT, POPCNT), one 256-bit register per value (four lanes,
@@ -50,16 +50,13 @@ pub(crate) const fn mask_of(b: bool) -> u64 {
 ///
 /// The required methods are the backend's; the provided ones are built from them and are the
 /// same for every backend (a backend may override one where its instruction set has a faster
-/// form with the same result, as AVX-512 does for the three-input logic).
+/// form with the same result, as AVX-512 does for the bit test).
 ///
 /// Every method is `#[inline(always)]` in every backend: the primitives only make sense inlined
 /// into the stage code, inside a function compiled for the backend's features. A backend's
 /// values must only be made where that backend runs (`Backend::runs_here`); the backends are
 /// private to the crate for that reason.
 pub(crate) trait Lanes: Copy {
-    /// A table index prepared once by [`Lanes::index8`] for several [`Lanes::lookup8`] calls.
-    type Ix: Copy;
-
     /// Lanes in one value: `N` or a divisor of it (the stages then run `N / LANES` times per
     /// group of `N`, which suits a backend with few registers).
     const LANES: usize;
@@ -77,6 +74,8 @@ pub(crate) trait Lanes: Copy {
     fn andn(self, o: Self) -> Self;
     fn add(self, o: Self) -> Self;
     fn sub(self, o: Self) -> Self;
+    /// The full 64-bit product of the low 32 bits of each lane (`vpmuludq`).
+    fn mul32(self, o: Self) -> Self;
     /// Left shift by a constant; 64 or more gives zero.
     fn shl(self, n: u32) -> Self;
     /// Logical right shift by a constant; 64 or more gives zero.
@@ -102,21 +101,10 @@ pub(crate) trait Lanes: Copy {
     fn maxu(self, o: Self) -> Self;
     /// Leading zeros of each lane (64 for zero).
     fn lzcnt(self) -> Self;
-    /// Prepares the low three bits of each lane as an index into eight-entry tables.
-    fn index8(self) -> Self::Ix;
-    /// Each lane's entry of `table` (a byte, zero-extended) at its prepared index.
-    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self;
 
     #[inline(always)]
     fn zero() -> Self {
         Self::splat(0)
-    }
-    /// `!0` shifted left by each lane's entry of `table` (none left for 64 or more): an
-    /// inversion mask of the Booth row multiplexer. A backend whose look-up takes whole words
-    /// looks the masks up directly instead.
-    #[inline(always)]
-    fn lookup8_ones_shl(ix: Self::Ix, table: &[u8; 8]) -> Self {
-        Self::splat(!0).shlv(Self::lookup8(ix, table))
     }
     /// The lanes as a vector (for the tests and the lane-by-lane views of the banks).
     #[cfg(test)]
@@ -135,17 +123,6 @@ pub(crate) trait Lanes: Copy {
     fn sra(self, n: u32) -> Self {
         let m = Self::splat(1 << (63 - n));
         self.shr(n).xor(m).sub(m)
-    }
-    /// `x ^ y ^ z` (the sum of a 3:2 compressor).
-    #[inline(always)]
-    fn xor3(self, y: Self, z: Self) -> Self {
-        self.xor(y).xor(z)
-    }
-    /// Bitwise majority of `x`, `y`, `z` (the carry of a 3:2 compressor): `z` where `x` and `y`
-    /// differ, else `x`.
-    #[inline(always)]
-    fn maj(self, y: Self, z: Self) -> Self {
-        self.xor(y).and(z.xor(self)).xor(self)
     }
     /// Bit `i` of every lane as a mask.
     #[inline(always)]
@@ -338,10 +315,9 @@ impl std::str::FromStr for Backend {
 #[cfg(test)]
 #[inline(always)]
 fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N]> {
-    let mut out = vec![[0; N]; 33];
+    let mut out = vec![[0; N]; 30];
     for k in (0..N).step_by(L::LANES) {
         let (a, b, c) = (L::load(&x[k..]), L::load(&y[k..]), L::load(&z[k..]));
-        let ix = b.index8();
         // `any` of a value whose only non-zero lane is lane j of `x & y`, for each j.
         let any = L::load(&std::array::from_fn::<u64, N, _>(|j| {
             let only = |m: usize| {
@@ -372,12 +348,8 @@ fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N
             a.minu(b),
             a.maxu(b),
             a.lzcnt(),
-            L::lookup8(ix, &[3, 1, 4, 1, 5, 9, 2, 6]),
-            L::lookup8_ones_shl(ix, &[64, 0, 1, 63, 70, 2, 5, 32]),
             a.not(),
             a.sra(9),
-            a.xor3(b, c),
-            a.maj(b, c),
             a.bitm(33),
             a.clamp(-3, 90),
             a.i16(),
@@ -385,6 +357,7 @@ fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N
             L::zero(),
             a.bit01(),
             L::splat(mask_of(a.and(b).or(c).any())),
+            a.mul32(b),
         ];
         for (o, v) in out.iter_mut().zip(all) {
             v.store(&mut o[k..]);

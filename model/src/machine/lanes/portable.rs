@@ -58,7 +58,6 @@ fn shr(a: u64, n: u64) -> u64 {
 }
 
 impl Lanes for Portable {
-    type Ix = Portable;
     const LANES: usize = P;
 
     #[inline(always)]
@@ -92,6 +91,10 @@ impl Lanes for Portable {
     #[inline(always)]
     fn add(self, o: Self) -> Self {
         lanewise!(|a, b| a.wrapping_add(b); self, o)
+    }
+    #[inline(always)]
+    fn mul32(self, o: Self) -> Self {
+        lanewise!(|a, b| (a & 0xFFFF_FFFF) * (b & 0xFFFF_FFFF); self, o)
     }
     #[inline(always)]
     fn sub(self, o: Self) -> Self {
@@ -162,18 +165,6 @@ impl Lanes for Portable {
     #[inline(always)]
     fn lzcnt(self) -> Self {
         lanewise!(|a| a.leading_zeros() as u64; self)
-    }
-    #[inline(always)]
-    fn index8(self) -> Self::Ix {
-        lanewise!(|a| a & 7; self)
-    }
-    #[inline(always)]
-    fn lookup8(ix: Self::Ix, table: &[u8; 8]) -> Self {
-        // A shift of the table packed into one word, not a load per lane: a shift by a lane's
-        // own amount vectorises (a gather from memory would not, and would drag the code
-        // around it back to scalar).
-        let t = u64::from_le_bytes(*table);
-        lanewise!(|i| (t >> ((i & 7) * 8)) & 0xFF; ix)
     }
 }
 
