@@ -111,6 +111,7 @@ module ptxfma_top import ptxfma_pkg::*; (
   s1_vmad_t         vm_1;
 
   ptxfma_vmad_select u_vmad_select_a (
+    .en_i    (en_1.vm),
     .w_i     (in_a_i[VmWordW-1:0]),
     .sel_i   (sel_decode(ctrl1.asel)),
     .signed_i(ctrl1.a_signed),
@@ -118,6 +119,7 @@ module ptxfma_top import ptxfma_pkg::*; (
   );
 
   ptxfma_vmad_select u_vmad_select_b (
+    .en_i    (en_1.vm),
     .w_i     (in_b_i[VmWordW-1:0]),
     .sel_i   (sel_decode(ctrl1.bsel)),
     .signed_i(ctrl1.b_signed),
@@ -125,6 +127,7 @@ module ptxfma_top import ptxfma_pkg::*; (
   );
 
   ptxfma_vmad_prepare u_vmad_prepare (
+    .en_i    (en_1.vm),
     .po_i    (ctrl1.po),
     .neg_ab_i(ctrl1.neg_ab),
     .neg_c_i (ctrl1.neg_c),

@@ -7,6 +7,8 @@
 // type (docs/semantics.md S8).
 
 module ptxfma_vmad_prepare import ptxfma_pkg::*; (
+  // The operation is a vmad (else vm_o is zero and not read: the Verilated model skips it).
+  input  logic               en_i,
   input  logic               po_i,
   input  logic               neg_ab_i,
   input  logic               neg_c_i,
@@ -18,21 +20,22 @@ module ptxfma_vmad_prepare import ptxfma_pkg::*; (
   logic [VmWordW-1:0] c;
 
   always_comb begin
-    inv = 1'b0;
-    lsb = 1'b0;
-    c   = c_i;
-    if (po_i) begin
-      lsb = 1'b1;
-    end else if (neg_ab_i) begin
-      inv = 1'b1;
-      lsb = 1'b1;
-    end else if (neg_c_i) begin
-      lsb = 1'b1;
-      c   = ~c_i;
+    inv  = 1'b0;
+    lsb  = 1'b0;
+    c    = c_i;
+    vm_o = '0;
+    if (en_i) begin
+      if (po_i) begin
+        lsb = 1'b1;
+      end else if (neg_ab_i) begin
+        inv = 1'b1;
+        lsb = 1'b1;
+      end else if (neg_c_i) begin
+        lsb = 1'b1;
+        c   = ~c_i;
+      end
+      vm_o = '{vm_cext: {{(VmTmpW - VmWordW){c[VmWordW-1]}}, c}, vm_inv: inv, vm_lsb: lsb};
     end
-    vm_o.vm_cext = {{(VmTmpW - VmWordW){c[VmWordW-1]}}, c};
-    vm_o.vm_inv  = inv;
-    vm_o.vm_lsb  = lsb;
   end
 
 endmodule
