@@ -252,11 +252,9 @@ package ptxfma_pkg;
   localparam int unsigned Lanes = 2;
 
   function automatic lane_en_t lane_enables(kind_e k);
-    lane_en_t e;
-    e.lane0 = k != KIND_VMAD;
-    e.lane1 = (k == KIND_F32X2) || (k == KIND_HALF2);
-    e.vm    = k == KIND_VMAD;
-    return e;
+    return '{lane0: k != KIND_VMAD,
+             lane1: (k == KIND_F32X2) || (k == KIND_HALF2),
+             vm:    k == KIND_VMAD};
   endfunction
 
   // S12: the "OOB NaN" .oob looks for in a and b, either sign (special::OOB_NAN).
