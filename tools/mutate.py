@@ -6,7 +6,8 @@ catch with the default stimulus, and what survives both?
     tools/mutate.py [--mutants 40] [--seed 1] [--ops 20000] [--jobs 2] [--compare both]
                     [--json FILE] [--markdown FILE] [--work DIR]
 
-How: a fixed, seeded choice of mutation sites (operator swaps, inverted conditions, constants
+How: a fixed, seeded choice of mutation sites (by a hash of each site's text, so that an edit
+elsewhere leaves a site's draw alone: `draw`) (operator swaps, inverted conditions, constants
 +-1, the same on package names such as `[VmOpW-1]` or `(MCandW - VmOpW)`, swapped operands and
 lanes, enum constants) is written into one copy of rtl/, each mutant
 behind its own `ifdef MUT_<k>, so that one build holds them all as RTL variants
@@ -26,9 +27,9 @@ Python 3 standard library only. Run from the repository root; honours CARGO_TARG
 """
 
 import argparse
+import hashlib
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -141,6 +142,21 @@ def sites(text):
             seen.add((f[0], f[3]))
             unique.append(f)
     return lines, unique
+
+
+def draw(all_sites, seed, n):
+    """The `n` sites whose seeded hash of what they are (module, operator, the line and its
+    mutation, not the line's number) is smallest. Whether a site is drawn depends on that site
+    alone: an edit elsewhere, which adds or removes sites, leaves the rest of the draw as it
+    was, so judgements of equivalent survivors keep applying (a draw of indices into the whole
+    list reshuffled it on every RTL edit)."""
+    def key(s):
+        name, line, op, old, new = s
+        text = "\0".join((str(seed), name, op, old.strip(), new.strip()))
+        return (hashlib.sha256(text.encode()).digest(), line)
+    chosen = sorted(all_sites, key=key)[:n]
+    chosen.sort(key=lambda s: (s[0], s[1]))
+    return chosen
 
 
 def write_mutated(rtl_src, rtl_dst, files, chosen):
@@ -349,9 +365,7 @@ def main():
             print(f"mutate: {a.set}: {e}", file=sys.stderr)
             return 2
     else:
-        rng = random.Random(a.seed)
-        chosen = rng.sample(all_sites, min(a.mutants, len(all_sites)))
-        chosen.sort(key=lambda s: (s[0], s[1]))
+        chosen = draw(all_sites, a.seed, a.mutants)
     per_file = {}
     for c in chosen:
         per_file[c[0]] = per_file.get(c[0], 0) + 1
