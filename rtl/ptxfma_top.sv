@@ -137,10 +137,11 @@ module ptxfma_top import ptxfma_pkg::*; (
 
   // Multiplier operands. binary32 significands enter the array at its bottom; f32x2 lane 1
   // enters F32x2Shift (28) bits up, in the multiplicand used by Booth digits BoothHiDigit (14)
-  // and above; vmad operands are sign-extended. Multiplicands are 55-bit two's complement
-  // (the array extends them to 106 bits); the doubled multiplicands the Booth selectors need
-  // are the same wires one place up. They travel sign-extended to a machine word (MulLoW), the
-  // width the array's rows are formed in, so the array extends nothing per digit.
+  // and above; vmad operands are sign-extended. Every multiple fits 55 bits of two's
+  // complement; the multiplicands travel sign-extended to a machine word (MulLoW), the width
+  // the array's rows are formed in, so the array extends nothing per digit (it extends each
+  // row to 106 bits by an arithmetic shift). The doubled multiplicands the Booth selectors
+  // need are the same wires one place up.
   logic [MulLoW-1:0]  mcand_lo, mcand_hi, mcand2_lo, mcand2_hi;
   logic [MplierW-1:0] mplier;
 
