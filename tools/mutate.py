@@ -330,6 +330,8 @@ def main():
     ap.add_argument("--equivalent", help="the survivors judged equivalent (default: "
                     "tools/mutate-equivalent.json, or mutate-equivalent.json beside --dut)")
     ap.add_argument("--cosim", help="with --dut: this fma-cosim binary, not one built here")
+    ap.add_argument("--list", action="store_true",
+                    help="print the chosen mutants (module, line, mutated line) and stop")
     a = ap.parse_args()
 
     root = Path(__file__).resolve().parent.parent
@@ -372,6 +374,10 @@ def main():
     how = f"listed in {a.set}" if a.set else f"drawn (seed {a.seed})"
     print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} {how}: "
           + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
+    if a.list:
+        for k, c in enumerate(chosen, 1):
+            print(f"mut{k}\t{c[0]}:{c[1] + 1}\t{c[4].strip()}")
+        return 0
 
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
     work.mkdir(parents=True, exist_ok=True)

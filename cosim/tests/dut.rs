@@ -674,3 +674,56 @@ fn make_mutate_takes_a_design_outside_the_checkout() {
         "{text}"
     );
 }
+
+/// The mutants `make mutate` draws do not move when the design gains sites elsewhere: a draw
+/// over the whole site list (a seeded sample) reshuffled on every edit, so each RTL change
+/// brought unjudged survivors of untouched code. Two lines with new sites are added to one
+/// source; every mutant drawn after is one drawn before or one of the new lines', and each
+/// one drawn before that is gone was displaced by a new one.
+#[test]
+fn the_mutation_draw_keeps_its_sites_when_others_are_added() {
+    let d = Outside::new("draw");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let list = || -> Vec<String> {
+        let out = std::process::Command::new("python3")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/mutate.py"))
+            .args(["--dut", &manifest, "--mutants", "24", "--list"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        // "mutK<TAB>file:line<TAB>mutated line": the site is the file and its mutated line.
+        let drawn: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("mut"))
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                format!("{} {}", f[1].split(':').next().unwrap(), f[2])
+            })
+            .collect();
+        assert_eq!(drawn.len(), 24, "{text}");
+        drawn
+    };
+    let before = list();
+    let top = d.0.join("src/ptxfma_alt_top.sv");
+    let text = std::fs::read_to_string(&top).unwrap();
+    let added = "  logic unused_probe_a, unused_probe_b;\n  \
+                 assign unused_probe_a = in_valid_i & rst_ni;\n  \
+                 assign unused_probe_b = (in_tag_i == '0) | in_valid_i;\n";
+    let at = text.rfind("endmodule").unwrap();
+    std::fs::write(&top, format!("{}{added}{}", &text[..at], &text[at..])).unwrap();
+    let after = list();
+    let new: Vec<&String> = after
+        .iter()
+        .filter(|s| s.contains("unused_probe"))
+        .collect();
+    for s in &after {
+        assert!(
+            before.contains(s) || s.contains("unused_probe"),
+            "{s} is drawn only after an edit elsewhere"
+        );
+    }
+    let lost = before.iter().filter(|s| !after.contains(s)).count();
+    assert_eq!(lost, new.len(), "before {before:#?}\nafter {after:#?}");
+}
