@@ -150,7 +150,8 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     );
     let eref = c.zero.sel(ep, far.sel(ec.sub(L::splat(56)), ep)).i16();
     // The addend's leading bit at window bit 163: bit 52 of the significand goes to 163.
-    let top = Window([z, c.sig.shl(47), c.sig.shr(17)]);
+    // The narrow kinds' significands (24 bits or fewer, at bits 52:29) lie wholly in limb 2.
+    let top = Window([z, if f64 { c.sig.shl(47) } else { z }, c.sig.shr(17)]);
     let (c_aligned, align_sticky) = top.shr_sticky_v(sh, 164);
 
     // The multiplier: the product the Booth array and carry-save tree sum to (`product`).

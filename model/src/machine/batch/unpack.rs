@@ -29,7 +29,8 @@ pub(super) fn unpack<L: Lanes>(bits: L, f: Fmt, flush: bool) -> Operand<L> {
     let f0 = frac.is0();
     Operand {
         sign: bits.bitm(eb + fb),
-        exp: e.maxu(L::splat(1)).sub(L::splat(bias)),
+        // max(e, 1): a subnormal's exponent is emin, as the smallest normal's.
+        exp: e.or(e0.and(L::splat(1))).sub(L::splat(bias)),
         sig: e0
             .not()
             .and(L::splat(1 << fb))

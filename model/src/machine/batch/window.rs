@@ -92,11 +92,15 @@ impl<L: Lanes> Window<L> {
         Window([s0, s1, s2]).trunc(b)
     }
 
-    /// Adds a 0/1 value per lane (a carry-in) modulo 2^b.
+    /// Adds a 0/1 value per lane (a carry-in) modulo 2^b: a limb carries out only where it is
+    /// all ones and a carry comes in.
     #[inline(always)]
     pub(super) fn add_bit(self, c: L, b: u32) -> Self {
-        let z = L::zero();
-        self.add(Window([c, z, z]), b)
+        let [l0, l1, l2] = self.0;
+        let ones = L::splat(!0);
+        let c1 = l0.cmpeq(ones).and(c);
+        let c2 = l1.cmpeq(ones).and(c1);
+        Window([l0.add(c), l1.add(c1), l2.add(c2)]).trunc(b)
     }
 
     /// Left shift by a constant `0 < n < 64`, modulo 2^b.
@@ -122,7 +126,8 @@ impl<L: Lanes> Window<L> {
         ])
     }
 
-    /// Left shift by a per-lane amount, modulo 2^b (an amount of `b` or more gives zero).
+    /// Left shift by a per-lane amount `0 <= n < 2^63`, modulo 2^b (an amount of `b` or more
+    /// gives zero).
     #[inline(always)]
     pub(super) fn shl_v(self, n: L, b: u32) -> Self {
         let [l0, l1, l2] = self.0;
@@ -133,7 +138,7 @@ impl<L: Lanes> Window<L> {
         let t1 = l1.shlv(k).or(l0.shrv(up));
         let t2 = l2.shlv(k).or(l1.shrv(up));
         let q = n.shr(6);
-        let live = n.ltu(L::splat(b as u64));
+        let live = n.lts(L::splat(b as u64));
         let (q0, q1, q2) = (
             q.cmpeq(L::splat(0)),
             q.cmpeq(L::splat(1)),
@@ -147,8 +152,8 @@ impl<L: Lanes> Window<L> {
         .trunc(b)
     }
 
-    /// Right shift by a per-lane amount (`b` or more gives zero) and whether a set bit fell
-    /// out.
+    /// Right shift by a per-lane amount `0 <= n < 2^63` (`b` or more gives zero) and whether a
+    /// set bit fell out.
     #[inline(always)]
     pub(super) fn shr_sticky_v(self, n: L, b: u32) -> (Self, L) {
         let [l0, l1, l2] = self.0;
@@ -158,7 +163,7 @@ impl<L: Lanes> Window<L> {
         let t1 = l1.shrv(k).or(l2.shlv(dn));
         let t2 = l2.shrv(k);
         let q = n.shr(6);
-        let live = n.ltu(L::splat(b as u64));
+        let live = n.lts(L::splat(b as u64));
         let (q0, q1, q2) = (
             q.cmpeq(L::splat(0)),
             q.cmpeq(L::splat(1)),
@@ -180,11 +185,12 @@ impl<L: Lanes> Window<L> {
     /// Leading zeros within a `b`-bit width (`b` for zero).
     #[inline(always)]
     pub(super) fn leading_zeros(self, b: u32) -> L {
+        // One count, of the highest limb that is not zero (limb 0 for zero, which counts 64).
         let [l0, l1, l2] = self.0;
-        let lz = l2
-            .lzcnt()
-            .add(l2.is0().and(l1.lzcnt().add(l1.is0().and(l0.lzcnt()))));
-        lz.sub(L::splat(192 - b as u64))
+        let (z2, z1) = (l2.is0(), l1.is0());
+        let top = z2.sel(z1.sel(l0, l1), l2);
+        let skipped = z2.and(L::splat(64)).add(z2.and(z1).and(L::splat(64)));
+        top.lzcnt().add(skipped).sub(L::splat(192 - b as u64))
     }
 }
 

@@ -201,10 +201,6 @@ impl Lanes for Avx2 {
         self.ltu(o).sel(self, o)
     }
     #[inline(always)]
-    fn maxu(self, o: Self) -> Self {
-        self.ltu(o).sel(o, self)
-    }
-    #[inline(always)]
     fn lzcnt(self) -> Self {
         each!(lzcnt1; self)
     }

@@ -176,10 +176,6 @@ impl Lanes for Avx512 {
         each!(_mm512_min_epu64; self, o)
     }
     #[inline(always)]
-    fn maxu(self, o: Self) -> Self {
-        each!(_mm512_max_epu64; self, o)
-    }
-    #[inline(always)]
     fn lzcnt(self) -> Self {
         each!(_mm512_lzcnt_epi64; self)
     }

@@ -98,7 +98,6 @@ pub(crate) trait Lanes: Copy {
     fn mins(self, o: Self) -> Self;
     fn maxs(self, o: Self) -> Self;
     fn minu(self, o: Self) -> Self;
-    fn maxu(self, o: Self) -> Self;
     /// Leading zeros of each lane (64 for zero).
     fn lzcnt(self) -> Self;
 
@@ -315,7 +314,7 @@ impl std::str::FromStr for Backend {
 #[cfg(test)]
 #[inline(always)]
 fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N]> {
-    let mut out = vec![[0; N]; 30];
+    let mut out = Vec::new();
     for k in (0..N).step_by(L::LANES) {
         let (a, b, c) = (L::load(&x[k..]), L::load(&y[k..]), L::load(&z[k..]));
         // `any` of a value whose only non-zero lane is lane j of `x & y`, for each j.
@@ -346,7 +345,6 @@ fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N
             a.mins(b),
             a.maxs(b),
             a.minu(b),
-            a.maxu(b),
             a.lzcnt(),
             a.not(),
             a.sra(9),
@@ -359,6 +357,7 @@ fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N
             L::splat(mask_of(a.and(b).or(c).any())),
             a.mul32(b),
         ];
+        out.resize(all.len(), [0; N]);
         for (o, v) in out.iter_mut().zip(all) {
             v.store(&mut o[k..]);
         }

@@ -159,10 +159,6 @@ impl Lanes for Portable {
         lanewise!(|a, b| a.min(b); self, o)
     }
     #[inline(always)]
-    fn maxu(self, o: Self) -> Self {
-        lanewise!(|a, b| a.max(b); self, o)
-    }
-    #[inline(always)]
     fn lzcnt(self) -> Self {
         lanewise!(|a| a.leading_zeros() as u64; self)
     }

@@ -88,7 +88,6 @@ fn portable_primitives_are_the_scalar_operations() {
             (a as i64).min(b as i64) as u64,
             (a as i64).max(b as i64) as u64,
             a.min(b),
-            a.max(b),
             a.leading_zeros() as u64,
             !a,
             ((a as i64) >> 9) as u64,
