@@ -256,11 +256,12 @@ impl Pipeline {
                 })
                 .and_then(|w| Some((&w[..LANES], lane_results(engine?, &ctrl, &w[..LANES])?)));
             if let Some((g, d)) = group {
-                for (i, x) in g.iter().enumerate() {
-                    out[j + lead + i] = Out {
+                let dst = &mut out[j + lead..j + lead + LANES];
+                for ((o, x), d) in dst.iter_mut().zip(g).zip(d) {
+                    *o = Out {
                         valid: x.valid,
                         tag: x.tag,
-                        d: d[i],
+                        d,
                     };
                 }
                 j += LANES;
@@ -315,10 +316,10 @@ fn lane_results(engine: &batch::Engine, ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u6
     if !batch::supported(ctrl) {
         return None;
     }
-    let (mut a, mut b, mut c) = ([0; LANES], [0; LANES], [0; LANES]);
-    for (i, x) in g.iter().enumerate() {
-        (a[i], b[i], c[i]) = (x.a, x.b, x.c);
-    }
+    let g: &[PipeIn; LANES] = g.try_into().ok()?;
+    let a = g.map(|x| x.a);
+    let b = g.map(|x| x.b);
+    let c = g.map(|x| x.c);
     engine.results(ctrl, &a, &b, &c)
 }
 
