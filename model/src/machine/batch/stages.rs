@@ -93,47 +93,56 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     uc.sign = uc.sign.xor(L::splat(mask_of(ctrl.neg_c)));
     let (a, b, c) = (ua, ub, uc);
 
-    // Special-case unit.
+    // Special-case unit. Every special result needs an infinite or NaN operand (the OOB NaN is a
+    // NaN), so where no lane has one, as in most groups, both fields are zero and the unit is
+    // skipped, like stage 3's rare path.
     let sign_p = a.sign.xor(b.sign);
-    let p_inf = a.inf.or(b.inf);
-    let any_nan = a.nan.or(b.nan).or(c.nan);
-    let invalid = a
-        .inf
-        .and(b.zero)
-        .or(a.zero.and(b.inf))
-        .or(p_inf.and(c.inf).and(sign_p.xor(c.sign)));
-    let (sign_bit, inf_bits) = if half {
-        let f = ctrl.half_fmt();
-        (f.sign_bit(), f.exp_max() << f.frac_bits)
-    } else if f64 {
-        (1 << 63, 0x7FF0_0000_0000_0000)
+    let special = a.inf.or(a.nan).or(b.inf).or(b.nan).or(c.inf).or(c.nan);
+    let (spec_valid, spec_res) = if !special.any() {
+        (z, z)
     } else {
-        (1 << 31, 0x7F80_0000)
+        let p_inf = a.inf.or(b.inf);
+        let any_nan = a.nan.or(b.nan).or(c.nan);
+        let invalid = a
+            .inf
+            .and(b.zero)
+            .or(a.zero.and(b.inf))
+            .or(p_inf.and(c.inf).and(sign_p.xor(c.sign)));
+        let (sign_bit, inf_bits) = if half {
+            let f = ctrl.half_fmt();
+            (f.sign_bit(), f.exp_max() << f.frac_bits)
+        } else if f64 {
+            (1 << 63, 0x7FF0_0000_0000_0000)
+        } else {
+            (1 << 31, 0x7F80_0000)
+        };
+        let inf_p = sign_p.and(L::splat(sign_bit)).or(L::splat(inf_bits));
+        let inf_c = c.sign.and(L::splat(sign_bit)).or(L::splat(inf_bits));
+        let nan_res = if f64 {
+            // S2: the first NaN operand in b, c, a order, quieted; else the default NaN.
+            let first = b.nan.sel(raw[1], c.nan.sel(raw[2], raw[0]));
+            any_nan.sel(first.or(L::splat(1 << 51)), L::splat(F64_NAN))
+        } else if half {
+            L::splat(HALF_NAN)
+        } else {
+            L::splat(F32_NAN)
+        };
+        let is_nan = any_nan.or(invalid);
+        // S12: the OOB NaN in a or b forces +0 before the rest.
+        let oob = if half && ctrl.oob {
+            let (m, pat) = (L::splat(0x7FFF), L::splat(OOB_NAN));
+            raw[0].and(m).cmpeq(pat).or(raw[1].and(m).cmpeq(pat))
+        } else {
+            z
+        };
+        (
+            oob.or(is_nan).or(p_inf).or(c.inf),
+            oob.sel(
+                z,
+                is_nan.sel(nan_res, p_inf.sel(inf_p, c.inf.sel(inf_c, z))),
+            ),
+        )
     };
-    let inf_p = sign_p.and(L::splat(sign_bit)).or(L::splat(inf_bits));
-    let inf_c = c.sign.and(L::splat(sign_bit)).or(L::splat(inf_bits));
-    let nan_res = if f64 {
-        // S2: the first NaN operand in b, c, a order, quieted; else the default NaN.
-        let first = b.nan.sel(raw[1], c.nan.sel(raw[2], raw[0]));
-        any_nan.sel(first.or(L::splat(1 << 51)), L::splat(F64_NAN))
-    } else if half {
-        L::splat(HALF_NAN)
-    } else {
-        L::splat(F32_NAN)
-    };
-    let is_nan = any_nan.or(invalid);
-    // S12: the OOB NaN in a or b forces +0 before the rest.
-    let oob = if half && ctrl.oob {
-        let (m, pat) = (L::splat(0x7FFF), L::splat(OOB_NAN));
-        raw[0].and(m).cmpeq(pat).or(raw[1].and(m).cmpeq(pat))
-    } else {
-        z
-    };
-    let spec_valid = oob.or(is_nan).or(p_inf).or(c.inf);
-    let spec_res = oob.sel(
-        z,
-        is_nan.sel(nan_res, p_inf.sel(inf_p, c.inf.sel(inf_c, z))),
-    );
 
     // Alignment shifter.
     let prod_zero = a.zero.or(b.zero);
