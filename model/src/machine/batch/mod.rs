@@ -10,7 +10,9 @@
 //! under the same names, one lane per operation; `S1x::lane` and friends give them back as
 //! the scalar structs, and the tests require them to equal the scalar stage functions field
 //! for field. The code follows the parts of the scalar datapath line for line, written without
-//! data-dependent branches (a lane cannot branch on its own).
+//! branches on a lane's data (a lane cannot branch on its own); a group skips a part only where
+//! no lane needs it and its output is then known (the special-case unit without an infinite or
+//! NaN operand, stage 3's shift of a result far below the range).
 //!
 //! The stages are written once, generic over the vector primitives of
 //! [`Lanes`](crate::machine::lanes::Lanes), and instantiated per backend (`lanes::{avx512, avx2,
