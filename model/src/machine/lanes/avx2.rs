@@ -1,6 +1,9 @@
-//! The AVX2 backend: each value is one 256-bit register of four lanes (`K` registers in
-//! general; one measured fastest: 35 M ops/s f64 against 33 with two registers and 22 with
-//! four, whose values no longer fit AVX2's sixteen registers). Compares give
+//! The AVX2 backend: each value is two 256-bit registers of four lanes each (`K` registers in
+//! general). The stages are a long chain of dependent steps, and two independent chains side by
+//! side keep the core busy, though they spill more of AVX2's sixteen registers: with the
+//! stages of issue 23, f32 `run` went from 84 to 91 M ops/s and f64 from 82 to 85 with two
+//! registers, and four gave 90 and 85. (With the Booth array in the stages, one register had
+//! measured fastest: 35 M ops/s f64 against 33 with two and 22 with four.) Compares give
 //! all-ones lanes directly, and selects are `vpblendvb` on those masks. AVX2 lacks several
 //! 64-bit lane operations the stages use, built here from the ones it has:
 //!
@@ -19,7 +22,7 @@ use core::arch::x86_64::*;
 use super::{Lanes, N};
 
 /// Registers per value (see the module doc).
-const K: usize = 1;
+const K: usize = 2;
 const _: () = assert!(N.is_multiple_of(4 * K));
 
 /// `4 K` lanes in K AVX2 registers.

@@ -7,9 +7,9 @@
 //! lane, compares to masks, select, leading-zero count). Each backend implements only these:
 //!
 //! - [`avx512`]: AVX-512 F/VL/CD/BW/DQ, two 512-bit registers per value (sixteen lanes);
-//! - [`avx2`]: AVX2 (with BMI1/2, LZCNT, POPCNT), one 256-bit register per value (four lanes,
-//!   so a group of sixteen runs the stages four times: with its sixteen registers AVX2 spilled
-//!   far more with wider values, and measured slowest with four registers per value), the
+//! - [`avx2`]: AVX2 (with BMI1/2, LZCNT, POPCNT), two 256-bit registers per value (eight
+//!   lanes, so a group of sixteen runs the stages twice: two independent chains of steps,
+//!   which measured faster than one or four registers per value), the
 //!   operations AVX2 lacks on 64-bit lanes (unsigned compares, min/max, arithmetic shifts,
 //!   leading zeros) built from the ones it has;
 //! - [`portable`]: a plain `[u64; 2]` array and element-wise loops, which the compiler
