@@ -23,7 +23,7 @@ fn results_body<L: Lanes, const KIND: u8>(
     let mut d = [0; N];
     for k in (0..N).step_by(L::LANES) {
         let s1 = stage1::<L, KIND>(ctrl, L::load(&a[k..]), L::load(&b[k..]), L::load(&c[k..]));
-        let s2 = stage2::<L, KIND>(ctrl, &s1);
+        let s2 = stage2::<L, KIND, false>(ctrl, &s1);
         let s3 = stage3::<L, KIND>(ctrl, &s2);
         stage4::<L, KIND>(ctrl, &s3).store(&mut d[k..]);
     }
@@ -37,7 +37,7 @@ type LaneBanks = (u128, S1Lane, S2Lane, S3Lane, u64);
 
 #[cfg(test)]
 #[inline(always)]
-fn banks_body<L: Lanes, const KIND: u8>(
+fn banks_body<L: Lanes, const KIND: u8, const PREDICT: bool>(
     ctrl: &Ctrl,
     a: &[u64; N],
     b: &[u64; N],
@@ -46,7 +46,7 @@ fn banks_body<L: Lanes, const KIND: u8>(
     let mut out = Vec::new();
     for k in (0..N).step_by(L::LANES) {
         let s1 = stage1::<L, KIND>(ctrl, L::load(&a[k..]), L::load(&b[k..]), L::load(&c[k..]));
-        let s2 = stage2::<L, KIND>(ctrl, &s1);
+        let s2 = stage2::<L, KIND, PREDICT>(ctrl, &s1);
         let s3 = stage3::<L, KIND>(ctrl, &s2);
         let d = stage4::<L, KIND>(ctrl, &s3).to_vec();
         out.extend((0..L::LANES).map(|i| {
@@ -76,13 +76,13 @@ macro_rules! instantiate {
 
         #[cfg(test)]
         $(#[target_feature(enable = $features)])?
-        unsafe fn $banks<const KIND: u8>(
+        unsafe fn $banks<const KIND: u8, const PREDICT: bool>(
             ctrl: &Ctrl,
             a: &[u64; N],
             b: &[u64; N],
             c: &[u64; N],
         ) -> Vec<LaneBanks> {
-            banks_body::<$L, KIND>(ctrl, a, b, c)
+            banks_body::<$L, KIND, PREDICT>(ctrl, a, b, c)
         }
     };
 }

@@ -30,10 +30,13 @@
 //!
 //! The files follow the block diagram: `window` (the wide value), `unpack`, `product` (the
 //! multiplier), `banks` (the registers), `stages` (the four stages) and `engine` (per-backend
-//! kernels and dispatch). One part departs from the hardware: the multiplier is the machine's
-//! multiply, not the Booth array and carry-save tree, so stage 1 holds the product where the
-//! register holds the (sum, carry) pair that sums to it (`product`); every other field is the
-//! register's.
+//! kernels and dispatch). Two parts depart from the hardware where a later stage cannot tell:
+//! the multiplier is the machine's multiply, not the Booth array and carry-save tree, so stage 1
+//! holds the product where the register holds the (sum, carry) pair that sums to it
+//! (`product`); and the results take the magnitude's exact leading-zero count in place of the
+//! LZA's prediction, which the normaliser's one-bit correction turns into the same stage-3 bank
+//! (`stages::stage2`; the bank tests take the LZA and require stage 3 to agree). Every other
+//! field is the register's.
 
 mod banks;
 mod engine;

@@ -184,8 +184,19 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
 }
 
 /// Stage 2 (`pipeline::stage2` per lane): product add, significand add, LZA.
+///
+/// With `PREDICT` the count is the LZA's prediction, the register's value. Without it, where no
+/// lane's magnitude is zero, it is the magnitude's exact leading-zero count instead, which stage
+/// 3 turns into the same shift, exponent and window: the prediction is the exact count or one
+/// off it either way, which the normaliser's one-bit correction undoes, and a shift clamped to
+/// the format's range clamps both alike. (A zero magnitude's exponent depends on the
+/// prediction itself, so a group with one takes the LZA.) The lane engine's results take that
+/// path; its bank tests take both and require stage 3's bank to be the same.
 #[inline(always)]
-pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L> {
+pub(crate) fn stage2<L: Lanes, const KIND: u8, const PREDICT: bool>(
+    ctrl: &Ctrl,
+    s: &S1x<L>,
+) -> S2x<L> {
     let ctrl = &with_kind::<KIND>(ctrl);
     let z = L::zero();
     // The product (the scalar stage's carry-propagate add of the pair, already done).
@@ -225,21 +236,12 @@ pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L
     let rm = L::splat(mask_of(crate::parts::round::effective_rnd(ctrl) == Rnd::Rm));
     let sign = zero.sel(eff_sub.sel(rm, s.sign_p), neg.xor(s.sign_p));
 
-    // lza::predict.
-    let t = a.xor(b);
-    let g = a.and(b);
-    let zz = a.or(b).not(166);
-    let t_up = t.shr_c(1);
-    let g_dn = g.shl_c(1, 166);
-    let z_dn = zz.shl_c(1, 166).or(Window([L::splat(1), z, z]));
-    let f = t_up
-        .and(g.and(z_dn.not(166)).or(zz.and(g_dn.not(166))))
-        .or(t_up
-            .not(166)
-            .and(zz.and(z_dn.not(166)).or(g.and(g_dn.not(166)))));
-    let pos = L::splat(165).sub(f.leading_zeros(166));
-    let cnt = L::splat(164).sub(pos).clamp(0, 165);
-    let lza_cnt = f.is0().sel(L::splat(165), cnt);
+    let lza_cnt = if PREDICT || mag.is0().any() {
+        lza(a, b)
+    } else {
+        // The magnitude (165 bits) has its leading one at bit 165 - lz: 164 - that to normalise.
+        mag.leading_zeros(166).sub(L::splat(1))
+    };
 
     S2x {
         sign,
@@ -257,6 +259,26 @@ pub(crate) fn stage2<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S1x<L>) -> S2x<L
         spec_valid: s.spec_valid,
         spec_res: s.spec_res,
     }
+}
+
+/// `lza::predict` per lane: the leading-zero prediction from the adder's operands.
+#[inline(always)]
+fn lza<L: Lanes>(a: Window<L>, b: Window<L>) -> L {
+    let z = L::zero();
+    let t = a.xor(b);
+    let g = a.and(b);
+    let zz = a.or(b).not(166);
+    let t_up = t.shr_c(1);
+    let g_dn = g.shl_c(1, 166);
+    let z_dn = zz.shl_c(1, 166).or(Window([L::splat(1), z, z]));
+    let f = t_up
+        .and(g.and(z_dn.not(166)).or(zz.and(g_dn.not(166))))
+        .or(t_up
+            .not(166)
+            .and(zz.and(z_dn.not(166)).or(g.and(g_dn.not(166)))));
+    let pos = L::splat(165).sub(f.leading_zeros(166));
+    let cnt = L::splat(164).sub(pos).clamp(0, 165);
+    f.is0().sel(L::splat(165), cnt)
 }
 
 /// Stage 3 (`pipeline::stage3` per lane): normalisation.
