@@ -12,19 +12,37 @@ use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;
 
-/// What the pipe sees on its input ports in one cycle.
+/// What the pipe sees on its input ports in one cycle. Laid out as four words, the operands
+/// first (`PipeIn::WORDS`), so that the lane engine can read a group's operands as strided
+/// words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct PipeIn {
-    pub valid: bool,
-    pub tag: u16,
-    /// Encoded control word ([`Ctrl::encode`]).
-    pub ctrl: u32,
     pub a: u64,
     pub b: u64,
     pub c: u64,
+    /// Encoded control word ([`Ctrl::encode`]).
+    pub ctrl: u32,
+    pub tag: u16,
+    pub valid: bool,
     /// `rst_ni` asserted in this cycle: every bank clears and the other inputs are ignored,
     /// as the RTL's asynchronous reset does when it is held low through a rising edge.
     pub reset: bool,
+}
+
+// Four words without padding: every byte is a field's, so a group reads as `[u64; 4 N]`.
+const _: () = assert!(std::mem::size_of::<PipeIn>() == 32 && std::mem::align_of::<PipeIn>() == 8);
+
+impl PipeIn {
+    /// Words per input: a, b, c, then the control word, tag and flags.
+    pub const WORDS: usize = 4;
+
+    /// A group's inputs as words, `WORDS` per input (a, b and c at 0, 1 and 2).
+    pub(crate) fn words<const G: usize>(g: &[PipeIn; G]) -> &[u64] {
+        // SAFETY: `PipeIn` is `repr(C)`, 32 bytes, 8-aligned and without padding (asserted
+        // above), so its bytes are initialised and read as four `u64`s.
+        unsafe { std::slice::from_raw_parts(g.as_ptr().cast::<u64>(), G * Self::WORDS) }
+    }
 }
 
 impl PipeIn {
@@ -316,11 +334,7 @@ fn lane_results(engine: &batch::Engine, ctrl: &Ctrl, g: &[PipeIn]) -> Option<[u6
     if !batch::supported(ctrl) {
         return None;
     }
-    let g: &[PipeIn; LANES] = g.try_into().ok()?;
-    let a = g.map(|x| x.a);
-    let b = g.map(|x| x.b);
-    let c = g.map(|x| x.c);
-    engine.results(ctrl, &a, &b, &c)
+    engine.results_of(ctrl, g.try_into().ok()?)
 }
 
 /// Which register banks carry live data for a kind: the RTL's `ptxfma_pkg::lane_en_t`, field

@@ -8,6 +8,7 @@ use crate::ctrl::{AbFmt, Ctrl, Kind};
 #[cfg(target_arch = "x86_64")]
 use crate::machine::lanes::{avx2::Avx2, avx512::Avx512};
 use crate::machine::lanes::{portable::Portable, Backend, Lanes};
+use crate::machine::pipeline::PipeIn;
 #[cfg(test)]
 use crate::regs::{S1Lane, S2Lane, S3Lane};
 
@@ -22,12 +23,31 @@ fn results_body<L: Lanes, const KIND: u8>(
 ) -> [u64; N] {
     let mut d = [0; N];
     for k in (0..N).step_by(L::LANES) {
-        let s1 = stage1::<L, KIND>(ctrl, L::load(&a[k..]), L::load(&b[k..]), L::load(&c[k..]));
-        let s2 = stage2::<L, KIND, false>(ctrl, &s1);
-        let s3 = stage3::<L, KIND>(ctrl, &s2);
-        stage4::<L, KIND>(ctrl, &s3).store(&mut d[k..]);
+        let r = four_stages::<L, KIND>(ctrl, L::load(&a[k..]), L::load(&b[k..]), L::load(&c[k..]));
+        r.store(&mut d[k..]);
     }
     d
+}
+
+/// `results_body` on a group of pipe inputs, their operands read as strided words.
+#[inline(always)]
+fn group_body<L: Lanes, const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
+    let w = PipeIn::words(g);
+    let mut d = [0; N];
+    for k in (0..N).step_by(L::LANES) {
+        let [a, b, c] = L::load3_of4(&w[PipeIn::WORDS * k..]);
+        four_stages::<L, KIND>(ctrl, a, b, c).store(&mut d[k..]);
+    }
+    d
+}
+
+/// The result words of `L::LANES` operations through the four stages.
+#[inline(always)]
+fn four_stages<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) -> L {
+    let s1 = stage1::<L, KIND>(ctrl, a, b, c);
+    let s2 = stage2::<L, KIND, false>(ctrl, &s1);
+    let s3 = stage3::<L, KIND>(ctrl, &s2);
+    stage4::<L, KIND>(ctrl, &s3)
 }
 
 /// Every bank of every lane, as the scalar structs: the product (the sum of S1's multiplier
@@ -62,7 +82,13 @@ fn banks_body<L: Lanes, const KIND: u8, const PREDICT: bool>(
 /// stage code and the backend's primitives inline into one function per kind. The functions
 /// for a backend with features are `unsafe`: callers check `Backend::runs_here` first.
 macro_rules! instantiate {
-    ($L:ty, $results:ident, $banks:ident $(, $features:literal)?) => {
+    ($L:ty, $results:ident, $group:ident, $banks:ident $(, $features:literal)?) => {
+        $(#[target_feature(enable = $features)])?
+        #[inline(never)]
+        unsafe fn $group<const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
+            group_body::<$L, KIND>(ctrl, g)
+        }
+
         $(#[target_feature(enable = $features)])?
         #[inline(never)]
         unsafe fn $results<const KIND: u8>(
@@ -91,6 +117,7 @@ macro_rules! instantiate {
 instantiate!(
     Avx512,
     results_avx512,
+    group_avx512,
     banks_avx512,
     "avx512f,avx512vl,avx512cd,avx512bw,avx512dq"
 );
@@ -98,10 +125,11 @@ instantiate!(
 instantiate!(
     Avx2,
     results_avx2,
+    group_avx2,
     banks_avx2,
     "avx2,bmi1,bmi2,lzcnt,popcnt"
 );
-instantiate!(Portable, results_portable, banks_portable);
+instantiate!(Portable, results_portable, group_portable, banks_portable);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
@@ -118,7 +146,12 @@ pub struct Engine {
     backend: Backend,
     /// The kernels for f32 (mixed precision and f32x2 halves included), f64 and sm_1x.
     kernels: [Kernel; 5],
+    /// The kernels for f32, f64, sm_1x and half that read a group of pipe inputs.
+    groups: [GroupKernel; 4],
 }
+
+/// A kernel that reads a group of pipe inputs.
+type GroupKernel = unsafe fn(&Ctrl, &[PipeIn; N]) -> [u64; N];
 
 impl Engine {
     /// The engine on `backend`; `None` for `Backend::Scalar`.
@@ -158,7 +191,33 @@ impl Engine {
                 results_portable::<HALF_HI>,
             ],
         };
-        Some(Engine { backend, kernels })
+        let groups: [GroupKernel; 4] = match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => [
+                group_avx512::<F32>,
+                group_avx512::<F64>,
+                group_avx512::<SM1X>,
+                group_avx512::<HALF>,
+            ],
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => [
+                group_avx2::<F32>,
+                group_avx2::<F64>,
+                group_avx2::<SM1X>,
+                group_avx2::<HALF>,
+            ],
+            _ => [
+                group_portable::<F32>,
+                group_portable::<F64>,
+                group_portable::<SM1X>,
+                group_portable::<HALF>,
+            ],
+        };
+        Some(Engine {
+            backend,
+            kernels,
+            groups,
+        })
     }
 
     pub fn backend(&self) -> Backend {
@@ -187,6 +246,23 @@ impl Engine {
         // SAFETY: `new` checked that this CPU runs the backend the kernels are compiled for
         // (the portable one needs nothing).
         Some(unsafe { (self.kernels[k])(ctrl, a, b, c) })
+    }
+
+    /// [`Engine::results`] of a group of pipe inputs (of their operand words).
+    #[inline]
+    pub fn results_of(&self, ctrl: &Ctrl, g: &[PipeIn; N]) -> Option<[u64; N]> {
+        let k = match ctrl.kind {
+            Kind::F32 => 0,
+            Kind::F64 => 1,
+            Kind::Sm1x => 2,
+            Kind::Half if !ctrl.via_f32 => 3,
+            _ => {
+                let (a, b, c) = (g.map(|x| x.a), g.map(|x| x.b), g.map(|x| x.c));
+                return self.results(ctrl, &a, &b, &c);
+            }
+        };
+        // SAFETY: as in `results`.
+        Some(unsafe { (self.groups[k])(ctrl, g) })
     }
 
     /// f32x2: two binary32 groups, one per half (`pipeline::stage4` packs lane 1 above lane 0).

@@ -100,6 +100,25 @@ impl Lanes for Avx2 {
         }))
     }
     #[inline(always)]
+    fn load3_of4(w: &[u64]) -> [Self; 3] {
+        let w = &w[..4 * Self::LANES];
+        let mut out = [Self::zero(); 3];
+        for k in 0..K {
+            // SAFETY: `w` holds the 16 K words read; as in `each`.
+            unsafe {
+                let r = |i: usize| _mm256_loadu_si256(w.as_ptr().add(16 * k + 4 * i).cast());
+                let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+                // [a0 a1 | c0 c1], [b0 b1 | m0 m1], and the same for records 2 and 3.
+                let (ac01, bm01) = (_mm256_unpacklo_epi64(r0, r1), _mm256_unpackhi_epi64(r0, r1));
+                let (ac23, bm23) = (_mm256_unpacklo_epi64(r2, r3), _mm256_unpackhi_epi64(r2, r3));
+                out[0].0[k] = _mm256_permute2x128_si256::<0x20>(ac01, ac23);
+                out[1].0[k] = _mm256_permute2x128_si256::<0x20>(bm01, bm23);
+                out[2].0[k] = _mm256_permute2x128_si256::<0x31>(ac01, ac23);
+            }
+        }
+        out
+    }
+    #[inline(always)]
     fn store(self, out: &mut [u64]) {
         let out = &mut out[..Self::LANES];
         for (k, r) in self.0.into_iter().enumerate() {

@@ -69,6 +69,40 @@ impl Lanes for Avx512 {
         }))
     }
     #[inline(always)]
+    fn load3_of4(w: &[u64]) -> [Self; 3] {
+        let w = &w[..4 * Self::LANES];
+        let mut out = [Self::zero(); 3];
+        for k in 0..K {
+            // SAFETY: `w` holds the 32 K words read; as in `each`.
+            unsafe {
+                let r = |i: usize| _mm512_loadu_si512(w.as_ptr().add(32 * k + 8 * i).cast());
+                let idx = |v: [i64; 8]| _mm512_loadu_si512(v.as_ptr().cast());
+                let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+                // Records 0-3 and 4-7: [a a a a b b b b] and [c c c c . . . .].
+                let (ab, cc) = (
+                    idx([0, 4, 8, 12, 1, 5, 9, 13]),
+                    idx([2, 6, 10, 14, 3, 7, 11, 15]),
+                );
+                let (ab_lo, ab_hi) = (
+                    _mm512_permutex2var_epi64(r0, ab, r1),
+                    _mm512_permutex2var_epi64(r2, ab, r3),
+                );
+                let (c_lo, c_hi) = (
+                    _mm512_permutex2var_epi64(r0, cc, r1),
+                    _mm512_permutex2var_epi64(r2, cc, r3),
+                );
+                let (lo, hi) = (
+                    idx([0, 1, 2, 3, 8, 9, 10, 11]),
+                    idx([4, 5, 6, 7, 12, 13, 14, 15]),
+                );
+                out[0].0[k] = _mm512_permutex2var_epi64(ab_lo, lo, ab_hi);
+                out[1].0[k] = _mm512_permutex2var_epi64(ab_lo, hi, ab_hi);
+                out[2].0[k] = _mm512_permutex2var_epi64(c_lo, lo, c_hi);
+            }
+        }
+        out
+    }
+    #[inline(always)]
     fn store(self, out: &mut [u64]) {
         let out = &mut out[..Self::LANES];
         for (k, r) in self.0.into_iter().enumerate() {

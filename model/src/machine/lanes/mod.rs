@@ -66,6 +66,20 @@ pub(crate) trait Lanes: Copy {
     fn load(a: &[u64]) -> Self;
     /// The lanes into the first `LANES` words of `out`.
     fn store(self, out: &mut [u64]);
+    /// Words 0, 1 and 2 of the first `LANES` records of four words in `w` (the operands of a
+    /// group of pipe inputs, `PipeIn::words`): lane i of the k-th value is `w[4 i + k]`.
+    #[inline(always)]
+    fn load3_of4(w: &[u64]) -> [Self; 3] {
+        let w = &w[..4 * Self::LANES];
+        let field = |k: usize| -> [u64; N] {
+            std::array::from_fn(|i| if i < Self::LANES { w[4 * i + k] } else { 0 })
+        };
+        [
+            Self::load(&field(0)),
+            Self::load(&field(1)),
+            Self::load(&field(2)),
+        ]
+    }
 
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
@@ -357,6 +371,10 @@ fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N
             L::splat(mask_of(a.and(b).or(c).any())),
             a.mul32(b),
         ];
+        // The three fields of records of four words, x, y and z with a fourth word between.
+        let records: Vec<u64> = (0..N).flat_map(|i| [x[i], y[i], z[i], !x[i]]).collect();
+        let fields = L::load3_of4(&records[4 * k..]);
+        let all: Vec<L> = all.into_iter().chain(fields).collect();
         out.resize(all.len(), [0; N]);
         for (o, v) in out.iter_mut().zip(all) {
             v.store(&mut o[k..]);

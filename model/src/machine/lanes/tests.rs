@@ -99,6 +99,9 @@ fn portable_primitives_are_the_scalar_operations() {
             a >> 63,
             m(x.iter().zip(&y).zip(&z).any(|((p, q), r)| p & q | r != 0)),
             (a as u32 as u64) * (b as u32 as u64),
+            a,
+            b,
+            c,
         ];
         assert_eq!(r.len(), want.len());
         for (k, w) in want.iter().enumerate() {
