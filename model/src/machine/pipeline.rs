@@ -43,9 +43,7 @@ impl PipeIn {
         // above), so its bytes are initialised and read as four `u64`s.
         unsafe { std::slice::from_raw_parts(g.as_ptr().cast::<u64>(), G * Self::WORDS) }
     }
-}
 
-impl PipeIn {
     /// Whether an operation enters the pipe this cycle: valid, and not thrown away by reset.
     pub fn issues(&self) -> bool {
         self.valid && !self.reset

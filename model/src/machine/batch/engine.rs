@@ -140,7 +140,9 @@ pub fn supported(ctrl: &Ctrl) -> bool {
 type Kernel = unsafe fn(&Ctrl, &[u64; N], &[u64; N], &[u64; N]) -> [u64; N];
 
 /// The lane engine on one backend, which this CPU was checked to run when the engine was made,
-/// so that evaluating a group is one call through a table of kernels, with no checks per group.
+/// so that evaluating a group is one call through a table of kernels, with no checks per group:
+/// kernels that take the operands as three arrays ([`Engine::results`]) and kernels that read
+/// them from a group of pipe inputs ([`Engine::results_of`], what `Pipeline::run` calls).
 #[derive(Clone, Copy)]
 pub struct Engine {
     backend: Backend,
