@@ -12,24 +12,8 @@ use crate::machine::pipeline::PipeIn;
 #[cfg(test)]
 use crate::regs::{S1Lane, S2Lane, S3Lane};
 
-/// Results of sixteen operations of one control word of kind `KIND`, through all four stages,
-/// `L::LANES` at a time.
-#[inline(always)]
-fn results_body<L: Lanes, const KIND: u8>(
-    ctrl: &Ctrl,
-    a: &[u64; N],
-    b: &[u64; N],
-    c: &[u64; N],
-) -> [u64; N] {
-    let mut d = [0; N];
-    for k in (0..N).step_by(L::LANES) {
-        let r = four_stages::<L, KIND>(ctrl, L::load(&a[k..]), L::load(&b[k..]), L::load(&c[k..]));
-        r.store(&mut d[k..]);
-    }
-    d
-}
-
-/// `results_body` on a group of pipe inputs, their operands read as strided words.
+/// Results of a group of sixteen pipe inputs of one control word of kind `KIND`, through all
+/// four stages, `L::LANES` at a time; the operands read as strided words (`PipeIn::words`).
 #[inline(always)]
 fn group_body<L: Lanes, const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
     let w = PipeIn::words(g);
@@ -77,27 +61,16 @@ fn banks_body<L: Lanes, const KIND: u8, const PREDICT: bool>(
     out
 }
 
-/// The stages instantiated for one backend: `$results` (and, for the tests, `$banks`), each
+/// The stages instantiated for one backend: `$group` (and, for the tests, `$banks`), each
 /// compiled with the backend's target features (none for the portable one) so that the generic
 /// stage code and the backend's primitives inline into one function per kind. The functions
 /// for a backend with features are `unsafe`: callers check `Backend::runs_here` first.
 macro_rules! instantiate {
-    ($L:ty, $results:ident, $group:ident, $banks:ident $(, $features:literal)?) => {
+    ($L:ty, $group:ident, $banks:ident $(, $features:literal)?) => {
         $(#[target_feature(enable = $features)])?
         #[inline(never)]
         unsafe fn $group<const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
             group_body::<$L, KIND>(ctrl, g)
-        }
-
-        $(#[target_feature(enable = $features)])?
-        #[inline(never)]
-        unsafe fn $results<const KIND: u8>(
-            ctrl: &Ctrl,
-            a: &[u64; N],
-            b: &[u64; N],
-            c: &[u64; N],
-        ) -> [u64; N] {
-            results_body::<$L, KIND>(ctrl, a, b, c)
         }
 
         #[cfg(test)]
@@ -116,44 +89,31 @@ macro_rules! instantiate {
 #[cfg(target_arch = "x86_64")]
 instantiate!(
     Avx512,
-    results_avx512,
     group_avx512,
     banks_avx512,
     "avx512f,avx512vl,avx512cd,avx512bw,avx512dq"
 );
 #[cfg(target_arch = "x86_64")]
-instantiate!(
-    Avx2,
-    results_avx2,
-    group_avx2,
-    banks_avx2,
-    "avx2,bmi1,bmi2,lzcnt,popcnt"
-);
-instantiate!(Portable, results_portable, group_portable, banks_portable);
+instantiate!(Avx2, group_avx2, banks_avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
+instantiate!(Portable, group_portable, banks_portable);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
     ctrl.kind != Kind::Vmad && !ctrl.via_f32
 }
 
-/// A group's kernel: the four stages of one kind for one backend.
-type Kernel = unsafe fn(&Ctrl, &[u64; N], &[u64; N], &[u64; N]) -> [u64; N];
+/// A group's kernel: the four stages of one kind for one backend, on sixteen pipe inputs.
+type Kernel = unsafe fn(&Ctrl, &[PipeIn; N]) -> [u64; N];
 
 /// The lane engine on one backend, which this CPU was checked to run when the engine was made,
-/// so that evaluating a group is one call through a table of kernels, with no checks per group:
-/// kernels that take the operands as three arrays ([`Engine::results`]) and kernels that read
-/// them from a group of pipe inputs ([`Engine::results_of`], what `Pipeline::run` calls).
+/// so that evaluating a group is one call through a table of kernels, with no checks per group.
 #[derive(Clone, Copy)]
 pub struct Engine {
     backend: Backend,
-    /// The kernels for f32 (mixed precision and f32x2 halves included), f64 and sm_1x.
+    /// The kernels for f32 (mixed precision and f32x2 halves included), f64, sm_1x, half and
+    /// half2's lane 1.
     kernels: [Kernel; 5],
-    /// The kernels for f32, f64, sm_1x and half that read a group of pipe inputs.
-    groups: [GroupKernel; 4],
 }
-
-/// A kernel that reads a group of pipe inputs.
-type GroupKernel = unsafe fn(&Ctrl, &[PipeIn; N]) -> [u64; N];
 
 impl Engine {
     /// The engine on `backend`; `None` for `Backend::Scalar`.
@@ -171,35 +131,11 @@ impl Engine {
         let kernels: [Kernel; 5] = match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => [
-                results_avx512::<F32>,
-                results_avx512::<F64>,
-                results_avx512::<SM1X>,
-                results_avx512::<HALF>,
-                results_avx512::<HALF_HI>,
-            ],
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => [
-                results_avx2::<F32>,
-                results_avx2::<F64>,
-                results_avx2::<SM1X>,
-                results_avx2::<HALF>,
-                results_avx2::<HALF_HI>,
-            ],
-            _ => [
-                results_portable::<F32>,
-                results_portable::<F64>,
-                results_portable::<SM1X>,
-                results_portable::<HALF>,
-                results_portable::<HALF_HI>,
-            ],
-        };
-        let groups: [GroupKernel; 4] = match backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => [
                 group_avx512::<F32>,
                 group_avx512::<F64>,
                 group_avx512::<SM1X>,
                 group_avx512::<HALF>,
+                group_avx512::<HALF_HI>,
             ],
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => [
@@ -207,19 +143,17 @@ impl Engine {
                 group_avx2::<F64>,
                 group_avx2::<SM1X>,
                 group_avx2::<HALF>,
+                group_avx2::<HALF_HI>,
             ],
             _ => [
                 group_portable::<F32>,
                 group_portable::<F64>,
                 group_portable::<SM1X>,
                 group_portable::<HALF>,
+                group_portable::<HALF_HI>,
             ],
         };
-        Some(Engine {
-            backend,
-            kernels,
-            groups,
-        })
+        Some(Engine { backend, kernels })
     }
 
     pub fn backend(&self) -> Backend {
@@ -228,7 +162,6 @@ impl Engine {
 
     /// The result words of sixteen operations of one control word, or `None` where the kind
     /// has no lane-parallel form ([`supported`]).
-    #[inline]
     pub fn results(
         &self,
         ctrl: &Ctrl,
@@ -236,21 +169,11 @@ impl Engine {
         b: &[u64; N],
         c: &[u64; N],
     ) -> Option<[u64; N]> {
-        let k = match ctrl.kind {
-            Kind::F32 => 0,
-            Kind::F64 => 1,
-            Kind::Sm1x => 2,
-            Kind::Half if !ctrl.via_f32 => 3,
-            Kind::F32x2 => return Some(self.f32x2(ctrl, a, b, c)),
-            Kind::Half2 if !ctrl.via_f32 => return Some(self.half2(ctrl, a, b, c)),
-            Kind::Vmad | Kind::Half | Kind::Half2 => return None,
-        };
-        // SAFETY: `new` checked that this CPU runs the backend the kernels are compiled for
-        // (the portable one needs nothing).
-        Some(unsafe { (self.kernels[k])(ctrl, a, b, c) })
+        self.results_of(ctrl, &group(a, b, c))
     }
 
-    /// [`Engine::results`] of a group of pipe inputs (of their operand words).
+    /// [`Engine::results`] of a group of pipe inputs (of their operand words): what
+    /// `Pipeline::run` calls.
     #[inline]
     pub fn results_of(&self, ctrl: &Ctrl, g: &[PipeIn; N]) -> Option<[u64; N]> {
         let k = match ctrl.kind {
@@ -258,45 +181,49 @@ impl Engine {
             Kind::F64 => 1,
             Kind::Sm1x => 2,
             Kind::Half if !ctrl.via_f32 => 3,
-            _ => {
-                let (a, b, c) = (g.map(|x| x.a), g.map(|x| x.b), g.map(|x| x.c));
-                return self.results(ctrl, &a, &b, &c);
-            }
+            Kind::F32x2 => return Some(self.f32x2(ctrl, g)),
+            Kind::Half2 if !ctrl.via_f32 => return Some(self.half2(ctrl, g)),
+            Kind::Vmad | Kind::Half | Kind::Half2 => return None,
         };
-        // SAFETY: as in `results`.
-        Some(unsafe { (self.groups[k])(ctrl, g) })
+        // SAFETY: `new` checked that this CPU runs the backend the kernels are compiled for
+        // (the portable one needs nothing).
+        Some(unsafe { (self.kernels[k])(ctrl, g) })
     }
 
     /// f32x2: two binary32 groups, one per half (`pipeline::stage4` packs lane 1 above lane 0).
     #[inline(never)]
-    fn f32x2(&self, ctrl: &Ctrl, a: &[u64; N], b: &[u64; N], c: &[u64; N]) -> [u64; N] {
-        let [a0, b0, c0] = f32x2_half(ctrl, 0, a, b, c);
-        let [a1, b1, c1] = f32x2_half(ctrl, 1, a, b, c);
-        // SAFETY: as in `results`.
+    fn f32x2(&self, ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
+        let (a, b, c) = (g.map(|x| x.a), g.map(|x| x.b), g.map(|x| x.c));
+        let [a0, b0, c0] = f32x2_half(ctrl, 0, &a, &b, &c);
+        let [a1, b1, c1] = f32x2_half(ctrl, 1, &a, &b, &c);
+        // SAFETY: as in `results_of`.
         let (lo, hi) = unsafe {
             (
-                (self.kernels[0])(ctrl, &a0, &b0, &c0),
-                (self.kernels[0])(ctrl, &a1, &b1, &c1),
+                (self.kernels[0])(ctrl, &group(&a0, &b0, &c0)),
+                (self.kernels[0])(ctrl, &group(&a1, &b1, &c1)),
             )
         };
         std::array::from_fn(|i| hi[i] << 32 | lo[i])
     }
-}
 
-impl Engine {
     /// half2: two one-lane half groups on the same inputs, lane 1's kernel reading bits 31:16
     /// (`pipeline::stage4` packs lane 1 above lane 0).
     #[inline(never)]
-    fn half2(&self, ctrl: &Ctrl, a: &[u64; N], b: &[u64; N], c: &[u64; N]) -> [u64; N] {
-        // SAFETY: as in `results`.
-        let (lo, hi) = unsafe {
-            (
-                (self.kernels[3])(ctrl, a, b, c),
-                (self.kernels[4])(ctrl, a, b, c),
-            )
-        };
+    fn half2(&self, ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
+        // SAFETY: as in `results_of`.
+        let (lo, hi) = unsafe { ((self.kernels[3])(ctrl, g), (self.kernels[4])(ctrl, g)) };
         std::array::from_fn(|i| hi[i] << 16 | lo[i])
     }
+}
+
+/// Sixteen pipe inputs with the given operands (the lane engine reads nothing else).
+fn group(a: &[u64; N], b: &[u64; N], c: &[u64; N]) -> [PipeIn; N] {
+    std::array::from_fn(|i| PipeIn {
+        a: a[i],
+        b: b[i],
+        c: c[i],
+        ..PipeIn::default()
+    })
 }
 
 /// The inputs of one f32x2 half as a binary32 operation: lane 1 reads the upper words, except
