@@ -112,15 +112,7 @@ fn lanes_equal_the_scalar_stages(backend: Backend) {
                 }
                 let d = results(backend, &ctrl, &a, &b, &c).unwrap();
                 for (i, &(a, b, c)) in ins.iter().enumerate() {
-                    let inp = PipeIn {
-                        valid: true,
-                        tag: 0,
-                        ctrl: ctrl.encode(),
-                        a,
-                        b,
-                        c,
-                        reset: false,
-                    };
+                    let inp = input(&ctrl, a, b, c);
                     let what = format!("{backend}: {ctrl:?} a={a:#x} b={b:#x} c={c:#x}");
                     let r1 = s1(&inp);
                     let r2 = s2(&r1);
@@ -203,16 +195,20 @@ fn lanes_equal_the_scalar_stages(backend: Backend) {
 /// Whether an operation has a special result (an infinite or NaN operand in a lane, the
 /// scalar stage 1 says).
 fn special(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> bool {
-    let r1 = s1(&PipeIn {
+    let r1 = s1(&input(ctrl, a, b, c));
+    r1.lane0.spec_valid || r1.lane1.spec_valid
+}
+
+/// One valid operation of `ctrl` on the pipe's input ports.
+fn input(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> PipeIn {
+    PipeIn {
         valid: true,
-        tag: 0,
         ctrl: ctrl.encode(),
         a,
         b,
         c,
-        reset: false,
-    });
-    r1.lane0.spec_valid || r1.lane1.spec_valid
+        ..PipeIn::default()
+    }
 }
 
 /// The portable backend, which every CPU runs: so the stage code is checked everywhere.
