@@ -125,7 +125,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=csrc");
-    println!("cargo:rerun-if-changed=src/rtl.rs");
+    println!("cargo:rerun-if-changed=src/engine/rtl/mod.rs");
     // A directory is scanned recursively: this covers rtl/sim/ too.
     println!("cargo:rerun-if-changed={}", rtl_dir.display());
     for var in [
@@ -311,7 +311,7 @@ fn main() {
 
     // The shim and the cxx bridge. Compiled last so that the link order is shim, models,
     // runtime: each static library only refers to the ones after it.
-    let mut bridge = cxx_build::bridge("src/rtl.rs");
+    let mut bridge = cxx_build::bridge("src/engine/rtl/mod.rs");
     bridge
         .file("csrc/sim.cpp")
         .std("gnu++17")

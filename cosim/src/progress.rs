@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::regress::Progress;
+use crate::engine::regress::Progress;
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -150,8 +150,8 @@ fn replay_checks_its_stream_before_running() {
         "cannot be used with",
     );
     // A drain cycle is not reported as an operation.
-    let fams = ptxfma_cosim::stream::Families::parse("vmad").unwrap();
-    let last = ptxfma_cosim::stream::Stream::new(1, &fams, 5).count() - 1;
+    let fams = ptxfma_cosim::engine::stream::Families::parse("vmad").unwrap();
+    let last = ptxfma_cosim::engine::stream::Stream::new(1, &fams, 5).count() - 1;
     let last = last.to_string();
     let (code, out, err) = cosim(&[&base[..], &["--index", &last]].concat());
     assert_eq!(code, 0, "{err}");

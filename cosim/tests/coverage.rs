@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use ptxfma_cosim::chunk::{self, Chunk};
-use ptxfma_cosim::coverage::Coverage;
-use ptxfma_cosim::stim::{Family, Stimulus};
-use ptxfma_cosim::stream::Families;
+use ptxfma_cosim::checks::coverage::Coverage;
+use ptxfma_cosim::engine::chunk::{self, Chunk};
+use ptxfma_cosim::engine::stim::{Family, Stimulus};
+use ptxfma_cosim::engine::stream::Families;
 use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 
@@ -338,7 +338,7 @@ fn closure_table() {
     if let Ok(f) = std::env::var("COV_JSON") {
         c.write_json(std::path::Path::new(&f)).unwrap();
     }
-    print!("{}", c.text_report_brief());
+    print!("{}", ptxfma_cosim::outputs::coverage_text::text(&c, false));
 }
 
 /// Thread CPU time of this thread, in nanoseconds (wall time is noise on a shared machine).

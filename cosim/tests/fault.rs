@@ -10,7 +10,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{ascii, has_signal, run_json, save_file_signals, scratch, Vcd};
-use ptxfma_cosim::results::{DivergenceRow, RunResult};
+use ptxfma_cosim::outputs::results::{DivergenceRow, RunResult};
 
 /// The one divergence of the run's JSON result (`--json`).
 fn the_divergence(r: &RunResult) -> &DivergenceRow {

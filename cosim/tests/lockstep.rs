@@ -4,13 +4,13 @@
 mod common;
 
 use common::{cosim, num, run_in, scratch, Flip, Vcd};
-use ptxfma_cosim::frame::Bank;
-use ptxfma_cosim::golden::{Golden, ModelGolden, RtlGolden};
-use ptxfma_cosim::lockstep::{self, Config, Divergence, Outcome, Stream};
-use ptxfma_cosim::rtl::{self, Rtl, VariantMeta};
-use ptxfma_cosim::stim::Family;
-use ptxfma_cosim::stream::{self, Families};
-use ptxfma_cosim::waves;
+use ptxfma_cosim::engine::frame::Bank;
+use ptxfma_cosim::engine::golden::{Golden, ModelGolden, RtlGolden};
+use ptxfma_cosim::engine::lockstep::{self, Config, Divergence, Outcome, Stream};
+use ptxfma_cosim::engine::rtl::{self, variant::VariantMeta, Rtl};
+use ptxfma_cosim::engine::stim::Family;
+use ptxfma_cosim::engine::stream::{self, Families};
+use ptxfma_cosim::outputs::waves;
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 /// Runs `inputs` (from a file or the command line, as far as the lockstep knows).
@@ -228,7 +228,7 @@ fn divergence_waveform_has_both_sides_and_the_marker() {
         clk.contains(&(t, "1".to_string())),
         "no rising clock edge at {t}"
     );
-    assert!(marker.contains(&(t + waves::PERIOD, "0".to_string())));
+    assert!(marker.contains(&(t + waves::names::PERIOD, "0".to_string())));
     assert_eq!(num(&v.value_at(&["cosim"], "cycle", t)), 128);
 
     // Both sides hold operation 127 in s2; their eref differs in the flipped bit only.
@@ -241,7 +241,7 @@ fn divergence_waveform_has_both_sides_and_the_marker() {
     let r = num(&v.value_at(&["TOP", "ptxfma_top", "s2_q", "lane1"], "eref", t));
     assert_eq!(m ^ r, 1);
     // One cycle earlier the two sides agree.
-    let before = t - waves::PERIOD;
+    let before = t - waves::names::PERIOD;
     assert_eq!(
         v.value_at(&["model", "s1_q"], "tag", before),
         v.value_at(&["TOP", "ptxfma_top", "s1_q"], "tag", before)
@@ -353,6 +353,6 @@ fn tracing_needs_a_tracing_simulator_and_a_writable_path() {
         .to_string();
     assert!(e.contains("cannot open"), "{e}");
     // A failed open leaves the simulator usable.
-    let mut f = vec![0u32; ptxfma_cosim::frame::WORDS];
+    let mut f = vec![0u32; ptxfma_cosim::engine::frame::WORDS];
     traced.run(&[PipeIn::default()], &mut f).unwrap();
 }

@@ -1,11 +1,11 @@
 //! The RTL against the golden model on every family. `make test` also runs a 100,000-operation
 //! `fma-cosim run`.
 
-use ptxfma_cosim::golden::ModelGolden;
-use ptxfma_cosim::lockstep::{self, Config, Stream};
-use ptxfma_cosim::rtl::Rtl;
-use ptxfma_cosim::stim::Family;
-use ptxfma_cosim::stream::Families;
+use ptxfma_cosim::engine::golden::ModelGolden;
+use ptxfma_cosim::engine::lockstep::{self, Config, Stream};
+use ptxfma_cosim::engine::rtl::Rtl;
+use ptxfma_cosim::engine::stim::Family;
+use ptxfma_cosim::engine::stream::Families;
 
 #[test]
 fn clean_rtl_matches_the_model_on_every_family() {

@@ -12,7 +12,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{ascii, cosim, has_signal, num, read_json, run_in, save_file_signals, scratch, Vcd};
-use ptxfma_cosim::results::RunResult;
+use ptxfma_cosim::outputs::results::RunResult;
 
 /// `fma-cosim run --rtl RTL --compare ports --filter f32 ARGS`, waveforms to `dir`.
 fn ports_f32(dir: &std::path::Path, rtl: &str, args: &[&str]) -> (i32, String, String) {
@@ -292,13 +292,13 @@ fn register_checking_refuses_a_design_without_registers() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     // In the library it is an error of its own kind.
-    let mut rtl = ptxfma_cosim::rtl::Rtl::new("alt", false).unwrap();
-    let mut model = ptxfma_cosim::golden::ModelGolden::new();
-    let e = ptxfma_cosim::lockstep::run(
+    let mut rtl = ptxfma_cosim::engine::rtl::Rtl::new("alt", false).unwrap();
+    let mut model = ptxfma_cosim::engine::golden::ModelGolden::new();
+    let e = ptxfma_cosim::engine::lockstep::run(
         &mut rtl,
         &mut model,
         std::iter::empty(),
-        &ptxfma_cosim::lockstep::Config::default(),
+        &ptxfma_cosim::engine::lockstep::Config::default(),
     )
     .unwrap_err();
     assert_eq!(

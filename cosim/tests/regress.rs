@@ -108,7 +108,7 @@ fn the_summary_and_first_divergence_do_not_depend_on_jobs() {
             .map(|l| {
                 let mut c: Vec<&str> = l.split_whitespace().collect();
                 let row = c.first().is_some_and(|w| {
-                    *w == "total" || ptxfma_cosim::stim::Family::parse(w).is_some()
+                    *w == "total" || ptxfma_cosim::engine::stim::Family::parse(w).is_some()
                 });
                 if row && c.len() >= 4 {
                     c.remove(3);

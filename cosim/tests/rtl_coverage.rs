@@ -9,7 +9,7 @@ mod common;
 use std::process::Command;
 
 use common::{cosim, scratch};
-use ptxfma_cosim::rtlcov::{self, Summary};
+use ptxfma_cosim::outputs::rtlcov::{self, Summary};
 
 /// Line coverage of the design (rtl/*.sv, without rtl/sim/) after these 20,000 operations:
 /// measured 81.42% (149 of 183 points); the floor is a few points below. Verilator 5.006 marks
@@ -46,7 +46,7 @@ fn a_short_run_covers_the_design_and_verilator_coverage_reads_it() {
     assert!(out.contains("RTL coverage"), "{out}");
     for k in 0..2 {
         assert!(
-            !rtlcov::worker_file(&dat, k).exists(),
+            !regress::sides::worker_file(&dat, k).exists(),
             "worker file {k} left behind"
         );
     }

@@ -6,15 +6,16 @@ use std::time::Instant;
 
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 
-use crate::chunk;
-use crate::golden::{self, Golden};
-use crate::lockstep::{self, Config};
-use crate::ports::{self, Compare};
-use crate::regress::{self, Placement, Progress};
-use crate::rtl::{self, Rtl};
-use crate::stim::Family;
-use crate::stim::Stimulus;
-use crate::stream::{Cycle, Families};
+use crate::engine::chunk;
+use crate::engine::golden::{self, Golden};
+use crate::engine::lockstep::{self, Config};
+use crate::engine::ports::{self, Compare};
+use crate::engine::regress::placement::Placement;
+use crate::engine::regress::{self, Progress};
+use crate::engine::rtl::{self, Rtl};
+use crate::engine::stim::Family;
+use crate::engine::stim::Stimulus;
+use crate::engine::stream::{Cycle, Families};
 use crate::Error;
 
 use super::{families, in_range, number, SidesArgs};
@@ -72,7 +73,7 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     } else {
         let bound = match sides.rtl.strip_prefix("dut:") {
             Some(dir) => {
-                crate::dut::load::open(std::path::Path::new(dir))?
+                crate::engine::dut::load::open(std::path::Path::new(dir))?
                     .record
                     .latency_bound
             }
@@ -108,9 +109,9 @@ pub fn bench(a: Args) -> Result<u8, Error> {
             .join(","),
         sides.rtl,
         sides.golden,
-        regress::available_cores()
+        regress::placement::available_cores()
     );
-    println!("  RTL builds: {}", rtl::BUILDS);
+    println!("  RTL builds: {}", rtl::variant::BUILDS);
 
     // 1. The RTL alone, stepped by a pure C++ loop: the limit for the co-simulation.
     let mut rtl = Rtl::new(&sides.rtl, false)?;
@@ -135,11 +136,11 @@ pub fn bench(a: Args) -> Result<u8, Error> {
         };
         let packed = || {
             let mut p = Pipeline::new();
-            let mut f = vec![0u32; crate::frame::WORDS];
+            let mut f = vec![0u32; crate::engine::frame::WORDS];
             let t = Instant::now();
             for inp in &inputs {
                 let out = p.tick(inp);
-                crate::frame::write_model(&p, &out, &mut f);
+                crate::engine::frame::write_model(&p, &out, &mut f);
                 std::hint::black_box(&f);
             }
             count as f64 / t.elapsed().as_secs_f64()
@@ -206,7 +207,7 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     let measure = |jobs: usize, placement: Placement| -> Result<f64, Error> {
         let cfg = Config {
             max_divergences: usize::MAX,
-            overlap: placement.overlap(jobs, regress::available_cores()),
+            overlap: placement.overlap(jobs, regress::placement::available_cores()),
             compare,
             ..Config::default()
         };

@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::coverage::Coverage;
+use crate::checks::coverage::Coverage;
+use crate::outputs::{coverage_text, html};
 use crate::temporary::write_atomically;
 use crate::Error;
 
@@ -55,16 +56,16 @@ pub fn coverage(a: Args) -> Result<u8, Error> {
     print!(
         "{}",
         if a.all {
-            total.text_report()
+            coverage_text::text(&total, true)
         } else {
-            total.text_report_brief()
+            coverage_text::text(&total, false)
         }
     );
     if let Some(p) = &a.json {
         total.write_json(p)?;
     }
     if let Some(p) = &a.html {
-        write_atomically(p, total.html_report().as_bytes())?;
+        write_atomically(p, html::coverage::page(&total).as_bytes())?;
     }
     let pct = total.total_percent();
     let mut code = 0;

@@ -5,6 +5,7 @@
 
 mod bench;
 mod coverage;
+pub mod dut;
 mod replay;
 mod run;
 mod triage;
@@ -17,10 +18,10 @@ use std::path::{Path, PathBuf};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser};
 
-use crate::regress::Sides;
-use crate::results::{self, RunResult};
-use crate::rtl;
-use crate::stream::Families;
+use crate::engine::regress::sides::Sides;
+use crate::engine::rtl;
+use crate::engine::stream::Families;
+use crate::outputs::results::{self, RunResult};
 use crate::temporary::Temporary;
 use crate::Error;
 
@@ -109,7 +110,7 @@ enum DutCommand {
 fn dut(a: DutArgs) -> Result<u8, Error> {
     match a.command {
         DutCommand::Build { manifest, out } => {
-            let built = crate::dut::builder::build(&manifest, &out)?;
+            let built = crate::cli::dut::builder::build(&manifest, &out)?;
             let r = &built.record;
             println!(
                 "built `{}` into {} in {:.1} s: {} source(s), families {}, latency bound {}",
@@ -170,9 +171,9 @@ impl SidesArgs {
             let abs = dir
                 .canonicalize()
                 .map_err(|e| Error::new(format!("--dut {}: {e}", dir.display())))?;
-            let lib = crate::dut::load::open(&abs)?;
-            crate::stim::set_forms(lib.record.forms());
-            self.rtl = crate::dut::load::variant_name(&abs);
+            let lib = crate::engine::dut::load::open(&abs)?;
+            crate::engine::stim::set_forms(lib.record.forms());
+            self.rtl = crate::engine::dut::load::variant_name(&abs);
         }
         Ok(())
     }
@@ -184,7 +185,11 @@ impl SidesArgs {
 
 /// The version line: the tool's and the Verilator it was built with.
 fn version() -> String {
-    format!("{} ({})", env!("CARGO_PKG_VERSION"), rtl::VERILATOR_VERSION)
+    format!(
+        "{} ({})",
+        env!("CARGO_PKG_VERSION"),
+        rtl::variant::VERILATOR_VERSION
+    )
 }
 
 /// Runs the command line (`args` starts with the program name); returns the exit status.
@@ -342,7 +347,7 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
     for f in &a.files {
         inputs.push((f.display().to_string(), RunResult::read_json(f)?));
     }
-    let merged = results::merge(&inputs)?;
+    let merged = results::merge::merge(&inputs)?;
     let shards = inputs[0].1.shard.map_or(1, |s| s.count);
     println!(
         "fma-cosim merge: {} file(s), {shards} shard(s) of a run with seed {}, {} operations \
@@ -375,7 +380,7 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
         merged.write_junit(p)?;
     }
     if let Some(p) = &a.html {
-        crate::run_html::write(&merged, p)?;
+        crate::outputs::html::run::write(&merged, p)?;
     }
     if !merged.problems.is_empty() {
         return Err(Error::new(format!(
@@ -387,8 +392,8 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
 }
 
 fn variants() -> Result<u8, Error> {
-    println!("{}", rtl::VERILATOR_VERSION);
-    for v in rtl::VARIANTS {
+    println!("{}", rtl::variant::VERILATOR_VERSION);
+    for v in rtl::variant::VARIANTS {
         println!(
             "{:<24} defines: {}{}",
             v.name,

@@ -7,12 +7,12 @@ use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::{self as op, Target};
 
-use crate::golden;
-use crate::lockstep::{self, Config, Stream};
-use crate::report::{self, Origin};
-use crate::stim;
-use crate::stream::{self, Families};
-use crate::waves::{self, print_waves};
+use crate::engine::golden;
+use crate::engine::lockstep::{self, Config, Stream};
+use crate::engine::stim;
+use crate::engine::stream::{self, Families};
+use crate::outputs::report::{self, Origin};
+use crate::outputs::waves::{self, print_waves};
 use crate::Error;
 
 use super::run::MAX_WINDOW;
@@ -156,7 +156,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         (inputs, first, name)
     };
 
-    let mut rtl = crate::rtl::Rtl::new(&sides.rtl, false)?;
+    let mut rtl = crate::engine::rtl::Rtl::new(&sides.rtl, false)?;
     let mut golden = golden::from_spec(&sides.golden)?;
     let mut all = inputs.clone();
     all.extend((0..LATENCY).map(|_| PipeIn::default()));
@@ -166,8 +166,8 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         window: all.len(),
         overlap: false,
         retired: false,
-        coverage: false,
-        compare: crate::ports::Compare::Registers,
+        subscribe: None,
+        compare: crate::engine::ports::Compare::Registers,
     };
     let out = lockstep::run(&mut rtl, golden.as_mut(), stream::decoded(all), &cfg)?;
     if let Some(d) = out.divergences.first() {
@@ -175,7 +175,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         d.shift(first);
         let alone = d
             .input()
-            .map(|inp| report::replay_alone(&sides.rtl, golden.as_ref(), inp))
+            .map(|inp| crate::engine::replay::replay_alone(&sides.rtl, golden.as_ref(), inp))
             .transpose()?;
         print!("{}", report::divergence(&d, &origin, alone.as_ref()));
         print_waves(
@@ -197,7 +197,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
     );
     let at_index = inputs.last().copied().unwrap_or_default();
     if at_index.issues() {
-        let alone = report::replay_alone(&sides.rtl, golden.as_ref(), &at_index)?;
+        let alone = crate::engine::replay::replay_alone(&sides.rtl, golden.as_ref(), &at_index)?;
         let ctrl = Ctrl::decode(at_index.ctrl);
         println!(
             "; the operation of cycle {last} ({}) gives d = {}",

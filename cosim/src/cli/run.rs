@@ -3,19 +3,21 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::chunk::{self, Chunk, Shard};
+use crate::engine::chunk::{self, Chunk, Shard};
 use ptxfma_model::ctrl::Rnd;
 use ptxfma_ptx::testfloat::{self, Func};
 
-use crate::coverage::Coverage;
-use crate::lockstep::Config;
-use crate::ports::{self, Compare};
+use crate::checks::coverage::{Coverage, CoverageSubscriber};
+use crate::engine::lockstep::Config;
+use crate::engine::ports::{self, Compare};
+use crate::engine::regress::placement::Placement;
+use crate::engine::regress::sides::Sides;
+use crate::engine::regress::{self, Progress, Ran};
+use crate::engine::rtl;
+use crate::engine::stream::Families;
+use crate::outputs::results::{ChunkRow, Params, RunResult};
+use crate::outputs::rtlcov;
 use crate::progress::{self, Mode};
-use crate::regress::{self, Placement, Progress, Ran, Sides};
-use crate::results::{ChunkRow, Params, RunResult};
-use crate::rtl;
-use crate::rtlcov;
-use crate::stream::Families;
 use crate::temporary;
 use crate::Error;
 
@@ -89,7 +91,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "vectors")]
     rtl_coverage: Option<PathBuf>,
     /// Cycles per RTL batch.
-    #[arg(long, default_value_t = crate::lockstep::DEFAULT_BATCH as u64,
+    #[arg(long, default_value_t = crate::engine::lockstep::DEFAULT_BATCH as u64,
           value_parser = in_range(1, MAX_BATCH))]
     batch: u64,
     /// Where the model runs: its own thread when a core is spare (auto), or always/never.
@@ -155,7 +157,7 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     if a.backpressure > 0 {
         let handshake = match sides.rtl.strip_prefix("dut:") {
             Some(dir) => {
-                crate::dut::load::open(std::path::Path::new(dir))?
+                crate::engine::dut::load::open(std::path::Path::new(dir))?
                     .record
                     .handshake
             }
@@ -166,9 +168,11 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
                 "--backpressure needs a `dut build` design with contract.handshake",
             ));
         }
-        crate::dut::handshake::set_backpressure(a.backpressure);
+        crate::engine::dut::handshake::set_backpressure(a.backpressure);
     }
-    let jobs = a.jobs.map_or_else(regress::available_cores, |j| j as usize);
+    let jobs = a
+        .jobs
+        .map_or_else(regress::placement::available_cores, |j| j as usize);
     check_dir_writable(&a.waves_dir, "waves directory")?;
     if let Some(path) = a.vectors.take() {
         let src = vectors::Source {
@@ -187,11 +191,11 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     let plan = plan(&a, &sides, jobs)?;
     let (ran, seconds) = regress(&a, &plan, &sides, progress)?;
     if let Some(dir) = sides.rtl.strip_prefix("dut:") {
-        if crate::dut::load::open(std::path::Path::new(dir))?
+        if crate::engine::dut::load::open(std::path::Path::new(dir))?
             .record
             .handshake
         {
-            let (stalls, held) = crate::dut::handshake::totals();
+            let (stalls, held) = crate::engine::dut::handshake::totals();
             println!(
                 "handshake: {stalls} design cycle(s) with an operation held (in_ready_o low), \
                  {held} with a result held (out_ready_i low, --backpressure {})",
@@ -211,13 +215,13 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
 /// A `dut build` design: the families it implements unless --filter names some (which it must
 /// implement), and its manifest's latency bound unless --latency-bound is given.
 fn dut_defaults(a: &mut Args, dir: &std::path::Path) -> Result<(), Error> {
-    let rec = &crate::dut::load::open(dir)?.record;
+    let rec = &crate::engine::dut::load::open(dir)?.record;
     let implements: Vec<_> = rec
         .families
         .iter()
-        .filter_map(|f| crate::stim::Family::parse(f))
+        .filter_map(|f| crate::engine::stim::Family::parse(f))
         .collect();
-    if a.filter.0.len() == crate::stim::Family::ALL.len() {
+    if a.filter.0.len() == crate::engine::stim::Family::ALL.len() {
         a.filter = Families(implements);
     } else if let Some(f) = a.filter.0.iter().find(|f| !implements.contains(f)) {
         return Err(Error::new(format!(
@@ -303,7 +307,9 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
     }
     // More workers than chunks would idle.
     let jobs = jobs.min(chunks.len().max(1));
-    let overlap = a.golden_thread.overlap(jobs, regress::available_cores());
+    let overlap = a
+        .golden_thread
+        .overlap(jobs, regress::placement::available_cores());
     println!(
         "fma-cosim run: seed {}, {} operations over {} famil{} in {} chunk(s){}, {jobs} job(s) \
          (model in {}), RTL `{}`{} vs {}{} ({})",
@@ -330,7 +336,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
             Compare::Registers => String::new(),
             Compare::Ports { bound } => format!(", ports only (latency bound {bound})"),
         },
-        rtl::VERILATOR_VERSION
+        rtl::variant::VERILATOR_VERSION
     );
     if chunks.is_empty() {
         println!("  this shard holds no chunk: the run has fewer chunks than shards");
@@ -341,7 +347,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         window: a.window as usize,
         overlap,
         retired: false,
-        coverage: a.coverage.is_some() || a.html.is_some(),
+        subscribe: (a.coverage.is_some() || a.html.is_some()).then_some(CoverageSubscriber::boxed),
         compare,
     };
     Ok(Plan {
@@ -367,7 +373,9 @@ fn regress(
     let _worker_parts: Vec<temporary::Temporary> = a
         .rtl_coverage
         .iter()
-        .flat_map(|f| (0..jobs).map(|k| temporary::Temporary::new(rtlcov::worker_file(f, k))))
+        .flat_map(|f| {
+            (0..jobs).map(|k| temporary::Temporary::new(regress::sides::worker_file(f, k)))
+        })
         .collect();
     let total: u64 = plan.chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
@@ -382,7 +390,7 @@ fn regress(
             finished.load(Ordering::Acquire)
         });
         h.join()
-            .unwrap_or_else(|p| Err(Error::new(crate::lockstep::panic_text(&p))))
+            .unwrap_or_else(|p| Err(Error::new(crate::engine::lockstep::panic_text(&p))))
     })?;
     let seconds = t0.elapsed().as_secs_f64();
     if let Some(file) = &a.rtl_coverage {
@@ -422,7 +430,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
         })
         .collect();
     let mut result = RunResult::new(
-        rtl::VERILATOR_VERSION,
+        rtl::variant::VERILATOR_VERSION,
         plan.params.clone(),
         a.shard,
         plan.all.len(),
@@ -441,7 +449,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
         }
         let mut total = Coverage::new();
         for (c, out) in &ran.chunks {
-            if let Some(cov) = &out.coverage {
+            if let Some(cov) = CoverageSubscriber::of(out) {
                 total.merge_at(cov, start[c.index]);
             }
         }
@@ -460,7 +468,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
         println!(
             "functional coverage ({} operations sampled):\n{}",
             c.operations(),
-            c.summary()
+            crate::outputs::coverage_text::summary(c)
         );
         c.write_json(p)?;
     }
@@ -483,7 +491,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
     if let Some(p) = &a.html {
         outputs.push(temporary::stage(
             p,
-            crate::run_html::page(&result, p).as_bytes(),
+            crate::outputs::html::run::page(&result, p).as_bytes(),
         )?);
     }
     temporary::finish(outputs)?;

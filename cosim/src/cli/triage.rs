@@ -5,14 +5,15 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::chunk::Chunk;
-use crate::golden;
-use crate::lockstep::Divergence;
-use crate::regress::{Ran, Sides};
-use crate::report::{self, Origin};
-use crate::results::DivergenceRow;
-use crate::stim;
-use crate::waves;
+use crate::engine::chunk::Chunk;
+use crate::engine::golden;
+use crate::engine::lockstep::Divergence;
+use crate::engine::regress::sides::Sides;
+use crate::engine::regress::Ran;
+use crate::engine::stim;
+use crate::outputs::report::{self, Origin};
+use crate::outputs::results::DivergenceRow;
+use crate::outputs::waves;
 use crate::Error;
 
 use super::commands;
@@ -43,7 +44,7 @@ pub fn triage(
     let mut divergences = Vec::new();
     let mut signatures: Vec<String> = Vec::new();
     let mut triage_stopped = false;
-    let mut replayer: Option<report::Replayer> = None;
+    let mut replayer: Option<crate::engine::replay::Replayer> = None;
     for (c, out) in &ran.chunks {
         let origin = Origin {
             stream_args: Some(c.stream_args()),
@@ -63,7 +64,10 @@ pub fn triage(
             let first = !signatures.contains(&sig);
             if replayer.is_none() && !stopped {
                 let reference = golden::from_spec(&sides.golden)?;
-                replayer = Some(report::Replayer::new(&sides.rtl, reference.as_ref())?);
+                replayer = Some(crate::engine::replay::Replayer::new(
+                    &sides.rtl,
+                    reference.as_ref(),
+                )?);
             }
             // A ports divergence is not replayed alone: the design's latency is its own.
             let replay = match d {
@@ -134,7 +138,7 @@ fn record(
     c: &Chunk,
     d: &Divergence,
     origin: &Origin,
-    replay: Option<&mut report::Replayer>,
+    replay: Option<&mut crate::engine::replay::Replayer>,
     sides: &Sides,
 ) -> Result<DivergenceRow, Error> {
     let alone = match (d.input(), replay) {

@@ -21,12 +21,12 @@ use ptxfma_ptx::read::MAX_LINE;
 use ptxfma_ptx::testfloat::{self, Func};
 use ptxfma_ptx::{self as op, Target};
 
-use crate::golden;
-use crate::lockstep::{self, Config};
-use crate::regress::Sides;
-use crate::report::{self, Origin};
-use crate::stim;
-use crate::stream;
+use crate::engine::golden;
+use crate::engine::lockstep::{self, Config};
+use crate::engine::regress::sides::Sides;
+use crate::engine::stim;
+use crate::engine::stream;
+use crate::outputs::report::{self, Origin};
 use crate::Error;
 
 /// Operations per lockstep segment.
@@ -186,9 +186,9 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
         src.path.display(),
         sides.rtl,
         sides.golden,
-        crate::rtl::VERILATOR_VERSION
+        crate::engine::rtl::variant::VERILATOR_VERSION
     );
-    let mut rtl = crate::rtl::Rtl::new(&sides.rtl, false)?;
+    let mut rtl = crate::engine::rtl::Rtl::new(&sides.rtl, false)?;
     let mut golden = golden::from_spec(&sides.golden)?;
     let (cosim_cmd, model_cmd) = super::commands();
     let origin = Origin {
@@ -233,7 +233,11 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
         if let Some(d) = out.divergences.first() {
             divergences += 1;
             let alone = match d.input() {
-                Some(inp) => Some(report::replay_alone(&sides.rtl, golden.as_ref(), inp)?),
+                Some(inp) => Some(crate::engine::replay::replay_alone(
+                    &sides.rtl,
+                    golden.as_ref(),
+                    inp,
+                )?),
                 None => None,
             };
             let line = d
@@ -245,8 +249,8 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
                 report::divergence(d, &origin, alone.as_ref())
             );
             let path = waves_dir.join(format!("vectors-line{line}.vcd"));
-            crate::waves::print_waves(
-                &crate::waves::write_window(
+            crate::outputs::waves::print_waves(
+                &crate::outputs::waves::write_window(
                     &path,
                     &sides.rtl,
                     golden.as_ref(),

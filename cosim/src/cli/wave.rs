@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::{self as op, Target};
 
-use crate::golden;
-use crate::report;
-use crate::waves;
+use crate::engine::golden;
+use crate::outputs::report;
+use crate::outputs::waves;
 use crate::Error;
 
 use super::{check_out_file, SidesArgs};
@@ -92,7 +92,7 @@ pub fn wave(a: Args) -> Result<u8, Error> {
     };
     let inputs = parse_lines(&lines)?;
     let reference = golden::from_spec(&sides.golden)?;
-    if !crate::rtl::variant(&sides.rtl)?.registers {
+    if !crate::engine::rtl::variant(&sides.rtl)?.registers {
         return ports_wave(&a, &sides, reference.as_ref(), inputs);
     }
     let w = waves::write_window(&a.vcd, &sides.rtl, reference.as_ref(), &inputs, 0)?;
@@ -109,13 +109,13 @@ pub fn wave(a: Args) -> Result<u8, Error> {
             s.display()
         ))
     );
-    let mut replayer = report::Replayer::new(&sides.rtl, reference.as_ref())?;
+    let mut replayer = crate::engine::replay::Replayer::new(&sides.rtl, reference.as_ref())?;
     for (k, inp) in inputs.iter().enumerate().take(SHOWN) {
         let alone = replayer.alone(inp)?;
         let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
         println!(
             "  cycle {k:>5}  {}  d = {}{}",
-            crate::stim::ptx_spelling(&ctrl),
+            crate::engine::stim::ptx_spelling(&ctrl),
             report::result(&ctrl, alone.expected_d),
             if alone.actual_d == alone.expected_d {
                 String::new()
@@ -145,26 +145,26 @@ pub fn wave(a: Args) -> Result<u8, Error> {
 /// a ports divergence shows.
 fn ports_wave(
     a: &Args,
-    sides: &crate::regress::Sides,
+    sides: &crate::engine::regress::sides::Sides,
     reference: &dyn golden::Golden,
     mut inputs: Vec<PipeIn>,
 ) -> Result<u8, Error> {
-    use crate::frame;
-    use crate::ports::{Checker, Fault};
+    use crate::engine::frame;
+    use crate::engine::ports::{Checker, Fault};
     let bound = match sides.rtl.strip_prefix("dut:") {
         Some(dir) => {
-            crate::dut::load::open(std::path::Path::new(dir))?
+            crate::engine::dut::load::open(std::path::Path::new(dir))?
                 .record
                 .latency_bound
         }
-        None => crate::ports::DEFAULT_BOUND,
+        None => crate::engine::ports::DEFAULT_BOUND,
     };
     let ops = inputs.len();
     inputs.extend((ops as u64..ops as u64 + bound).map(|t| PipeIn {
         tag: t as u16,
         ..PipeIn::default()
     }));
-    let mut rtl = crate::rtl::Rtl::new(&sides.rtl, false)?;
+    let mut rtl = crate::engine::rtl::Rtl::new(&sides.rtl, false)?;
     rtl.reset()?;
     let mut act = vec![0u32; inputs.len() * frame::WORDS];
     rtl.run(&inputs, &mut act)?;
@@ -216,7 +216,7 @@ fn ports_wave(
         };
         println!(
             "  cycle {k:>5}  {}  d = {}{rtl}",
-            crate::stim::ptx_spelling(&ctrl),
+            crate::engine::stim::ptx_spelling(&ctrl),
             report::result(&ctrl, expected)
         );
     }

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use ptxfma_cosim::frame::{self, Bank};
-use ptxfma_cosim::golden::{Golden, RtlGolden};
+use ptxfma_cosim::engine::frame::{self, Bank};
+use ptxfma_cosim::engine::golden::{Golden, RtlGolden};
 use ptxfma_cosim::Error;
 use ptxfma_model::machine::pipeline::PipeIn;
 

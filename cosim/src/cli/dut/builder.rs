@@ -1,0 +1,428 @@
+//! `fma-cosim dut build`: a team's design, from its manifest, Verilated twice (fast and traced)
+//! and compiled with the shim (`cosim/csrc/dut.cpp`, `sim_core.h`) into one shared library,
+//! with the Verilator that fma-cosim itself was built with. Nothing of the checkout is read or
+//! written: the shim's sources are part of the binary.
+//!
+//! Everything is built in a directory beside the destination and renamed into place at the
+//! end, so an error or Ctrl-C leaves no half-built design behind.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use crate::engine::rtl::{self, variant::VariantMeta};
+use crate::verilator_build::{
+    generated_sources, port_widths, trace_defines, CXX_DEFINES, CXX_FLAGS, RUNTIME_SOURCES,
+    TRACE_FLAGS, VERILATOR_FLAGS,
+};
+use crate::Error;
+
+use super::manifest::{Manifest, Resolved};
+use crate::engine::dut::{build_id, Record, ABI, LIBRARY, RECORD};
+
+const SIM_CORE_H: &str = include_str!("../../../csrc/sim_core.h");
+const DUT_CPP: &str = include_str!("../../../csrc/dut.cpp");
+
+/// A directory removed on drop unless kept.
+struct Scratch(Option<PathBuf>);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(d) = self.0.take() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// The two builds of the design.
+#[derive(Clone, Copy)]
+enum Which {
+    Fast,
+    Traced,
+}
+
+impl Which {
+    fn name(self) -> &'static str {
+        match self {
+            Which::Fast => "fast",
+            Which::Traced => "traced",
+        }
+    }
+
+    fn prefix(self) -> String {
+        format!("Vdut_{}", self.name())
+    }
+}
+
+/// What `dut build` reports.
+pub struct Built {
+    pub dir: PathBuf,
+    pub record: Record,
+}
+
+/// Builds the design of `manifest` into `out` (created, or replaced if it holds an earlier
+/// build).
+pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
+    let t0 = Instant::now();
+    let m = Manifest::load(manifest)?;
+    if out.exists() && !out.join(RECORD).is_file() {
+        let empty = std::fs::read_dir(out)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false);
+        if !empty {
+            return Err(Error::new(format!(
+                "--out {}: exists and holds no earlier `dut build` ({RECORD}); give an empty or \
+                 new directory",
+                out.display()
+            )));
+        }
+    }
+    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+    let version = output(&verilator, &["--version"])?;
+    if version.trim() != rtl::variant::VERILATOR_VERSION.trim() {
+        return Err(Error::new(format!(
+            "{verilator} is `{}`, but this fma-cosim was built with `{}`: the design must be \
+             Verilated by the same version (set VERILATOR)",
+            version.trim(),
+            rtl::variant::VERILATOR_VERSION
+        )));
+    }
+    let root = output(&verilator, &["--getenv", "VERILATOR_ROOT"])?;
+    let include = PathBuf::from(root.trim()).join("include");
+    if !include.join("verilated.h").is_file() {
+        return Err(Error::new(format!(
+            "no verilated.h under {} (verilator --getenv VERILATOR_ROOT)",
+            include.display()
+        )));
+    }
+
+    let parent = out
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)
+        .map_err(|e| Error::new(format!("{}: {e}", parent.display())))?;
+    // Absolute: the generated units include the models by path.
+    let parent = parent
+        .canonicalize()
+        .map_err(|e| Error::new(format!("{}: {e}", parent.display())))?;
+    let name = out
+        .file_name()
+        .ok_or_else(|| Error::new(format!("--out {}: not a directory name", out.display())))?;
+    let tmp = parent.join(format!(
+        ".{}.building-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| Error::new(format!("{}: {e}", tmp.display())))?;
+    let mut scratch = Scratch(Some(tmp.clone()));
+
+    // Verilate both builds (in parallel) and check the ports against the contract.
+    let work = tmp.join("build");
+    let results: Vec<Result<Vec<(String, u32)>, Error>> = std::thread::scope(|s| {
+        let hs: Vec<_> = [Which::Fast, Which::Traced]
+            .map(|w| {
+                let (m, work, verilator) = (&m, &work, &verilator);
+                s.spawn(move || verilate(verilator, m, w, &work.join(w.name())))
+            })
+            .into_iter()
+            .collect();
+        hs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::new("verilator thread panicked")))
+            })
+            .collect()
+    });
+    let mut ports = Vec::new();
+    for r in results {
+        ports = r?;
+    }
+    let meta = VariantMeta {
+        name: "dut",
+        defines: &[],
+        flags: &[],
+        ports: Box::leak(
+            ports
+                .iter()
+                .map(|(p, w)| (&*Box::leak(p.clone().into_boxed_str()), *w))
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        ),
+        registers: false,
+    };
+    let tag_width = m.manifest.contract.tag_width.unwrap_or(16);
+    let handshake = m.manifest.contract.handshake;
+    let mut problems = rtl::variant::port_problems(&meta, tag_width);
+    if handshake {
+        for name in ["in_ready_o", "out_ready_i"] {
+            match ports.iter().find(|(p, _)| p == name) {
+                None => problems.push(format!("port {name} is missing (contract.handshake)")),
+                Some((_, w)) if *w != 1 => {
+                    problems.push(format!("port {name} is {w} bits, the contract needs 1"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if !problems.is_empty() {
+        let hint = if problems
+            .iter()
+            .any(|p| p.contains("_tag_") && p.contains(" bits"))
+        {
+            " (a narrower tag is declared with contract.tag_width)"
+        } else {
+            ""
+        };
+        return Err(Error::new(format!(
+            "{}: design `{}` does not meet the contract (docs/dut.md): {}{hint}",
+            manifest.display(),
+            m.manifest.design.top,
+            problems.join("; ")
+        )));
+    }
+
+    // The shim and the generated header that names the models.
+    let shim = work.join("shim");
+    std::fs::create_dir_all(&shim).map_err(|e| Error::new(format!("{}: {e}", shim.display())))?;
+    let header = format!(
+        "// Generated by fma-cosim dut build.\n#pragma once\n#include \"{f}.h\"\n#include \
+         \"{t}.h\"\n#define PTXFMA_DUT_FAST {f}\n#define PTXFMA_DUT_TRACED {t}\n#define \
+         PTXFMA_DUT_ABI {ABI}\n#define PTXFMA_DUT_BUILD {:?}\n#define PTXFMA_DUT_HANDSHAKE {}\n",
+        build_id(),
+        handshake,
+        f = Which::Fast.prefix(),
+        t = Which::Traced.prefix(),
+    );
+    for (file, text) in [
+        ("ptxfma_dut_models.h", header.as_str()),
+        ("sim_core.h", SIM_CORE_H),
+        ("dut.cpp", DUT_CPP),
+    ] {
+        std::fs::write(shim.join(file), text)
+            .map_err(|e| Error::new(format!("{}: {e}", shim.join(file).display())))?;
+    }
+
+    // Compile: each model as one unit, the runtime, the shim; then link.
+    let cxx = compiler();
+    let units = [
+        unit(&work, Which::Fast)?,
+        unit(&work, Which::Traced)?,
+        (work.join("runtime.cpp"), 2, false),
+        (shim.join("dut.cpp"), 2, true),
+    ];
+    let runtime: String = RUNTIME_SOURCES
+        .iter()
+        .map(|f| format!("#include \"{}\"\n", include.join(f).display()))
+        .collect();
+    std::fs::write(&units[2].0, runtime)
+        .map_err(|e| Error::new(format!("{}: {e}", units[2].0.display())))?;
+    let gen_dirs = [Which::Fast, Which::Traced].map(|w| work.join(w.name()));
+    let objs: Vec<Result<PathBuf, Error>> = std::thread::scope(|s| {
+        let hs: Vec<_> = units
+            .iter()
+            .map(|(src, opt, traced)| {
+                let (cxx, include, gen_dirs, shim) = (&cxx, &include, &gen_dirs, &shim);
+                s.spawn(move || compile(cxx, include, gen_dirs, shim, src, *opt, *traced))
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::new("compiler thread panicked")))
+            })
+            .collect()
+    });
+    let objs: Vec<PathBuf> = objs.into_iter().collect::<Result<_, _>>()?;
+    let lib = tmp.join(LIBRARY);
+    let mut link = Command::new(&cxx);
+    link.arg("-shared")
+        .arg("-o")
+        .arg(&lib)
+        .args(&objs)
+        .arg("-Wl,-Bsymbolic")
+        // Every symbol resolved now: a missing one is a build error, not a failure at load.
+        .arg("-Wl,-z,defs")
+        .arg("-lpthread")
+        .arg("-latomic");
+    run(&mut link, "linking the design")?;
+
+    let record = Record {
+        abi: ABI,
+        built_by: build_id(),
+        top: m.manifest.design.top.clone(),
+        library: LIBRARY.into(),
+        manifest: manifest
+            .canonicalize()
+            .unwrap_or_else(|_| manifest.to_path_buf()),
+        sources: m.sources.clone(),
+        defines: m.defines.clone(),
+        ports,
+        families: m.families.iter().map(|f| f.name().to_string()).collect(),
+        latency_bound: m
+            .manifest
+            .contract
+            .latency_bound
+            .unwrap_or(crate::engine::ports::DEFAULT_BOUND),
+        tag_width,
+        handshake,
+        rounding: m.forms.map_or([true; 4], |f| f.rnds),
+        ftz: m.forms.is_none_or(|f| f.ftz),
+        sat: m.forms.is_none_or(|f| f.sat),
+        build_seconds: t0.elapsed().as_secs_f64(),
+    };
+    let json = serde_json::to_string_pretty(&record).expect("a record serialises");
+    std::fs::write(tmp.join(RECORD), json + "\n")
+        .map_err(|e| Error::new(format!("{}: {e}", tmp.join(RECORD).display())))?;
+
+    // Into place: an earlier build is replaced whole.
+    if out.exists() {
+        std::fs::remove_dir_all(out).map_err(|e| Error::new(format!("{}: {e}", out.display())))?;
+    }
+    std::fs::rename(&tmp, out).map_err(|e| Error::new(format!("{}: {e}", out.display())))?;
+    scratch.0 = None;
+    Ok(Built {
+        dir: out.to_path_buf(),
+        record,
+    })
+}
+
+fn verilate(
+    verilator: &str,
+    m: &Resolved,
+    w: Which,
+    mdir: &Path,
+) -> Result<Vec<(String, u32)>, Error> {
+    let d = &m.manifest.design;
+    std::fs::create_dir_all(mdir).map_err(|e| Error::new(format!("{}: {e}", mdir.display())))?;
+    let mut cmd = Command::new(verilator);
+    cmd.args(VERILATOR_FLAGS);
+    if let Which::Traced = w {
+        cmd.args(TRACE_FLAGS);
+    }
+    cmd.arg("--top-module")
+        .arg(&d.top)
+        .arg("--prefix")
+        .arg(w.prefix())
+        .arg("-Mdir")
+        .arg(mdir);
+    for i in &m.include_dirs {
+        cmd.arg(format!("-I{}", i.display()));
+    }
+    for def in &m.defines {
+        cmd.arg(format!("-D{def}"));
+    }
+    cmd.args(&d.verilator_flags).args(&m.sources);
+    run(
+        &mut cmd,
+        &format!("verilating `{}` ({} build)", d.top, w.name()),
+    )?;
+    port_widths(&mdir.join(format!("{}.h", w.prefix()))).map_err(Error::new)
+}
+
+/// The whole generated model as one translation unit (what Verilator's makefile does without
+/// VM_PARALLEL_BUILDS): (source, optimisation level, traced).
+fn unit(work: &Path, w: Which) -> Result<(PathBuf, u32, bool), Error> {
+    let mdir = work.join(w.name());
+    let files = generated_sources(&mdir, &w.prefix()).map_err(Error::new)?;
+    let text: String = files
+        .iter()
+        .map(|f| format!("#include \"{}\"\n", f.display()))
+        .collect();
+    let path = work.join(format!("{}_unit.cpp", w.name()));
+    std::fs::write(&path, text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    let (opt, traced) = match w {
+        Which::Fast => (3, false),
+        Which::Traced => (0, true),
+    };
+    Ok((path, opt, traced))
+}
+
+/// The models' compiler, as the build script chooses it: `PTXFMA_RTL_CXX`, else clang++ when it
+/// runs, else `c++`.
+fn compiler() -> String {
+    if let Ok(c) = std::env::var("PTXFMA_RTL_CXX") {
+        if !c.is_empty() {
+            return c;
+        }
+    }
+    let clang = Command::new("clang++")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if clang { "clang++" } else { "c++" }.into()
+}
+
+fn compile(
+    cxx: &str,
+    include: &Path,
+    gen_dirs: &[PathBuf],
+    shim: &Path,
+    src: &Path,
+    opt: u32,
+    traced: bool,
+) -> Result<PathBuf, Error> {
+    let obj = src.with_extension("o");
+    let mut cmd = Command::new(cxx);
+    cmd.args(["-std=gnu++17", "-fPIC", "-fvisibility=hidden", "-c", "-w"])
+        .arg(format!("-O{opt}"));
+    // The fast model as the built-in RTL's is compiled (cosim/build.rs).
+    if opt == 3 {
+        if let Some(m) = crate::verilator_build::fast_march() {
+            cmd.arg(format!("-march={m}"));
+        }
+    }
+    cmd.arg("-isystem")
+        .arg(include)
+        .arg("-isystem")
+        .arg(include.join("vltstd"))
+        .arg("-I")
+        .arg(shim);
+    for d in gen_dirs {
+        cmd.arg("-I").arg(d);
+    }
+    // The shim includes both models, so it needs tracing declared.
+    for (name, value) in CXX_DEFINES.iter().chain(&trace_defines(traced, false)) {
+        cmd.arg(format!("-D{name}={value}"));
+    }
+    cmd.args(CXX_FLAGS).arg("-o").arg(&obj).arg(src);
+    run(&mut cmd, &format!("compiling {}", src.display()))?;
+    Ok(obj)
+}
+
+/// Runs a tool; its output only on failure, cut to the first lines that say why.
+fn run(cmd: &mut Command, what: &str) -> Result<(), Error> {
+    let out = cmd
+        .output()
+        .map_err(|e| Error::new(format!("{what}: cannot run {:?}: {e}", cmd.get_program())))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    let first: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .collect();
+    Err(Error::new(format!("{what} failed: {}", first.join(" | "))))
+}
+
+fn output(tool: &str, args: &[&str]) -> Result<String, Error> {
+    let out = Command::new(tool).args(args).output().map_err(|e| {
+        Error::new(format!(
+            "cannot run {tool}: {e} (install Verilator: make deps)"
+        ))
+    })?;
+    if !out.status.success() {
+        return Err(Error::new(format!("{tool} {} failed", args.join(" "))));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}

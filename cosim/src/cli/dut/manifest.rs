@@ -1,0 +1,250 @@
+//! The manifest of a team's design (`fma-cosim dut build`): a small TOML file naming the
+//! sources, the top and how to Verilate them, and what of the contract the design implements.
+//!
+//! ```toml
+//! [design]
+//! top = "my_fma_top"
+//! sources = ["rtl/my_fma.sv", "rtl/my_fma_top.sv"]   # relative to this file
+//! file_list = "rtl/files.f"        # or / and: one source a line, +incdir+DIR, +define+X=Y
+//! include_dirs = ["rtl/include"]
+//! defines = ["MY_OPTION=1"]
+//! verilator_flags = ["-Wno-WIDTH"]
+//!
+//! [contract]
+//! latency_bound = 64               # cycles from issue within which a result must retire
+//! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16)
+//! handshake = true                 # in_ready_o / out_ready_i (default false)
+//!
+//! [forms]
+//! families = ["f32"]               # the stimulus draws only these (fma-cosim run --filter)
+//! rounding = ["rn", "rz"]          # and of their float words only these modes (default all)
+//! ftz = false                      # no .ftz words (default true)
+//! sat = false                      # no .sat words (default true)
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::stim::Family;
+use crate::Error;
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub design: Design,
+    #[serde(default)]
+    pub contract: Contract,
+    #[serde(default)]
+    pub forms: Forms,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Design {
+    pub top: String,
+    #[serde(default)]
+    pub sources: Vec<PathBuf>,
+    pub file_list: Option<PathBuf>,
+    #[serde(default)]
+    pub include_dirs: Vec<PathBuf>,
+    #[serde(default)]
+    pub defines: Vec<String>,
+    #[serde(default)]
+    pub verilator_flags: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contract {
+    /// Default: [`crate::engine::ports::DEFAULT_BOUND`].
+    pub latency_bound: Option<u64>,
+    /// Width of `in_tag_i` and `out_tag_o`, 1 to 16 (default 16). A narrower tag is the
+    /// stream's tag modulo 2^width; results are matched to the oldest operation in flight
+    /// under it, so a design may have at most 2^width operations in flight.
+    pub tag_width: Option<u32>,
+    /// The design has a ready/valid handshake: `in_ready_o` (an operation is taken at a
+    /// rising edge only while it is high; the co-simulator holds it until then) and
+    /// `out_ready_i` (a result is taken only while it is high; the design holds it until then).
+    #[serde(default)]
+    pub handshake: bool,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Forms {
+    /// Family names (`fma-cosim run --filter`); empty: every family.
+    #[serde(default)]
+    pub families: Vec<String>,
+    /// Rounding modes of the float words (`rn`, `rz`, `rm`, `rp`); empty: all four.
+    #[serde(default)]
+    pub rounding: Vec<String>,
+    /// Whether the design implements `.ftz` (default true).
+    pub ftz: Option<bool>,
+    /// Whether the design implements `.sat` (default true).
+    pub sat: Option<bool>,
+}
+
+/// A manifest with every path made absolute and checked, the file list read.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub manifest: Manifest,
+    pub sources: Vec<PathBuf>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub families: Vec<Family>,
+    /// None: every form of the families.
+    pub forms: Option<crate::engine::stim::Forms>,
+}
+
+impl Manifest {
+    /// Reads and checks `path`: one-line errors naming the manifest and what is wrong.
+    pub fn load(path: &Path) -> Result<Resolved, Error> {
+        let at = |m: String| Error::new(format!("{}: {m}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+        let manifest: Manifest =
+            toml::from_str(&text).map_err(|e| at(e.message().replace('\n', " ")))?;
+        let dir = path
+            .parent()
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })
+            .unwrap_or(Path::new("."));
+        let dir = dir.canonicalize().map_err(|e| at(e.to_string()))?;
+        let d = &manifest.design;
+        if d.top.is_empty() || !d.top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(at(format!("design.top `{}` is not a module name", d.top)));
+        }
+        let file = |p: &Path, what: &str| -> Result<PathBuf, Error> {
+            let full = dir.join(p);
+            if full.is_file() {
+                Ok(full)
+            } else {
+                Err(at(format!("{what} {} does not exist", full.display())))
+            }
+        };
+        let mut sources = Vec::new();
+        for s in &d.sources {
+            sources.push(file(s, "source")?);
+        }
+        let mut include_dirs: Vec<PathBuf> = Vec::new();
+        for i in &d.include_dirs {
+            let full = dir.join(i);
+            if !full.is_dir() {
+                return Err(at(format!("include dir {} does not exist", full.display())));
+            }
+            include_dirs.push(full);
+        }
+        let mut defines = d.defines.clone();
+        if let Some(fl) = &d.file_list {
+            let fl = file(fl, "file list")?;
+            let base = fl.parent().unwrap_or(&dir).to_path_buf();
+            let text = std::fs::read_to_string(&fl).map_err(|e| at(e.to_string()))?;
+            for (n, line) in text.lines().enumerate() {
+                let line = line.split("//").next().unwrap_or("").trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                if let Some(inc) = line.strip_prefix("+incdir+") {
+                    include_dirs.extend(
+                        inc.split('+')
+                            .filter(|s| !s.is_empty())
+                            .map(|s| base.join(s)),
+                    );
+                } else if let Some(def) = line.strip_prefix("+define+") {
+                    defines.extend(def.split('+').filter(|s| !s.is_empty()).map(String::from));
+                } else if line.starts_with('-') || line.starts_with('+') {
+                    return Err(at(format!(
+                        "{}:{}: `{line}`: only sources, +incdir+ and +define+ are understood",
+                        fl.display(),
+                        n + 1
+                    )));
+                } else {
+                    let src = base.join(line);
+                    if !src.is_file() {
+                        return Err(at(format!(
+                            "{}:{}: source {} does not exist",
+                            fl.display(),
+                            n + 1,
+                            src.display()
+                        )));
+                    }
+                    sources.push(src);
+                }
+            }
+        }
+        if sources.is_empty() {
+            return Err(at(
+                "no sources: give design.sources or design.file_list".into()
+            ));
+        }
+        let mut families = Vec::new();
+        for f in &manifest.forms.families {
+            families.push(Family::parse(f).ok_or_else(|| {
+                at(format!(
+                    "forms.families: no family `{f}` (families: {})",
+                    Family::ALL
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?);
+        }
+        if families.is_empty() {
+            families = Family::ALL.to_vec();
+        }
+        if let Some(w) = manifest.contract.tag_width {
+            if !(1..=16).contains(&w) {
+                return Err(at(format!("contract.tag_width {w} is not in 1..=16")));
+            }
+        }
+        let f = &manifest.forms;
+        let forms = if f.rounding.is_empty() && f.ftz.is_none() && f.sat.is_none() {
+            None
+        } else {
+            let mut rnds = [f.rounding.is_empty(); 4];
+            for r in &f.rounding {
+                let k = ["rn", "rz", "rm", "rp"]
+                    .iter()
+                    .position(|n| n == r)
+                    .ok_or_else(|| {
+                        at(format!(
+                            "forms.rounding: no mode `{r}` (modes: rn, rz, rm, rp)"
+                        ))
+                    })?;
+                rnds[k] = true;
+            }
+            Some(crate::engine::stim::Forms {
+                rnds,
+                ftz: f.ftz.unwrap_or(true),
+                sat: f.sat.unwrap_or(true),
+            })
+        };
+        if let Some(fm) = forms {
+            for fam in &families {
+                if !fam.ctrls().iter().any(|c| fm.allows(c)) {
+                    return Err(at(format!(
+                        "forms leave family `{}` no instruction: drop it from forms.families",
+                        fam.name()
+                    )));
+                }
+            }
+        }
+        if manifest.contract.latency_bound == Some(0) {
+            return Err(at("contract.latency_bound must be at least 1".into()));
+        }
+        Ok(Resolved {
+            manifest,
+            sources,
+            include_dirs,
+            defines,
+            families,
+            forms,
+        })
+    }
+}

@@ -1,0 +1,106 @@
+//! A batch: consecutive cycles of a stream, prepared for both sides at once. Crossing into C++
+//! once per cycle would dominate, so the lockstep moves cycles in batches: the stimulus side
+//! takes the inputs and encodes them for the RTL ([`Batch::take`]), the reference fills
+//! `expected` (both driven by a [`Producer`], ahead of the RTL), the RTL side writes its own
+//! frames beside them.
+
+use ptxfma_model::machine::pipeline::PipeIn;
+
+use crate::engine::frame;
+use crate::engine::golden::Golden;
+use crate::engine::rtl;
+use crate::engine::stim::Family;
+use crate::engine::stream::Cycle;
+use crate::Error;
+
+pub struct Batch {
+    /// The stream cycle of the first input.
+    pub start: u64,
+    pub inputs: Vec<PipeIn>,
+    /// The family of each input's operation, as the stream drew it.
+    pub families: Vec<Option<Family>>,
+    /// The inputs as the RTL shim reads them.
+    pub enc: Vec<u64>,
+    /// The reference's frames, one per input.
+    pub expected: Vec<u32>,
+}
+
+impl Batch {
+    pub fn with_capacity(batch: usize) -> Batch {
+        Batch {
+            start: 0,
+            inputs: Vec::with_capacity(batch),
+            families: Vec::with_capacity(batch),
+            enc: Vec::with_capacity(batch * rtl::IN_WORDS),
+            expected: Vec::new(),
+        }
+    }
+
+    /// Takes the next `batch` cycles of `stream`, starting at cycle `start`, and encodes them
+    /// for the RTL. False when the stream is exhausted.
+    pub fn take(
+        &mut self,
+        stream: &mut impl Iterator<Item = Cycle>,
+        start: u64,
+        batch: usize,
+    ) -> bool {
+        self.start = start;
+        self.inputs.clear();
+        self.families.clear();
+        for (p, f) in stream.by_ref().take(batch) {
+            self.inputs.push(p);
+            self.families.push(f);
+        }
+        if self.inputs.is_empty() {
+            return false;
+        }
+        self.enc.clear();
+        self.enc
+            .extend(self.inputs.iter().flat_map(rtl::encode_input));
+        true
+    }
+
+    /// Cycle `i`'s input and family.
+    pub fn cycle(&self, i: usize) -> Cycle {
+        (self.inputs[i], self.families[i])
+    }
+}
+
+/// The side that runs ahead of the RTL: takes each batch from the stream and has the reference
+/// compute its frames.
+pub struct Producer<'g, S> {
+    stream: S,
+    golden: &'g mut dyn Golden,
+    batch: usize,
+    /// The stream cycle of the next batch.
+    start: u64,
+}
+
+impl<'g, S: Iterator<Item = Cycle>> Producer<'g, S> {
+    /// Batches of `batch` cycles of `stream`, from its first cycle.
+    pub fn new(stream: S, golden: &'g mut dyn Golden, batch: usize) -> Producer<'g, S> {
+        Producer {
+            stream,
+            golden,
+            batch,
+            start: 0,
+        }
+    }
+
+    /// A batch to fill.
+    pub fn empty(&self) -> Batch {
+        Batch::with_capacity(self.batch)
+    }
+
+    /// Fills `b` with the next batch and the reference's frames for it. False when the stream
+    /// is exhausted.
+    pub fn fill(&mut self, b: &mut Batch) -> Result<bool, Error> {
+        if !b.take(&mut self.stream, self.start, self.batch) {
+            return Ok(false);
+        }
+        self.start += b.inputs.len() as u64;
+        b.expected.resize(b.inputs.len() * frame::WORDS, 0);
+        self.golden.run(&b.inputs, &mut b.expected)?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,66 @@
+//! A team's own FMA as the RTL side: the library `fma-cosim dut build` wrote
+//! ([`crate::cli::dut`]) loaded ([`load`]), with its narrower tags ([`tags`]) and a ready/valid
+//! design driven a design cycle at a time ([`handshake`]); the record that both sides share.
+
+pub mod handshake;
+pub mod load;
+pub mod tags;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`.
+pub const ABI: u32 = 2;
+/// The build's record, beside the library.
+pub const RECORD: &str = "dut.json";
+/// The library's file name.
+pub const LIBRARY: &str = "libptxfma_dut.so";
+
+/// Who built a library: a library is loaded only by the `fma-cosim` (and Verilator) that built
+/// it, since the frame layout and the shim may change between versions.
+pub fn build_id() -> String {
+    format!(
+        "fma-cosim {} ({})",
+        env!("CARGO_PKG_VERSION"),
+        crate::engine::rtl::variant::VERILATOR_VERSION
+    )
+}
+
+/// What `dut build` writes beside the library (`dut.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    pub abi: u32,
+    pub built_by: String,
+    pub top: String,
+    pub library: String,
+    pub manifest: PathBuf,
+    pub sources: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    /// (port, width in bits) of the design's top.
+    pub ports: Vec<(String, u32)>,
+    /// The families it implements: what `run --dut` draws by default.
+    pub families: Vec<String>,
+    pub latency_bound: u64,
+    /// Bits of `in_tag_i` and `out_tag_o`.
+    pub tag_width: u32,
+    /// `in_ready_o` and `out_ready_i`.
+    pub handshake: bool,
+    /// Forms within the families: rounding modes allowed (rn, rz, rm, rp), `.ftz`, `.sat`.
+    pub rounding: [bool; 4],
+    pub ftz: bool,
+    pub sat: bool,
+    pub build_seconds: f64,
+}
+
+impl Record {
+    /// The forms of the families the design implements; None: all of them.
+    pub fn forms(&self) -> Option<crate::engine::stim::Forms> {
+        let all = self.rounding == [true; 4] && self.ftz && self.sat;
+        (!all).then_some(crate::engine::stim::Forms {
+            rnds: self.rounding,
+            ftz: self.ftz,
+            sat: self.sat,
+        })
+    }
+}

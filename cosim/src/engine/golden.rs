@@ -1,0 +1,112 @@
+//! The reference side of the lockstep: what the RTL is compared against.
+//!
+//! Normally the golden model ([`ModelGolden`]). A second RTL variant ([`RtlGolden`]) can take
+//! its place: comparing two RTL builds with each other (e.g. a fault-injected build against the
+//! clean one) checks the co-simulator's own machinery independently of the model, and is how
+//! its tests run while the model's datapath is unfinished.
+
+use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
+
+use crate::engine::frame;
+use crate::engine::rtl::Rtl;
+use crate::Error;
+
+/// A cycle-accurate reference that produces one frame per cycle.
+pub trait Golden: Send {
+    /// Human-readable name for reports (`model`, `rtl:default`).
+    fn name(&self) -> String;
+    /// Back to the reset state (every bank zero).
+    fn reset(&mut self) -> Result<(), Error>;
+    /// One cycle per input; writes one frame (`frame::WORDS` words) per cycle.
+    fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error>;
+    /// A new instance in the reset state, for replays.
+    fn fresh(&self) -> Result<Box<dyn Golden>, Error>;
+    /// Whether its frames are the golden model's: functional coverage is sampled from those
+    /// (another RTL as the reference is not sampled).
+    fn is_model(&self) -> bool {
+        false
+    }
+}
+
+/// The golden model's cycle-level pipeline.
+#[derive(Default)]
+pub struct ModelGolden {
+    p: Pipeline,
+}
+
+impl ModelGolden {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Golden for ModelGolden {
+    fn name(&self) -> String {
+        "model".into()
+    }
+
+    fn reset(&mut self) -> Result<(), Error> {
+        self.p.reset();
+        Ok(())
+    }
+
+    fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error> {
+        for (inp, f) in inputs.iter().zip(frames.chunks_exact_mut(frame::WORDS)) {
+            let out = self.p.tick(inp);
+            frame::write_model(&self.p, &out, f);
+        }
+        Ok(())
+    }
+
+    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
+        Ok(Box::new(ModelGolden::new()))
+    }
+
+    fn is_model(&self) -> bool {
+        true
+    }
+}
+
+/// Another RTL variant as the reference.
+pub struct RtlGolden {
+    rtl: Rtl,
+}
+
+impl RtlGolden {
+    pub fn new(variant: &str) -> Result<Self, Error> {
+        Ok(RtlGolden {
+            rtl: Rtl::new(variant, false)?,
+        })
+    }
+}
+
+impl Golden for RtlGolden {
+    fn name(&self) -> String {
+        format!("rtl:{}", self.rtl.variant())
+    }
+
+    fn reset(&mut self) -> Result<(), Error> {
+        self.rtl.reset()
+    }
+
+    fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error> {
+        self.rtl.run(inputs, frames)
+    }
+
+    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
+        Ok(Box::new(RtlGolden::new(self.rtl.variant())?))
+    }
+}
+
+/// Parses `--golden`: `model`, or `rtl:<variant>`.
+pub fn from_spec(spec: &str) -> Result<Box<dyn Golden>, Error> {
+    match spec {
+        "model" => Ok(Box::new(ModelGolden::new())),
+        _ => match spec.strip_prefix("rtl:") {
+            Some(v) => Ok(Box::new(RtlGolden::new(v)?)),
+            None => Err(Error::new(format!(
+                "--golden `{spec}`: expected `model` or `rtl:<variant>`"
+            ))),
+        },
+    }
+}

@@ -1,0 +1,71 @@
+//! The two sides of a comparison as the command line names them, for the modes that run
+//! chunks (`run`) and those that run one stream (`--vectors`, `replay`, `wave`) alike.
+
+use std::path::{Path, PathBuf};
+
+use crate::engine::{golden, rtl};
+use crate::Error;
+
+/// The two sides of a comparison, as chosen on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// RTL variant under test.
+    pub rtl: String,
+    /// Reference: `model` or `rtl:<variant>`.
+    pub golden: String,
+    /// `run --random-init SEED`: every chunk runs on a freshly built RTL whose initial state
+    /// (before the reset) is drawn from a seed derived from this one and the chunk index, so the
+    /// outcome is the same for any `--jobs`. None: a worker's RTL is built once, all zeros.
+    pub random_init: Option<u64>,
+    /// `run --rtl-coverage FILE`: each worker writes its RTL's coverage counts to
+    /// [`worker_file`] when it finishes.
+    pub rtl_coverage: Option<std::path::PathBuf>,
+    /// `run --backpressure PERCENT` of a handshake design (0: none).
+    pub backpressure: u64,
+}
+
+impl Sides {
+    /// Checks both names against this build.
+    pub fn new(rtl: &str, golden: &str) -> Result<Sides, Error> {
+        rtl::variant(rtl)?;
+        golden::from_spec(golden)?;
+        Ok(Sides {
+            rtl: rtl.to_string(),
+            golden: golden.to_string(),
+            random_init: None,
+            rtl_coverage: None,
+            backpressure: 0,
+        })
+    }
+
+    /// Extra replay arguments when not the defaults.
+    pub fn args(&self) -> String {
+        let mut a = sides_args(&self.rtl, &self.golden);
+        if self.backpressure > 0 {
+            a.push_str(&format!(" --backpressure {}", self.backpressure));
+        }
+        a
+    }
+}
+
+/// The `--rtl`/`--dut` and `--golden` arguments that name these sides (empty for the
+/// defaults), with a leading space.
+pub fn sides_args(rtl: &str, golden: &str) -> String {
+    let mut a = String::new();
+    if let Some(dir) = rtl.strip_prefix("dut:") {
+        a.push_str(&format!(" --dut {dir}"));
+    } else if rtl != "default" {
+        a.push_str(&format!(" --rtl {rtl}"));
+    }
+    if golden != "model" {
+        a.push_str(&format!(" --golden {golden}"));
+    }
+    a
+}
+
+/// The file worker `k` writes its RTL coverage counts to, next to `file`.
+pub fn worker_file(file: &Path, k: usize) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(format!(".worker-{k}"));
+    PathBuf::from(name)
+}

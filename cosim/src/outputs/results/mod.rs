@@ -1,0 +1,312 @@
+//! Machine-readable results: the JSON of a run or shard (schema in `docs/results.md`); the
+//! merge of several ([`merge`]), JUnit XML for CI dashboards ([`junit`]) and the text `run`
+//! prints ([`text`]).
+
+mod junit;
+pub mod merge;
+mod text;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::checks::coverage::Coverage;
+use crate::engine::chunk::Shard;
+use crate::temporary::write_atomically;
+use crate::Error;
+
+/// The `schema` field of every results file.
+pub const SCHEMA: &str = "ptxfma-cosim-result";
+/// Bumped on any change a reader would notice.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The parameters that define a run: two results files merge only when these are equal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Params {
+    pub seed: u64,
+    pub count: u64,
+    /// Family names, in run order.
+    pub filter: Vec<String>,
+    pub chunk_size: u64,
+    /// RTL variant under test.
+    pub rtl: String,
+    /// Reference: `model` or `rtl:<variant>`.
+    pub golden: String,
+    pub max_divergences: usize,
+    /// Cycles of each divergence waveform.
+    pub window: usize,
+    /// `registers` (whole frames every cycle) or `ports` (retired results matched by tag,
+    /// docs/dut.md); `registers` in files written before the option existed.
+    #[serde(default = "registers")]
+    pub compare: String,
+    /// With `ports`: the cycles from issue within which a result must retire.
+    #[serde(default)]
+    pub latency_bound: Option<u64>,
+}
+
+fn registers() -> String {
+    "registers".into()
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+/// Totals of one family.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FamilyRow {
+    pub family: String,
+    pub vectors: u64,
+    /// The chunks' run times (worker time, not wall time) shared out by operations.
+    pub seconds: f64,
+    pub divergences: usize,
+}
+
+/// One chunk that ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChunkRow {
+    pub index: usize,
+    /// The families its stream interleaves, as `--filter` takes them (`all`, `f32,vmad`).
+    pub stream: String,
+    /// The chunk stream's seed (`fma-cosim replay --seed`).
+    pub seed: u64,
+    /// Operations in the chunk's stream (`fma-cosim replay --count`).
+    pub ops: u64,
+    /// Operations compared (fewer than `ops` when the chunk stopped early).
+    pub vectors: u64,
+    /// Of those, per family.
+    pub by_family: BTreeMap<String, u64>,
+    pub cycles: u64,
+    pub seconds: f64,
+    pub divergences: usize,
+    /// Stopped by Ctrl-C before its end.
+    pub interrupted: bool,
+}
+
+/// One divergent operation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DivergenceRow {
+    pub chunk: usize,
+    /// The family of the divergent operation.
+    pub family: String,
+    /// Cycle within the chunk's stream after whose edge the banks differ.
+    pub cycle: u64,
+    /// Cycle the operation was presented in; null for the reset state.
+    pub issue: Option<u64>,
+    /// First differing bank (`s1`, `s2`, `s3`, `out`, `ports`) and its first field.
+    pub stage: String,
+    pub field: String,
+    /// The PTX spelling of the operation (`bubble ...` for a bubble, `reset` for none).
+    pub instruction: String,
+    /// Stage, field, family and instruction: divergences with the same signature are one bug
+    /// as far as triage can tell.
+    pub signature: String,
+    /// The report as `run` prints it.
+    pub report: String,
+    /// Commands that reproduce it, as printed in the report.
+    pub reproduce: Vec<String>,
+    /// The waveform, written for the first divergence of each signature only.
+    pub waveform: Option<String>,
+    /// The GTKWave save file beside it, which opens on this divergence.
+    #[serde(default)]
+    pub waveform_save: Option<String>,
+    /// Trace time of the clock edge at which `cosim.mismatch` rises in `waveform` (this
+    /// divergence's cycle); null where no waveform was written.
+    #[serde(default)]
+    pub waveform_mismatch_time: Option<u64>,
+}
+
+/// A run's chunks summed ([`RunResult::totals`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Totals {
+    pub vectors: u64,
+    pub cycles: u64,
+    /// Worker time, not wall time.
+    pub seconds: f64,
+}
+
+/// `vectors` per second of `seconds` as the summaries print it (`-` for no time).
+pub fn rate(vectors: u64, seconds: f64) -> String {
+    if seconds > 0.0 {
+        format!("{:.0}", vectors as f64 / seconds)
+    } else {
+        "-".into()
+    }
+}
+
+/// Divergences sharing a signature.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SignatureRow {
+    pub signature: String,
+    pub count: usize,
+    /// Chunk and cycle of the first occurrence, whose report and waveform stand for all.
+    pub first_chunk: usize,
+    pub first_cycle: u64,
+    pub waveform: Option<String>,
+    #[serde(default)]
+    pub waveform_save: Option<String>,
+}
+
+/// The result of a run, a shard, or a merge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub schema: String,
+    pub schema_version: u32,
+    pub tool: Tool,
+    /// `verilator --version` of the build.
+    pub verilator: String,
+    pub params: Params,
+    /// The shard this file holds; null for a whole run or a merge.
+    pub shard: Option<Shard>,
+    /// Chunks in the whole run (all shards).
+    pub chunks_planned: usize,
+    /// Workers (`--jobs`); for a merge, the largest of its inputs.
+    pub jobs: usize,
+    /// Wall time; for a merge, the sum of its inputs'.
+    pub seconds: f64,
+    pub interrupted: bool,
+    /// What `merge` found missing (a shard, chunks); empty for a run.
+    #[serde(default)]
+    pub problems: Vec<String>,
+    /// No divergence, nothing interrupted, nothing missing.
+    pub passed: bool,
+    pub families: Vec<FamilyRow>,
+    pub chunks: Vec<ChunkRow>,
+    pub signatures: Vec<SignatureRow>,
+    pub divergences: Vec<DivergenceRow>,
+    /// Functional coverage of the chunks that ran (`run --coverage`), merged by addition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
+}
+
+impl RunResult {
+    /// A result with the totals (families, signatures, `passed`) derived from `chunks` and
+    /// `divergences`, both in chunk order.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        verilator: &str,
+        params: Params,
+        shard: Option<Shard>,
+        chunks_planned: usize,
+        jobs: usize,
+        seconds: f64,
+        chunks: Vec<ChunkRow>,
+        divergences: Vec<DivergenceRow>,
+    ) -> RunResult {
+        let mut r = RunResult {
+            schema: SCHEMA.into(),
+            schema_version: SCHEMA_VERSION,
+            tool: Tool {
+                name: "fma-cosim".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            verilator: verilator.into(),
+            params,
+            shard,
+            chunks_planned,
+            jobs,
+            seconds,
+            interrupted: false,
+            problems: Vec::new(),
+            passed: false,
+            families: Vec::new(),
+            chunks,
+            signatures: Vec::new(),
+            divergences,
+            coverage: None,
+        };
+        r.derive_totals();
+        r
+    }
+
+    /// Recomputes families, signatures, `interrupted` and `passed` from chunks and divergences.
+    fn derive_totals(&mut self) {
+        self.families = self
+            .params
+            .filter
+            .iter()
+            .map(|f| {
+                let mut row = FamilyRow {
+                    family: f.clone(),
+                    vectors: 0,
+                    seconds: 0.0,
+                    divergences: self.divergences.iter().filter(|d| &d.family == f).count(),
+                };
+                for c in &self.chunks {
+                    let n = c.by_family.get(f).copied().unwrap_or(0);
+                    row.vectors += n;
+                    if c.vectors > 0 {
+                        row.seconds += c.seconds * n as f64 / c.vectors as f64;
+                    }
+                }
+                row
+            })
+            .collect();
+        let mut sigs: Vec<SignatureRow> = Vec::new();
+        for d in &self.divergences {
+            match sigs.iter_mut().find(|s| s.signature == d.signature) {
+                Some(s) => s.count += 1,
+                None => sigs.push(SignatureRow {
+                    signature: d.signature.clone(),
+                    count: 1,
+                    first_chunk: d.chunk,
+                    first_cycle: d.cycle,
+                    waveform: d.waveform.clone(),
+                    waveform_save: d.waveform_save.clone(),
+                }),
+            }
+        }
+        self.signatures = sigs;
+        self.interrupted = self.chunks.iter().any(|c| c.interrupted);
+        self.passed = self.divergences.is_empty() && !self.interrupted && self.problems.is_empty();
+    }
+
+    pub fn total_vectors(&self) -> u64 {
+        self.families.iter().map(|f| f.vectors).sum()
+    }
+
+    /// Writes the JSON to `path` (through a temporary file, so a reader never sees half).
+    pub fn write_json(&self, path: &Path) -> Result<(), Error> {
+        write_atomically(path, self.json()?.as_bytes())
+    }
+
+    /// The JSON text of the result.
+    pub fn json(&self) -> Result<String, Error> {
+        serde_json::to_string_pretty(self)
+            .map_err(|e| Error::new(format!("JSON of the result: {e}")))
+    }
+
+    /// Reads a results file, checking that it is one.
+    pub fn read_json(path: &Path) -> Result<RunResult, Error> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+        let v: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| Error::new(format!("{}: not JSON: {e}", path.display())))?;
+        if v.get("schema").and_then(|s| s.as_str()) != Some(SCHEMA) {
+            return Err(Error::new(format!(
+                "{}: not a fma-cosim results file (no \"schema\": \"{SCHEMA}\")",
+                path.display()
+            )));
+        }
+        let version = v.get("schema_version").and_then(|s| s.as_u64());
+        if version != Some(SCHEMA_VERSION as u64) {
+            return Err(Error::new(format!(
+                "{}: schema version {version:?}, this fma-cosim reads {SCHEMA_VERSION}",
+                path.display()
+            )));
+        }
+        serde_json::from_value(v).map_err(|e| Error::new(format!("{}: {e}", path.display())))
+    }
+
+    /// The chunks' vectors, cycles and worker seconds, summed.
+    pub fn totals(&self) -> Totals {
+        Totals {
+            vectors: self.chunks.iter().map(|c| c.vectors).sum(),
+            cycles: self.chunks.iter().map(|c| c.cycles).sum(),
+            seconds: self.chunks.iter().map(|c| c.seconds).sum(),
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The results as `run` and `merge` print them: the per-family table and the verdict.
+
+use std::fmt::Write as _;
+
+use super::{rate, RunResult, Totals};
+
+impl RunResult {
+    /// The per-family table as `run` prints it, then the signatures.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{:<12} {:>12} {:>12} {:>12}",
+            "family", "vectors", "divergences", "vectors/s"
+        );
+        for r in &self.families {
+            let _ = writeln!(
+                s,
+                "{:<12} {:>12} {:>12} {:>12}",
+                r.family,
+                r.vectors,
+                r.divergences,
+                rate(r.vectors, r.seconds)
+            );
+        }
+        let Totals {
+            vectors: v,
+            cycles: c,
+            seconds: t,
+        } = self.totals();
+        let _ = writeln!(
+            s,
+            "{:<12} {:>12} {:>12} {:>12}   ({c} cycles in {} chunks; vectors/s per worker)",
+            "total",
+            v,
+            self.divergences.len(),
+            rate(v, t),
+            self.chunks.len()
+        );
+        if !self.signatures.is_empty() {
+            let _ = writeln!(
+                s,
+                "\n{:>8}  signature (stage field | family | instruction)",
+                "count"
+            );
+            for g in &self.signatures {
+                let _ = writeln!(s, "{:>8}  {}", g.count, g.signature);
+            }
+        }
+        s
+    }
+
+    /// The verdict line.
+    pub fn verdict(&self) -> String {
+        let div = self.divergences.len();
+        if !self.problems.is_empty() {
+            return format!(
+                "INCOMPLETE: {}; {div} divergence(s) in what is there",
+                self.problems.join("; ")
+            );
+        }
+        match (div, self.interrupted) {
+            (0, false) => "PASSED: no divergence".into(),
+            (0, true) => "INTERRUPTED: no divergence in the part that ran".into(),
+            (n, i) => format!(
+                "FAILED: {n} divergence(s) in {} signature(s){}",
+                self.signatures.len(),
+                if i { " (interrupted)" } else { "" }
+            ),
+        }
+    }
+}
