@@ -9,7 +9,7 @@ use ptxfma_ptx::quote::{self, quote, quote_os};
 
 /// One line for a clap error, without the `error: ` prefix; `args` is the command line clap
 /// was given, program name first. clap's own rendering spreads over several lines and echoes
-/// the offending argument whole; this quotes it with [`quote`]. Nothing here is particular to
+/// the offending argument whole; this quotes it with [`quote()`]. Nothing here is particular to
 /// one command: `fma-model` and the co-simulator word their errors the same way.
 pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
     let string = |kind| match e.get(kind) {
