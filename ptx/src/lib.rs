@@ -40,10 +40,10 @@
 //!
 //! The crate also holds what every front end (the `fma-model` command, the co-simulator, the C
 //! ABI, Python) shares about PTX text: [`read`] (the bounded line reader and the eval line
-//! format), [`quote`] (how input is quoted in messages), [`testfloat`] (the TestFloat vector
-//! reader, here rather than in a command so the co-simulator can read the same vectors) and
-//! [`same_result`] (S1: any f32 NaN is the same result), and [`usage`] (one-line
-//! wording of a clap error, for every command of the workspace).
+//! format), [`quote`] (how input is quoted in messages) and [`same_result`] (S1: any f32 NaN is
+//! the same result). What only the commands share, the wording of clap's errors and the
+//! TestFloat vector reader, is in `ptxfma-cli-common` (`cli-common/`), so that the libraries
+//! over this crate pull in neither clap nor flate2.
 //!
 //! Where each part lives:
 //! - `error`: [`DecodeError`], the one error type, and the `bail!` shorthand;
@@ -69,8 +69,6 @@ mod same_result;
 mod target;
 #[cfg(test)]
 mod test_util;
-pub mod testfloat;
-pub mod usage;
 mod vmad;
 
 pub use error::DecodeError;

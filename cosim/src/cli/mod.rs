@@ -218,7 +218,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
             };
             eprintln!(
                 "error: {} (see `{help}`)",
-                ptxfma_ptx::usage::usage_error(&e, &args)
+                ptxfma_cli_common::usage::usage_error(&e, &args)
             );
             return 2;
         }

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::engine::chunk::{self, Chunk, Shard};
+use ptxfma_cli_common::testfloat::{self, Func};
 use ptxfma_model::ctrl::Rnd;
-use ptxfma_ptx::testfloat::{self, Func};
 
 use crate::checks::coverage::{Coverage, CoverageSubscriber};
 use crate::engine::lockstep::Config;

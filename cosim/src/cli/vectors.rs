@@ -2,7 +2,7 @@
 //! each retired result also checked against the file.
 //!
 //! Two formats: Berkeley TestFloat `testfloat_gen` output (`--testfloat f64_mulAdd -rmin`, read
-//! by `ptxfma_ptx::testfloat` exactly as `fma-model check` reads it), or `fma-model eval` lines
+//! by `ptxfma_cli_common::testfloat` as `fma-model check` reads it), or `fma-model eval` lines
 //! (`.target` lines and `//` comments allowed) with an optional last column holding the expected
 //! result. Plain or gzipped. Results compare bit for bit, except that an f32 NaN matches any
 //! NaN unless `--strict-nan` (PTX leaves the f32 NaN open; f64 payloads are compared always for
@@ -15,10 +15,10 @@ use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+use ptxfma_cli_common::testfloat::{self, Func};
 use ptxfma_model::ctrl::{Ctrl, Rnd};
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::read::MAX_LINE;
-use ptxfma_ptx::testfloat::{self, Func};
 use ptxfma_ptx::{self as op, Target};
 
 use crate::engine::golden;

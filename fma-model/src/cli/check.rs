@@ -18,12 +18,12 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
+use ptxfma_cli_common::testfloat::{open, parse_line, parse_rounding, Case, Func};
 use ptxfma_model::ctrl::{Ctrl, Rnd};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline, LATENCY};
 use ptxfma_ptx::print::eval_line;
 use ptxfma_ptx::quote::{quote, quote_os};
 use ptxfma_ptx::read::{read_line, MAX_LINE};
-use ptxfma_ptx::testfloat::{open, parse_line, parse_rounding, Case, Func};
 
 /// `fma-model check --help`, after the one-line summary.
 pub(super) const LONG_ABOUT: &str = "\

@@ -14,7 +14,7 @@ use std::ffi::OsString;
 use clap::Parser;
 
 use clap::error::ErrorKind;
-use ptxfma_ptx::usage::usage_error;
+use ptxfma_cli_common::usage::usage_error;
 
 const ABOUT: &str =
     "Evaluates PTX fma/mad/add/sub/mul/vmad instructions on the ptxfma golden model, \

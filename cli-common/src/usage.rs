@@ -5,11 +5,11 @@ use std::ffi::OsString;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
-use crate::quote::{self, quote, quote_os};
+use ptxfma_ptx::quote::{self, quote, quote_os};
 
 /// One line for a clap error, without the `error: ` prefix; `args` is the command line clap
 /// was given, program name first. clap's own rendering spreads over several lines and echoes
-/// the offending argument whole; this quotes it with [`quote`]. Nothing here is particular to
+/// the offending argument whole; this quotes it with [`quote()`]. Nothing here is particular to
 /// one command: `fma-model` and the co-simulator word their errors the same way.
 pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
     let string = |kind| match e.get(kind) {
@@ -58,7 +58,7 @@ pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
             }
             m
         }
-        // The value parsers of this crate write messages that quote the value themselves.
+        // The workspace's value parsers write messages that quote the value themselves.
         (ErrorKind::ValueValidation, Some(a), _) => match std::error::Error::source(e) {
             Some(why) => format!("`{a}`: {why}"),
             None => format!("invalid value for `{a}`"),

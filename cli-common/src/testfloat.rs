@@ -10,9 +10,9 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
-use crate::quote::quote;
-use crate::same_result;
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
+use ptxfma_ptx::quote::quote;
+use ptxfma_ptx::same_result;
 
 /// A TestFloat function that is one PTX instruction on this pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn functions_are_the_ptx_instructions() {
-        use crate::{decode, Target};
+        use ptxfma_ptx::{decode, Target};
         let t = Target::default();
         for (f, ptx) in [
             (Func::F32MulAdd, "fma.rm.f32"),

@@ -1,0 +1,9 @@
+//! What the workspace's commands (`fma-model` and the co-simulator `fma-cosim`) share and the
+//! libraries (the PTX decoder `ptxfma-ptx`, the C ABI, Python) must not pull in:
+//! - [`usage`]: one-line wording of a clap error, so that every command words and quotes a bad
+//!   command line alike (clap);
+//! - [`testfloat`]: the Berkeley TestFloat vector reader (plain or gzipped, flate2), so that
+//!   `fma-model check` and `fma-cosim run --testfloat` read a corpus the same way.
+
+pub mod testfloat;
+pub mod usage;
