@@ -12,7 +12,7 @@ LATENCY: int
 CTRL_BITS: int
 
 def decode(ptx: str, target: str = "sm_100") -> int:
-    """The 24-bit control word of a PTX spelling, e.g. ``decode("fma.rn.ftz.f32")`` or
+    """The 27-bit control word of a PTX spelling, e.g. ``decode("fma.rn.ftz.f32")`` or
     ``decode("vmad.s32.s32.s32.shr7 -a.h1, b.b0, c")``. Raises ``ValueError`` with the
     decoder's reason for a bad spelling or target."""
 

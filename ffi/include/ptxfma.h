@@ -34,8 +34,8 @@ enum PtxfmaStatus
   PTXFMA_STATUS_DECODE = -3,
   // The target (`sm_NN`) is not a PTX target.
   PTXFMA_STATUS_BAD_TARGET = -4,
-  // A control word with bits above bit 23, or (for evaluation) one no PTX instruction
-  // decodes to.
+  // A word wider than the 27-bit control word (`PTXFMA_CTRL_BITS`), or (for evaluation)
+  // one no PTX instruction decodes to.
   PTXFMA_STATUS_BAD_CTRL = -5,
   // A pipeline handle that was never created or was already freed.
   PTXFMA_STATUS_BAD_HANDLE = -6,

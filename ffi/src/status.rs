@@ -23,8 +23,8 @@ pub enum PtxfmaStatus {
     Decode = -3,
     /// The target (`sm_NN`) is not a PTX target.
     BadTarget = -4,
-    /// A control word with bits above bit 23, or (for evaluation) one no PTX instruction
-    /// decodes to.
+    /// A word wider than the 27-bit control word (`PTXFMA_CTRL_BITS`), or (for evaluation)
+    /// one no PTX instruction decodes to.
     BadCtrl = -5,
     /// A pipeline handle that was never created or was already freed.
     BadHandle = -6,

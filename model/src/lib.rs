@@ -1,9 +1,11 @@
 //! ptxfma golden model.
 //!
 //! A cycle-level model of one FMA pipe that executes PTX `fma`/`mad` (f32, f64, f32x2, sm_1x),
-//! mixed-precision `add`/`sub`/`fma` .f32.{f16,bf16}, `add`/`sub`/`mul` .f32/.f64 and the integer
-//! `vmad`. The micro-architecture is described in `docs/microarchitecture.md`. The folders follow
-//! the block diagram:
+//! `add`/`sub`/`mul` .f32/.f64/.f32x2, mixed-precision `add`/`sub`/`fma` .f32.{f16,bf16},
+//! half-precision `fma`/`add`/`sub`/`mul` .f16, .bf16, .f16x2 and .bf16x2 (`fma` also with
+//! `.relu` and `.oob`), and the integer `vmad`: the kinds of [`ctrl::Kind`] (f32, f64, f32x2,
+//! sm_1x, vmad, half, half2). The micro-architecture is described in
+//! `docs/microarchitecture.md`. The folders follow the block diagram:
 //! - [`format`], [`geometry`], [`wide`]: the number formats, the datapath's widths and the adder
 //!   window (drawn in `geometry`), and the wide words the parts compute on;
 //! - [`ctrl`]: the control word every stage carries (`in_ctrl_i`), and which words have a PTX

@@ -1,11 +1,9 @@
 //! The AVX2 backend: each value is two 256-bit registers of four lanes each (`K` registers in
 //! general). The stages are a long chain of dependent steps, and two independent chains side by
-//! side keep the core busy, though they spill more of AVX2's sixteen registers: with the
-//! stages of issue 23, f32 `run` went from 84 to 91 M ops/s and f64 from 82 to 85 with two
-//! registers, and four gave 90 and 85. (With the Booth array in the stages, one register had
-//! measured fastest: 35 M ops/s f64 against 33 with two and 22 with four.) Compares give
-//! all-ones lanes directly, and selects are `vpblendvb` on those masks. AVX2 lacks several
-//! 64-bit lane operations the stages use, built here from the ones it has:
+//! side keep the core busy, though they spill more of AVX2's sixteen registers; two are faster
+//! than one or four (`docs/measurements.md`). Compares give all-ones lanes directly, and
+//! selects are `vpblendvb` on those masks. AVX2 lacks several 64-bit lane operations the stages
+//! use, built here from the ones it has:
 //!
 //! - unsigned compares and min/max: signed `vpcmpgtq` after flipping the sign bits, then a
 //!   blend;
