@@ -18,6 +18,12 @@
 //! | `{add,sub,mul}{.rnd}{.ftz}{.sat}.f32` (default `.rn`) | all | `F32` (`ftz` forced on sm_1x) |
 //! | `{add,sub,mul}{.rnd}.f64` (default `.rn`) | sm_13+ | `F64` |
 //! | `vmad.dtype.atype.btype{.po}{.sat}{.scale}` | sm_20+ | `Vmad` |
+//! | `fma.rn{.ftz}{.sat}.f16`, `fma.rn{.ftz}.relu.f16`, `fma.rn.oob{.sat}.f16`, `fma.rn.oob.relu.f16` | sm_53+ (`.relu` sm_80, `.oob` sm_90) | `Half`, `ab_fmt` `F16` |
+//! | `fma.rn{.oob}{.relu}.bf16` | sm_80+ (`.oob` sm_90) | `Half`, `ab_fmt` `Bf16` |
+//! | `fma.{rz,rm,rp}{.oob}{.relu}.bf16` | sm_80+ (`.oob` sm_90) | `Half`, `ab_fmt` `F16`, `via_f32`, the written `rnd`, no `relu` (S13) |
+//! | `{add,sub,mul}{.rn}{.ftz}{.sat}.f16` (default `.rn`) | sm_53+ | `Half`, `ab_fmt` `F16` |
+//! | `{add,sub,mul}{.rn}.bf16` (default `.rn`) | sm_90+ | `Half`, `ab_fmt` `Bf16` |
+//! | the same with `.f16x2` and `.bf16x2` (two lanes, lane 0 in bits 15:0); `fma.{rz,rm,rp}{.oob}{.relu}.bf16x2` | as above | `Half2`; the `.rz/.rm/.rp` bf16x2 forms are the `.rn` word (S13) |
 //!
 //! Decisions the PTX pages leave open, taken here:
 //! - Modifier order: PTX writes `.rnd`, `.ftz`, `.sat`, then the type. Any order of those three
@@ -33,6 +39,11 @@
 //!   whether `.ftz` was written: `Kind::Sm1x` flushes regardless (`Ctrl::flush`), and keeping
 //!   the spelling lets a word print back ([`print::ptx_spelling`]) as the text it came from.
 //!   Its final rounding is to nearest even, so `rnd` is `Rn`.
+//! - Half precision (`.f16`, `.bf16`, `.f16x2`, `.bf16x2`), as `ptxas` accepts it: `fma` needs a
+//!   rounding modifier, `.rn`, and bfloat16 `fma` also takes `.rz/.rm/.rp`, decoded to what an
+//!   H100 computes (S13); `add/sub/mul` take `.rn` or none (the same word); `.ftz` and `.sat` on
+//!   binary16 only; `.sat` and `.relu` exclude each other; `.relu` and `.oob` on `fma` only, and
+//!   `.oob` takes no `.ftz`; `mad` has no half form.
 //! - vmad: see [`decode_vmad`].
 //!
 //! [`parse_line`] reads the `fma-model eval` line format: the mnemonic followed by hex operands in
