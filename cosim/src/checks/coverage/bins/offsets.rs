@@ -319,33 +319,6 @@ pub mod vmbounds {
         AROUND[12],
         HIGH_BIT[31],
     }
-    /// The limits' neighbours, as (final type signed, 64-bit result, name), in `AROUND` order.
-    pub const AROUND_AT: [(bool, i64, &str); 12] = [
-        (true, i32::MAX as i64 - 1, "s32 .sat: INT_MAX - 1 (kept)"),
-        (true, i32::MAX as i64, "s32 .sat: INT_MAX (kept)"),
-        (
-            true,
-            i32::MAX as i64 + 1,
-            "s32 .sat: INT_MAX + 1 (clamped high)",
-        ),
-        (true, i32::MIN as i64 + 1, "s32 .sat: INT_MIN + 1 (kept)"),
-        (true, i32::MIN as i64, "s32 .sat: INT_MIN (kept)"),
-        (
-            true,
-            i32::MIN as i64 - 1,
-            "s32 .sat: INT_MIN - 1 (clamped low)",
-        ),
-        (false, -1, "u32 .sat: -1 (clamped low)"),
-        (false, 0, "u32 .sat: 0 (kept)"),
-        (false, 1, "u32 .sat: 1 (kept)"),
-        (false, u32::MAX as i64 - 1, "u32 .sat: UINT_MAX - 1 (kept)"),
-        (false, u32::MAX as i64, "u32 .sat: UINT_MAX (kept)"),
-        (
-            false,
-            u32::MAX as i64 + 1,
-            "u32 .sat: UINT_MAX + 1 (clamped high)",
-        ),
-    ];
-    /// The lowest of the u32 high clamp's bits.
-    pub const HIGH_LSB: u32 = 32;
+    /// The limits the directed stimulus aims at, and their neighbours.
+    pub use crate::engine::directed::vmad::{AROUND_AT, HIGH_LSB};
 }
