@@ -11,7 +11,6 @@
 //! The file runs in segments of [`SEGMENT`] operations, each from reset, one operation per
 //! cycle back to back, so memory stays bounded for any corpus.
 
-use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +22,7 @@ use ptxfma_ptx::{self as op, Target};
 
 use crate::engine::golden;
 use crate::engine::lockstep::{self, Config};
+use crate::engine::ports;
 use crate::engine::regress::sides::Sides;
 use crate::engine::stim;
 use crate::engine::stream;
@@ -261,20 +261,18 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
             );
             break;
         }
-        // The RTL's retired results, in issue order, against the file.
-        let mut due: VecDeque<&Vector> = segment.iter().collect();
+        // The RTL's retired results against the file, matched by tag as ports checking does.
+        let mut tags = ports::Tags::default();
+        for (i, v) in segment.iter().enumerate() {
+            tags.issue(v.inp.tag, i as u64);
+        }
         for &(tag, d) in &out.retired {
-            let Some(v) = due.pop_front() else {
+            let Some(i) = tags.retire(tag) else {
                 return Err(Error::new(format!(
-                    "the RTL retired tag {tag} with nothing in flight"
+                    "the RTL retired tag {tag} with nothing in flight under it"
                 )));
             };
-            if tag != v.inp.tag {
-                return Err(Error::new(format!(
-                    "line {}: the RTL retired tag {tag} where tag {} was due",
-                    v.line, v.inp.tag
-                )));
-            }
+            let v = &segment[i as usize];
             let Some(expected) = v.expected else {
                 continue;
             };
@@ -300,8 +298,9 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
                 );
             }
         }
-        if let Some(v) = due.front() {
-            return Err(Error::new(format!("line {}: no result retired", v.line)));
+        if let Some(i) = tags.oldest() {
+            let line = segment[i as usize].line;
+            return Err(Error::new(format!("line {line}: no result retired")));
         }
     }
     if vectors == 0 {

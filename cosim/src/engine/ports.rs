@@ -102,14 +102,51 @@ struct Pending {
     actual: Option<(u64, u64)>,
 }
 
+/// The operations in flight under each tag, oldest first: how a retirement names its
+/// operation. An operation is known by an id of the caller's (its issue cycle, its index).
+#[derive(Default)]
+pub struct Tags {
+    by_tag: HashMap<u16, VecDeque<u64>>,
+}
+
+impl Tags {
+    /// Operation `id` issued under `tag`.
+    pub fn issue(&mut self, tag: u16, id: u64) {
+        self.by_tag.entry(tag).or_default().push_back(id);
+    }
+
+    /// A result retired under `tag`: the oldest operation in flight under it, which is no
+    /// longer in flight (none: the tag names no operation in flight).
+    pub fn retire(&mut self, tag: u16) -> Option<u64> {
+        self.by_tag.get_mut(&tag).and_then(VecDeque::pop_front)
+    }
+
+    /// Stops waiting for operation `id` under `tag`.
+    pub fn forget(&mut self, tag: u16, id: u64) {
+        if let Some(q) = self.by_tag.get_mut(&tag) {
+            q.retain(|&c| c != id);
+        }
+    }
+
+    /// The oldest operation still in flight under any tag.
+    pub fn oldest(&self) -> Option<u64> {
+        self.by_tag.values().filter_map(|q| q.front()).min().copied()
+    }
+
+    /// Nothing in flight any more (a reset).
+    pub fn clear(&mut self) {
+        self.by_tag.clear();
+    }
+}
+
 /// The state of a ports-only check across the batches of one stream.
 pub struct Checker {
     bound: u64,
     /// Operations by issue cycle, from `base` on; `None` for cycles with nothing pending.
     inflight: VecDeque<Option<Pending>>,
     base: u64,
-    /// Issue cycles of the operations in flight under each tag not yet retired, oldest first.
-    by_tag: HashMap<u16, VecDeque<u64>>,
+    /// Issue cycles of the operations in flight under each tag not yet retired.
+    tags: Tags,
 }
 
 impl Checker {
@@ -118,7 +155,7 @@ impl Checker {
             bound,
             inflight: VecDeque::new(),
             base: 0,
-            by_tag: HashMap::new(),
+            tags: Tags::default(),
         }
     }
 
@@ -140,7 +177,7 @@ impl Checker {
         // A reset (rst_ni held low through this cycle) throws away whatever is in flight.
         if input.reset {
             self.inflight.iter_mut().for_each(|p| *p = None);
-            self.by_tag.clear();
+            self.tags.clear();
         }
         // Issue.
         self.inflight.push_back(input.issues().then_some(Pending {
@@ -150,7 +187,7 @@ impl Checker {
             actual: None,
         }));
         if input.issues() {
-            self.by_tag.entry(input.tag).or_default().push_back(cycle);
+            self.tags.issue(input.tag, cycle);
         }
         let d = |w: &[u32]| w[2] as u64 | (w[3] as u64) << 32;
         // The reference retires in order, a fixed number of cycles after issue.
@@ -177,7 +214,7 @@ impl Checker {
         // The design retires by tag.
         if actual[0] & 1 != 0 {
             let tag = actual[1] as u16;
-            match self.by_tag.get_mut(&tag).and_then(VecDeque::pop_front) {
+            match self.tags.retire(tag) {
                 Some(issue) => {
                     if let Some(Some(p)) = self.slot(issue) {
                         p.actual = Some((d(actual), cycle));
@@ -242,9 +279,7 @@ impl Checker {
         let Some(Some(p)) = self.slot(issue).map(Option::take) else {
             return;
         };
-        if let Some(q) = self.by_tag.get_mut(&p.input.tag) {
-            q.retain(|&c| c != issue);
-        }
+        self.tags.forget(p.input.tag, issue);
         found.push(Found {
             cycle,
             issue: Some(issue),
@@ -268,7 +303,7 @@ impl Checker {
             self.expire(self.base + k, cycle, found);
         }
         self.inflight.clear();
-        self.by_tag.clear();
+        self.tags.clear();
     }
 }
 
@@ -276,6 +311,24 @@ impl Checker {
 mod tests {
     use super::*;
     use ptxfma_model::ctrl::{Kind, Rnd};
+
+    /// A tag names the oldest operation in flight under it; a forgotten one is skipped.
+    #[test]
+    fn tags_retire_oldest_first() {
+        let mut t = Tags::default();
+        for (tag, id) in [(7, 0), (3, 1), (7, 2), (7, 3)] {
+            t.issue(tag, id);
+        }
+        assert_eq!(t.oldest(), Some(0));
+        assert_eq!(t.retire(7), Some(0));
+        t.forget(7, 2);
+        assert_eq!(t.retire(7), Some(3));
+        assert_eq!(t.retire(7), None);
+        assert_eq!(t.retire(5), None);
+        assert_eq!(t.oldest(), Some(1));
+        t.clear();
+        assert_eq!(t.oldest(), None);
+    }
 
     fn ports(valid: bool, tag: u16, d: u64) -> [u32; 4] {
         [valid as u32, tag as u32, d as u32, (d >> 32) as u32]
