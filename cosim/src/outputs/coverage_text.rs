@@ -2,19 +2,17 @@
 
 use std::fmt::Write;
 
-use crate::checks::coverage::Coverage;
+use crate::checks::coverage::{Coverage, Totals};
 
 /// The per-group table: bins hit / reachable, percent, unreachable bins.
 pub fn summary(c: &Coverage) -> String {
     let groups = c.groups();
-    let (hit, reach, unr, bad) = groups.iter().fold((0, 0, 0, 0), |t, g| {
-        (
-            t.0 + g.hit,
-            t.1 + g.reachable,
-            t.2 + g.unreachable,
-            t.3 + g.unreachable_hit,
-        )
-    });
+    let Totals {
+        hit,
+        reachable: reach,
+        unreachable: unr,
+        unreachable_hit: bad,
+    } = c.totals();
     let w = groups
         .iter()
         .map(|g| g.name.len())

@@ -83,6 +83,22 @@ impl GroupSummary {
     }
 }
 
+/// Bin counts summed over every group ([`Coverage::totals`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub hit: usize,
+    pub reachable: usize,
+    pub unreachable: usize,
+    pub unreachable_hit: usize,
+}
+
+impl Totals {
+    /// Reachable bins hit, in percent of all reachable bins.
+    pub fn percent(&self) -> f64 {
+        percent(self.hit, self.reachable)
+    }
+}
+
 fn percent(hit: usize, of: usize) -> f64 {
     if of == 0 {
         100.0
@@ -424,13 +440,19 @@ impl Coverage {
         }
     }
 
+    /// The groups' counts summed.
+    pub fn totals(&self) -> Totals {
+        self.groups().iter().fold(Totals::default(), |t, g| Totals {
+            hit: t.hit + g.hit,
+            reachable: t.reachable + g.reachable,
+            unreachable: t.unreachable + g.unreachable,
+            unreachable_hit: t.unreachable_hit + g.unreachable_hit,
+        })
+    }
+
     /// Reachable bins hit, in percent of all reachable bins.
     pub fn total_percent(&self) -> f64 {
-        let (hit, of) = self
-            .groups()
-            .iter()
-            .fold((0, 0), |(h, r), g| (h + g.hit, r + g.reachable));
-        percent(hit, of)
+        self.totals().percent()
     }
 
     /// The count of one bin (`None` when there is no such bin).

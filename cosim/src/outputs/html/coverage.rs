@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::esc;
-use crate::checks::coverage::Coverage;
+use crate::checks::coverage::{Coverage, Totals};
 
 const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:72em}
@@ -44,14 +44,12 @@ fn bar(pct: f64) -> String {
 pub fn page(c: &Coverage) -> String {
     let groups = c.groups();
     let rows = c.rows();
-    let (hit, reach, unr, bad) = groups.iter().fold((0, 0, 0, 0), |t, g| {
-        (
-            t.0 + g.hit,
-            t.1 + g.reachable,
-            t.2 + g.unreachable,
-            t.3 + g.unreachable_hit,
-        )
-    });
+    let Totals {
+        hit,
+        reachable: reach,
+        unreachable: unr,
+        unreachable_hit: bad,
+    } = c.totals();
     let mut s = String::new();
     let _ = write!(
         s,
