@@ -46,7 +46,7 @@ fn a_short_run_covers_the_design_and_verilator_coverage_reads_it() {
     assert!(out.contains("RTL coverage"), "{out}");
     for k in 0..2 {
         assert!(
-            !regress::sides::worker_file(&dat, k).exists(),
+            !regress::worker_file(&dat, k).exists(),
             "worker file {k} left behind"
         );
     }

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser};
 
-use crate::engine::regress::sides::Sides;
 use crate::engine::rtl;
+use crate::engine::sides::Sides;
 use crate::engine::stream::Families;
 use crate::outputs::results::{self, RunResult};
 use crate::temporary::Temporary;

@@ -11,9 +11,9 @@ use crate::checks::coverage::{Coverage, CoverageSubscriber};
 use crate::engine::lockstep::Config;
 use crate::engine::ports::{self, Compare};
 use crate::engine::regress::placement::Placement;
-use crate::engine::regress::sides::Sides;
 use crate::engine::regress::{self, Progress, Ran};
 use crate::engine::rtl;
+use crate::engine::sides::Sides;
 use crate::engine::stream::Families;
 use crate::outputs::results::{ChunkRow, Params, RunResult};
 use crate::outputs::rtlcov;
@@ -373,9 +373,7 @@ fn regress(
     let _worker_parts: Vec<temporary::Temporary> = a
         .rtl_coverage
         .iter()
-        .flat_map(|f| {
-            (0..jobs).map(|k| temporary::Temporary::new(regress::sides::worker_file(f, k)))
-        })
+        .flat_map(|f| (0..jobs).map(|k| temporary::Temporary::new(regress::worker_file(f, k))))
         .collect();
     let total: u64 = plan.chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();

@@ -23,7 +23,7 @@ use ptxfma_ptx::{self as op, Target};
 use crate::engine::golden;
 use crate::engine::lockstep::{self, Config};
 use crate::engine::ports;
-use crate::engine::regress::sides::Sides;
+use crate::engine::sides::Sides;
 use crate::engine::stim;
 use crate::engine::stream;
 use crate::outputs::report::{self, Origin};

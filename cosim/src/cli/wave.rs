@@ -145,7 +145,7 @@ pub fn wave(a: Args) -> Result<u8, Error> {
 /// a ports divergence shows.
 fn ports_wave(
     a: &Args,
-    sides: &crate::engine::regress::sides::Sides,
+    sides: &crate::engine::sides::Sides,
     reference: &dyn golden::Golden,
     mut inputs: Vec<PipeIn>,
 ) -> Result<u8, Error> {

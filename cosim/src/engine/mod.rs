@@ -12,6 +12,7 @@
 //!   [`subscriber`];
 //! - [`scoreboard`], [`ports`]: how frames are judged (whole registers, or the retired
 //!   results under the ports rules) and the divergences;
+//! - [`sides`]: the two sides of a comparison as the command line names them;
 //! - [`regress`]: the chunks run by several workers, each with its own sides;
 //! - [`replay`]: one operation replayed alone from reset on both sides.
 
@@ -27,6 +28,7 @@ pub mod regress;
 pub mod replay;
 pub mod rtl;
 pub mod scoreboard;
+pub mod sides;
 pub mod stim;
 pub mod stream;
 pub mod subscriber;

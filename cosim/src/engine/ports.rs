@@ -130,7 +130,11 @@ impl Tags {
 
     /// The oldest operation still in flight under any tag.
     pub fn oldest(&self) -> Option<u64> {
-        self.by_tag.values().filter_map(|q| q.front()).min().copied()
+        self.by_tag
+            .values()
+            .filter_map(|q| q.front())
+            .min()
+            .copied()
     }
 
     /// Nothing in flight any more (a reset).

@@ -10,6 +10,7 @@
 //! once the chunks before it are known to reach that count.
 
 use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -20,9 +21,8 @@ use crate::engine::rtl::Rtl;
 use crate::Error;
 
 pub mod placement;
-pub mod sides;
 
-use sides::{worker_file, Sides};
+use crate::engine::sides::Sides;
 
 /// What a running regression shares with the thread that watches it.
 #[derive(Default)]
@@ -201,4 +201,11 @@ fn run_chunk(
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The file worker `k` writes its RTL coverage counts to, next to `file`.
+pub fn worker_file(file: &Path, k: usize) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(format!(".worker-{k}"));
+    PathBuf::from(name)
 }

@@ -43,7 +43,7 @@ pub fn command(r: &RunResult, page: &Path) -> String {
         p.count,
         p.filter.join(","),
         p.chunk_size,
-        crate::engine::regress::sides::sides_args(&p.rtl, &p.golden)
+        crate::engine::sides::sides_args(&p.rtl, &p.golden)
     );
     if p.compare != "registers" {
         let _ = write!(s, " --compare {}", p.compare);

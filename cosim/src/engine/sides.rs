@@ -1,8 +1,6 @@
 //! The two sides of a comparison as the command line names them, for the modes that run
 //! chunks (`run`) and those that run one stream (`--vectors`, `replay`, `wave`) alike.
 
-use std::path::{Path, PathBuf};
-
 use crate::engine::{golden, rtl};
 use crate::Error;
 
@@ -18,7 +16,7 @@ pub struct Sides {
     /// outcome is the same for any `--jobs`. None: a worker's RTL is built once, all zeros.
     pub random_init: Option<u64>,
     /// `run --rtl-coverage FILE`: each worker writes its RTL's coverage counts to
-    /// [`worker_file`] when it finishes.
+    /// [`crate::engine::regress::worker_file`] when it finishes.
     pub rtl_coverage: Option<std::path::PathBuf>,
     /// `run --backpressure PERCENT` of a handshake design (0: none).
     pub backpressure: u64,
@@ -61,11 +59,4 @@ pub fn sides_args(rtl: &str, golden: &str) -> String {
         a.push_str(&format!(" --golden {golden}"));
     }
     a
-}
-
-/// The file worker `k` writes its RTL coverage counts to, next to `file`.
-pub fn worker_file(file: &Path, k: usize) -> PathBuf {
-    let mut name = file.as_os_str().to_owned();
-    name.push(format!(".worker-{k}"));
-    PathBuf::from(name)
 }
