@@ -1,7 +1,10 @@
 //! A team's design outside the checkout: `rtl/alt/`'s sources copied to a fresh directory
-//! under the system's temporary directory, and the manifests written beside them.
+//! under the system's temporary directory, the manifests written beside them, and the
+//! `fma-cosim dut build` and `run --dut` command lines the tests of `--dut` repeat.
 
 use std::path::{Path, PathBuf};
+
+use super::cosim;
 
 /// A fresh directory under the system's temporary directory (outside the checkout), removed
 /// when dropped.
@@ -35,6 +38,44 @@ impl Outside {
         );
         std::fs::write(self.0.join(name), text).unwrap();
         self.path(name)
+    }
+
+    /// `fma-cosim dut build MANIFEST --out OUT`, `out` a directory in here; returns (exit
+    /// code, stdout, stderr).
+    pub fn build(&self, manifest: &str, out: &str) -> (i32, String, String) {
+        cosim(&["dut", "build", manifest, "--out", &self.path(out)])
+    }
+
+    /// `fma-cosim run --dut BUILD --compare ports EXTRA`, `build` a directory in here: the
+    /// runs refused before they start.
+    pub fn run(&self, build: &str, extra: &[&str]) -> (i32, String, String) {
+        let dut = self.path(build);
+        let mut args = vec!["run", "--dut", &dut, "--compare", "ports"];
+        args.extend_from_slice(extra);
+        cosim(&args)
+    }
+
+    /// The build `build` (a directory in here) checked by its ports: `fma-cosim run --progress
+    /// off --dut BUILD --compare ports --count 100000 --jobs JOBS EXTRA --waves-dir WAVES`,
+    /// the waveforms in `waves` in here.
+    pub fn check(&self, build: &str, jobs: &str, extra: &[&str]) -> (i32, String, String) {
+        let (dut, waves) = (self.path(build), self.path("waves"));
+        let mut args = vec![
+            "run",
+            "--progress",
+            "off",
+            "--dut",
+            &dut,
+            "--compare",
+            "ports",
+            "--count",
+            "100000",
+            "--jobs",
+            jobs,
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--waves-dir", &waves]);
+        cosim(&args)
     }
 }
 
