@@ -5,6 +5,7 @@ mod common;
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,30 @@ use common::{cosim, scratch, Vcd};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+}
+
+/// `--a --b --c` all zero.
+const ZEROS: [&str; 3] = ["0", "0", "0"];
+
+/// `replay --ctrl CTRL --a A --b B --c C EXTRA`: one operation replayed.
+fn replay<'a>(ctrl: &'a str, [a, b, c]: [&'a str; 3], extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["replay", "--ctrl", ctrl, "--a", a, "--b", b, "--c", c];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `run --count COUNT EXTRA`.
+fn run_count<'a>(count: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", "--count", count];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `wave --vcd VCD LINES`: the operations `lines` written to `vcd`.
+fn wave<'a>(vcd: &'a Path, lines: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["wave", "--vcd", vcd.to_str().unwrap()];
+    args.extend_from_slice(lines);
+    args
 }
 
 /// Asserts a one-line error containing `want`, exit 2, and nothing on stdout.
@@ -115,38 +140,10 @@ fn replay_checks_its_stream_before_running() {
         &[&base[..], &["--index", "3", "--window", "10"]].concat(),
         "reaches before cycle 0",
     );
+    rejects(&replay("0x8000000", ZEROS, &[]), "wider than 27 bits");
+    rejects(&replay("fma.rx.f32", ZEROS, &[]), "--ctrl");
     rejects(
-        &[
-            "replay",
-            "--ctrl",
-            "0x8000000",
-            "--a",
-            "0",
-            "--b",
-            "0",
-            "--c",
-            "0",
-        ],
-        "wider than 27 bits",
-    );
-    rejects(
-        &[
-            "replay",
-            "--ctrl",
-            "fma.rx.f32",
-            "--a",
-            "0",
-            "--b",
-            "0",
-            "--c",
-            "0",
-        ],
-        "--ctrl",
-    );
-    rejects(
-        &[
-            "replay", "--ctrl", "0x9", "--a", "0", "--b", "0", "--c", "0", "--seed", "1",
-        ],
+        &replay("0x9", ZEROS, &["--seed", "1"]),
         "cannot be used with",
     );
     // A drain cycle is not reported as an operation.
@@ -163,54 +160,29 @@ fn replay_checks_its_stream_before_running() {
 fn unwritable_waves_dir_is_refused_before_the_run_or_replay() {
     let file = common::plain_file("cli-unwritable");
     let waves = file.join("waves");
+    let waves = waves.to_str().unwrap();
     rejects(
-        &[
-            "run",
-            "--count",
-            "10",
-            "--golden",
-            "rtl:default",
-            "--waves-dir",
-            waves.to_str().unwrap(),
-        ],
+        &run_count("10", &["--golden", "rtl:default", "--waves-dir", waves]),
         "waves directory",
     );
     rejects(
-        &[
-            "replay",
-            "--ctrl",
-            "0x9",
-            "--a",
-            "0x3f800000",
-            "--b",
-            "0",
-            "--c",
-            "0",
-            "--waves-dir",
-            waves.to_str().unwrap(),
-        ],
+        &replay("0x9", ["0x3f800000", "0", "0"], &["--waves-dir", waves]),
         "waves directory",
     );
     let json = file.join("r.json");
     rejects(
-        &["run", "--count", "70", "--json", json.to_str().unwrap()],
+        &run_count("70", &["--json", json.to_str().unwrap()]),
         "directory of output file",
     );
 }
 
 #[test]
 fn replay_takes_a_ptx_spelling() {
-    let (code, out, err) = cosim(&[
-        "replay",
-        "--ctrl",
+    let (code, out, err) = cosim(&replay(
         "fma.rn.f32",
-        "--a",
-        "0x3f800000",
-        "--b",
-        "0x40000000",
-        "--c",
-        "0x3f800000",
-    ]);
+        ["0x3f800000", "0x40000000", "0x3f800000"],
+        &[],
+    ));
     assert_eq!(code, 0, "{err}");
     // 1 * 2 + 1 = 3.
     assert!(out.contains("0x40400000"), "{out}");
@@ -249,17 +221,7 @@ fn a_huge_or_hostile_token_is_cut_and_escaped() {
         vec!["run", "--filter", huge.as_str()],
         vec!["run", "--count", huge.as_str()],
         vec!["run", huge.as_str()],
-        vec![
-            "replay",
-            "--ctrl",
-            huge.as_str(),
-            "--a",
-            "0",
-            "--b",
-            "0",
-            "--c",
-            "0",
-        ],
+        replay(&huge, ZEROS, &[]),
     ] {
         let (code, _, err) = cosim(&args);
         assert_eq!(code, 2);
@@ -276,15 +238,15 @@ fn a_huge_or_hostile_token_is_cut_and_escaped() {
 fn wave_writes_any_sequence() {
     let dir = scratch("cli-wave");
     let vcd = dir.join("seq.vcd");
-    let (code, out, err) = cosim(&[
-        "wave",
-        "--vcd",
-        vcd.to_str().unwrap(),
-        "fma.rn.f32 0x3f800000 0x40000000 0x3f800000",
-        "vmad.u32.u32.u32 0x5.b0, 0x3, 0x1",
-        ".target sm_13",
-        "mad.f32 0x3f800000 0x3f800000 0x00000000",
-    ]);
+    let (code, out, err) = cosim(&wave(
+        &vcd,
+        &[
+            "fma.rn.f32 0x3f800000 0x40000000 0x3f800000",
+            "vmad.u32.u32.u32 0x5.b0, 0x3, 0x1",
+            ".target sm_13",
+            "mad.f32 0x3f800000 0x3f800000 0x00000000",
+        ],
+    ));
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("no divergence"), "{out}");
     assert!(out.contains("0x40400000"), "{out}");
@@ -306,12 +268,7 @@ fn wave_writes_any_sequence() {
             .any(|(_, b)| u64::from_str_radix(b, 2).ok() == Some(0x4040_0000)),
         "{d:?}"
     );
-    let (code, _, err) = cosim(&[
-        "wave",
-        "--vcd",
-        vcd.to_str().unwrap(),
-        "fma.rn.f33 0x1 0x2 0x3",
-    ]);
+    let (code, _, err) = cosim(&wave(&vcd, &["fma.rn.f33 0x1 0x2 0x3"]));
     assert_eq!(code, 2);
     assert!(err.contains("line 1"), "{err}");
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
@@ -328,14 +285,10 @@ fn ctrl_c_stops_cleanly_with_a_partial_summary() {
     let dir = scratch("cli-sigint");
     let json = dir.join("r.json");
     let child = bin()
-        .args([
-            "run",
-            "--count",
+        .args(run_count(
             "500000000",
-            "--progress",
-            "lines",
-            "--waves-dir",
-        ])
+            &["--progress", "lines", "--waves-dir"],
+        ))
         .arg(&dir)
         .arg("--json")
         .arg(&json)
@@ -385,9 +338,7 @@ fn the_waveform_can_be_fst_with_the_same_signals_as_the_vcd() {
     let mut waves = Vec::new();
     for name in ["w.vcd", "w.fst"] {
         let path = dir.join(name);
-        let mut args = vec!["wave", "--vcd", path.to_str().unwrap()];
-        args.extend(lines);
-        let (code, out, err) = cosim(&args);
+        let (code, out, err) = cosim(&wave(&path, &lines));
         assert_eq!(code, 0, "{out}{err}");
         waves.push(Vcd::open(&path));
     }
@@ -425,10 +376,7 @@ fn the_waveform_can_be_fst_with_the_same_signals_as_the_vcd() {
 fn an_output_that_is_a_device_is_refused() {
     use std::os::unix::fs::FileTypeExt;
     for opt in ["--json", "--junit", "--coverage", "--html"] {
-        rejects(
-            &["run", "--count", "10", opt, "/dev/null"],
-            "not a regular file",
-        );
+        rejects(&run_count("10", &[opt, "/dev/null"]), "not a regular file");
     }
     let m = std::fs::metadata("/dev/null").unwrap();
     assert!(m.file_type().is_char_device(), "/dev/null was replaced");

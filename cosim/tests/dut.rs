@@ -5,68 +5,17 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::cosim;
-
-/// A fresh directory under the system's temporary directory (outside the checkout), removed
-/// when dropped.
-struct Outside(PathBuf);
-
-impl Outside {
-    fn new(name: &str) -> Outside {
-        let d = std::env::temp_dir().join(format!("ptxfma-dut-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(d.join("src")).unwrap();
-        let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl/alt");
-        for f in [
-            "ptxfma_alt_exact.sv",
-            "ptxfma_alt_round.sv",
-            "ptxfma_alt_top.sv",
-        ] {
-            std::fs::copy(alt.join(f), d.join("src").join(f)).unwrap();
-        }
-        Outside(d)
-    }
-
-    fn path(&self, p: &str) -> String {
-        self.0.join(p).to_str().unwrap().to_string()
-    }
-
-    /// Writes `manifest.toml`-like file `name` with the alt design's sources and `extra`.
-    fn manifest(&self, name: &str, design_extra: &str, rest: &str) -> String {
-        let text = format!(
-            "[design]\ntop = \"ptxfma_alt_top\"\nsources = [\"src/ptxfma_alt_exact.sv\", \
-             \"src/ptxfma_alt_round.sv\", \"src/ptxfma_alt_top.sv\"]\n{design_extra}\n{rest}"
-        );
-        std::fs::write(self.0.join(name), text).unwrap();
-        self.path(name)
-    }
-}
-
-impl Drop for Outside {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-const FORMS: &str = "[contract]\nlatency_bound = 64\n\n[forms]\nfamilies = [\"f32\"]\n";
-
-/// An error is one line on stderr, `error: ...`, with exit 2; returns the line.
-fn one_line_error((code, out, err): (i32, String, String)) -> String {
-    assert_eq!(code, 2, "stdout: {out}\nstderr: {err}");
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 1, "{err}");
-    assert!(lines[0].starts_with("error: "), "{err}");
-    lines[0].to_string()
-}
+use common::outside::{one_line_error, Outside, FORMS};
 
 #[test]
 fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
     let d = Outside::new("alt");
     let clean = d.manifest("dut.toml", "", FORMS);
     let fault = d.manifest("fault.toml", "defines = [\"FAULT_ALT_STICKY_RP\"]", FORMS);
-    let (code, out, err) = cosim(&["dut", "build", &clean, "--out", &d.path("build")]);
+    let (code, out, err) = d.build(&clean, "build");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("built `ptxfma_alt_top`"), "{out}");
     let record: serde_json::Value =
@@ -82,48 +31,19 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
     assert!(names.iter().all(|n| !n.contains("building")), "{names:?}");
 
     // The clean design passes; --filter defaults to the families it implements.
-    let waves = d.path("waves");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--progress",
-        "off",
-        "--dut",
-        &d.path("build"),
-        "--compare",
-        "ports",
-        "--count",
-        "100000",
-        "--jobs",
-        "2",
-        "--waves-dir",
-        &waves,
-    ]);
+    let (code, out, err) = d.check("build", "2", &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("over 1 family"), "{out}");
     assert!(out.contains("f32                100000"), "{out}");
 
     // The injected fault is caught, with a waveform and a reproduce command naming --dut.
-    let (code, _, err) = cosim(&["dut", "build", &fault, "--out", &d.path("fault")]);
+    let (code, _, err) = d.build(&fault, "fault");
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--progress",
-        "off",
-        "--dut",
-        &d.path("fault"),
-        "--compare",
-        "ports",
-        "--count",
-        "100000",
-        "--jobs",
-        "2",
-        "--waves-dir",
-        &waves,
-    ]);
+    let (code, out, err) = d.check("fault", "2", &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("wrong result (out_d_o)"), "{out}");
     assert!(out.contains(&format!("--dut {}", d.path("fault"))), "{out}");
-    let vcd = std::fs::read_dir(&waves)
+    let vcd = std::fs::read_dir(d.path("waves"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|x| x == "vcd"))
@@ -134,40 +54,28 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
 
     // `wave` judges it by its ports too: the faulty .rp result, nothing for the clean build.
     let ops = "fma.rp.f32 0x4a1a6515 0x4b420001 0x00007fff";
-    let (code, out, err) = cosim(&[
-        "wave",
-        "--dut",
-        &d.path("fault"),
-        "--vcd",
-        &d.path("w.vcd"),
-        ops,
-    ]);
+    let wave = |build: &str| {
+        cosim(&[
+            "wave",
+            "--dut",
+            &d.path(build),
+            "--vcd",
+            &d.path("w.vcd"),
+            ops,
+        ])
+    };
+    let (code, out, err) = wave("fault");
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("d = 0x55ea0136 (3.2161365e13)  RTL: 0x55ea0135"),
         "{out}"
     );
-    let (code, out, err) = cosim(&[
-        "wave",
-        "--dut",
-        &d.path("build"),
-        "--vcd",
-        &d.path("w.vcd"),
-        ops,
-    ]);
+    let (code, out, err) = wave("build");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("no divergence"), "{out}");
 
     // A family the design does not implement is refused.
-    let line = one_line_error(cosim(&[
-        "run",
-        "--dut",
-        &d.path("build"),
-        "--compare",
-        "ports",
-        "--filter",
-        "f64",
-    ]));
+    let line = one_line_error(d.run("build", &["--filter", "f64"]));
     assert!(line.contains("implements only f32"), "{line}");
 
     // --out and the manifest relative to the working directory.
@@ -191,13 +99,7 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
         text.replace("\"fma-cosim ", "\"fma-cosim 0.0.0-other "),
     )
     .unwrap();
-    let line = one_line_error(cosim(&[
-        "run",
-        "--dut",
-        &d.path("build"),
-        "--compare",
-        "ports",
-    ]));
+    let line = one_line_error(d.run("build", &[]));
     assert!(
         line.contains("rebuild it with `fma-cosim dut build`"),
         "{line}"
@@ -238,35 +140,12 @@ fn a_design_with_two_bit_tags_passes_and_its_fault_is_caught() {
             ),
         )
         .unwrap();
-        let (code, out, err) = cosim(&[
-            "dut",
-            "build",
-            &d.path(&format!("{name}.toml")),
-            "--out",
-            &d.path(name),
-        ]);
+        let (code, out, err) = d.build(&d.path(&format!("{name}.toml")), name);
         assert_eq!(code, 0, "{out}{err}");
     }
-    let run = |dir: &str| {
-        cosim(&[
-            "run",
-            "--progress",
-            "off",
-            "--dut",
-            &d.path(dir),
-            "--compare",
-            "ports",
-            "--count",
-            "100000",
-            "--jobs",
-            "2",
-            "--waves-dir",
-            &d.path("waves"),
-        ])
-    };
-    let (code, out, err) = run("clean");
+    let (code, out, err) = d.check("clean", "2", &[]);
     assert_eq!(code, 0, "{out}{err}");
-    let (code, out, err) = run("fault");
+    let (code, out, err) = d.check("fault", "2", &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("wrong result (out_d_o)"), "{out}");
     // Without tag_width the two-bit ports are refused, naming the setting.
@@ -275,13 +154,7 @@ fn a_design_with_two_bit_tags_passes_and_its_fault_is_caught() {
         format!("[design]\ntop = \"alt_narrow\"\n{sources}\nverilator_flags = [\"-GTagW=2\"]\n"),
     )
     .unwrap();
-    let line = one_line_error(cosim(&[
-        "dut",
-        "build",
-        &d.path("wide.toml"),
-        "--out",
-        &d.path("w"),
-    ]));
+    let line = one_line_error(d.build(&d.path("wide.toml"), "w"));
     assert!(
         line.contains("port in_tag_i is 2 bits, the contract needs 16"),
         "{line}"
@@ -290,8 +163,9 @@ fn a_design_with_two_bit_tags_passes_and_its_fault_is_caught() {
 }
 
 /// `alt_hs` (tests/dut/alt_hs.sv: `rtl/alt/` behind a ready/valid handshake, stalling at
-/// random and when its result FIFO could overflow), built from a copy outside the checkout.
-fn handshake_build(d: &Outside, name: &str, defines: &str, take: Option<&str>) -> String {
+/// random and when its result FIFO could overflow), built from a copy outside the checkout
+/// into the directory `name` there.
+fn handshake_build(d: &Outside, name: &str, defines: &str, take: Option<&str>) {
     let mut sv =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dut/alt_hs.sv"))
             .unwrap();
@@ -308,35 +182,18 @@ fn handshake_build(d: &Outside, name: &str, defines: &str, take: Option<&str>) -
         ),
     )
     .unwrap();
-    let (code, out, err) = cosim(&[
-        "dut",
-        "build",
-        &d.path(&format!("{name}.toml")),
-        "--out",
-        &d.path(name),
-    ]);
+    let (code, out, err) = d.build(&d.path(&format!("{name}.toml")), name);
     assert_eq!(code, 0, "{out}{err}");
-    d.path(name)
 }
 
-fn handshake_run(d: &Outside, dir: &str, backpressure: &str, jobs: &str) -> (i32, String, String) {
-    cosim(&[
-        "run",
-        "--progress",
-        "off",
-        "--dut",
-        dir,
-        "--compare",
-        "ports",
-        "--count",
-        "100000",
-        "--jobs",
-        jobs,
-        "--backpressure",
-        backpressure,
-        "--waves-dir",
-        &d.path("waves"),
-    ])
+/// The build `build` checked with `--backpressure BACKPRESSURE` on `jobs` workers.
+fn handshake_run(
+    d: &Outside,
+    build: &str,
+    backpressure: &str,
+    jobs: &str,
+) -> (i32, String, String) {
+    d.check(build, jobs, &["--backpressure", backpressure])
 }
 
 /// The handshake line of a run's output.
@@ -350,25 +207,25 @@ fn handshake_line(out: &str) -> String {
 #[test]
 fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
     let d = Outside::new("hs");
-    let clean = handshake_build(&d, "clean", "", None);
-    let (code, out, err) = handshake_run(&d, &clean, "0", "2");
+    handshake_build(&d, "clean", "", None);
+    let (code, out, err) = handshake_run(&d, "clean", "0", "2");
     assert_eq!(code, 0, "{out}{err}");
     // The design stalls its input by itself; nothing holds its results.
     let line = handshake_line(&out);
     assert!(!line.starts_with("handshake: 0 design"), "{line}");
     assert!(line.contains(", 0 with a result held"), "{line}");
     // Random back-pressure: results held too, and the counts do not depend on --jobs.
-    let (code, out2, err) = handshake_run(&d, &clean, "30", "2");
+    let (code, out2, err) = handshake_run(&d, "clean", "30", "2");
     assert_eq!(code, 0, "{out2}{err}");
     let line2 = handshake_line(&out2);
     assert!(!line2.contains(", 0 with a result held"), "{line2}");
-    let (code, out1, err) = handshake_run(&d, &clean, "30", "1");
+    let (code, out1, err) = handshake_run(&d, "clean", "30", "1");
     assert_eq!(code, 0, "{out1}{err}");
     assert_eq!(handshake_line(&out1), line2);
 
     // Its injected fault is caught under back-pressure.
-    let fault = handshake_build(&d, "fault", "defines = [\"FAULT_ALT_STICKY_RP\"]", None);
-    let (code, out, err) = handshake_run(&d, &fault, "30", "2");
+    handshake_build(&d, "fault", "defines = [\"FAULT_ALT_STICKY_RP\"]", None);
+    let (code, out, err) = handshake_run(&d, "fault", "30", "2");
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("wrong result (out_d_o)"), "{out}");
     // Its reproduce command, as printed, names the design and the back-pressure, and finds it.
@@ -377,7 +234,7 @@ fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
         .map(str::trim)
         .find(|l| l.contains(" run --seed") && l.contains("--backpressure 30"))
         .unwrap_or_else(|| panic!("no reproduce command: {out}"));
-    assert!(cmd.contains(&format!("--dut {fault}")), "{cmd}");
+    assert!(cmd.contains(&format!("--dut {}", d.path("fault"))), "{cmd}");
     let again = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!(
@@ -389,31 +246,22 @@ fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
     assert_eq!(again.status.code(), Some(1), "{cmd}");
     // A design that takes operations while showing in_ready_o low breaks the handshake: the
     // co-simulator presents them again and they come back twice.
-    let broken = handshake_build(&d, "broken", "", Some("assign take = in_valid_i;"));
-    let (code, out, err) = handshake_run(&d, &broken, "0", "2");
+    handshake_build(&d, "broken", "", Some("assign take = in_valid_i;"));
+    let (code, out, err) = handshake_run(&d, "broken", "0", "2");
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("(out_tag_o)"), "{out}");
 
     // --backpressure is for handshake designs only.
     d.manifest("plain.toml", "", FORMS);
-    let (code, _, err) = cosim(&[
-        "dut",
-        "build",
-        &d.path("plain.toml"),
-        "--out",
-        &d.path("plain"),
-    ]);
+    let (code, _, err) = d.build(&d.path("plain.toml"), "plain");
     assert_eq!(code, 0, "{err}");
-    let line = one_line_error(handshake_run(&d, &d.path("plain"), "30", "1"));
+    let line = one_line_error(handshake_run(&d, "plain", "30", "1"));
     assert!(line.contains("--backpressure needs"), "{line}");
     // A design declared with a handshake must have its ports.
-    let line = one_line_error(cosim(&[
-        "dut",
-        "build",
+    let line = one_line_error(d.build(
         &d.manifest("nohs.toml", "", "[contract]\nhandshake = true\n"),
-        "--out",
-        &d.path("nohs"),
-    ]));
+        "nohs",
+    ));
     assert!(
         line.contains("port in_ready_o is missing (contract.handshake)"),
         "{line}"
@@ -430,26 +278,10 @@ fn the_stimulus_draws_only_the_forms_a_design_declares() {
         "defines = [\"FAULT_ALT_STICKY_RP\"]",
         "[forms]\nfamilies = [\"f32\"]\nrounding = [\"rn\", \"rz\"]\nftz = false\n",
     );
-    let (code, out, err) = cosim(&["dut", "build", &m, "--out", &d.path("rnrz")]);
+    let (code, out, err) = d.build(&m, "rnrz");
     assert_eq!(code, 0, "{out}{err}");
     let cov = d.path("cov.json");
-    let (code, out, err) = cosim(&[
-        "run",
-        "--progress",
-        "off",
-        "--dut",
-        &d.path("rnrz"),
-        "--compare",
-        "ports",
-        "--count",
-        "100000",
-        "--jobs",
-        "2",
-        "--coverage",
-        &cov,
-        "--waves-dir",
-        &d.path("waves"),
-    ]);
+    let (code, out, err) = d.check("rnrz", "2", &["--coverage", &cov]);
     assert_eq!(code, 0, "{out}{err}");
     let j: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cov).unwrap()).unwrap();
@@ -490,20 +322,17 @@ fn the_stimulus_draws_only_the_forms_a_design_declares() {
         "{rp}"
     );
     assert!(out.contains("f32.rounding               18 / 18"), "{out}");
-    let line = one_line_error(cosim(&[
-        "dut",
-        "build",
+    let line = one_line_error(d.build(
         &d.manifest("bad.toml", "", "[forms]\nrounding = [\"rna\"]\n"),
-        "--out",
-        &d.path("bad"),
-    ]));
+        "bad",
+    ));
     assert!(line.contains("no mode `rna`"), "{line}");
 }
 
 #[test]
 fn bad_manifests_and_designs_are_one_line_errors() {
     let d = Outside::new("bad");
-    let build = |m: &str| cosim(&["dut", "build", m, "--out", &d.path("out")]);
+    let build = |m: &str| d.build(m, "out");
 
     let missing = d.manifest("missing.toml", "", "[forms]\nfamilies = [\"f32\"]\n");
     std::fs::remove_file(d.0.join("src/ptxfma_alt_round.sv")).ok();
@@ -529,13 +358,7 @@ fn bad_manifests_and_designs_are_one_line_errors() {
     let line = one_line_error(build(&d.manifest("key.toml", "colour = \"red\"", "")));
     assert!(line.contains("colour"), "{line}");
 
-    let line = one_line_error(cosim(&[
-        "dut",
-        "build",
-        &d.path("none.toml"),
-        "--out",
-        &d.path("o"),
-    ]));
+    let line = one_line_error(d.build(&d.path("none.toml"), "o"));
     assert!(line.contains("none.toml"), "{line}");
 
     // A top whose tag is 8 bits, and one without out_tag_o: the port is named.
@@ -598,132 +421,9 @@ fn bad_manifests_and_designs_are_one_line_errors() {
     std::fs::create_dir_all(d.0.join("busy")).unwrap();
     std::fs::write(d.0.join("busy/keep.txt"), "mine").unwrap();
     let ok = d.manifest("ok.toml", "", FORMS);
-    let line = one_line_error(cosim(&["dut", "build", &ok, "--out", &d.path("busy")]));
+    let line = one_line_error(d.build(&ok, "busy"));
     assert!(line.contains("holds no earlier `dut build`"), "{line}");
     assert!(d.0.join("busy/keep.txt").exists());
-    let line = one_line_error(cosim(&[
-        "run",
-        "--dut",
-        &d.path("busy"),
-        "--compare",
-        "ports",
-    ]));
+    let line = one_line_error(d.run("busy", &[]));
     assert!(line.contains("dut.json"), "{line}");
-}
-
-/// `make mutate` takes a team's design (`tools/mutate.py --dut MANIFEST`): its own sources are
-/// mutated, each mutant built with `dut build` and checked by its ports, after the design as it
-/// is passes. A listed mutant in the design's rounder (the sticky bits dropped) must be killed,
-/// and one that changes no result (a default arm no rounding mode reaches) survives, judged by
-/// the team in its own file beside the manifest, so no blind spot is left (exit 0).
-#[test]
-fn make_mutate_takes_a_design_outside_the_checkout() {
-    let d = Outside::new("mutate");
-    let manifest = d.manifest("dut.toml", "", FORMS);
-    let set = d.0.join("mutants.json");
-    std::fs::write(
-        &set,
-        r#"[{"file": "src/ptxfma_alt_round.sv",
-  "original": "sticky = (mag_i & ~({W{1'b1}} << (lsb - 10'd1))) != '0;",
-  "mutated": "sticky = 1'b0;", "why": "no sticky bit in any mode"},
- {"file": "src/ptxfma_alt_round.sv",
-  "original": "default: inc_u = 1'b0;", "mutated": "default: inc_u = 1'b1;",
-  "why": "an arm no mode reaches"}]"#,
-    )
-    .unwrap();
-    std::fs::write(
-        d.0.join("mutate-equivalent.json"),
-        r#"[{"file": "src/ptxfma_alt_round.sv", "mutated": "default: inc_u = 1'b1;",
-  "why": "the two-bit rounding mode has four values, all listed", "modes": ["ports"]}]"#,
-    )
-    .unwrap();
-    let json = d.0.join("result.json");
-    let out = std::process::Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/mutate.py"))
-        .args(["--dut", &manifest, "--set", set.to_str().unwrap()])
-        .args(["--ops", "20000", "--jobs", "1"])
-        .args(["--cosim", env!("CARGO_BIN_EXE_fma-cosim")])
-        .args(["--json", json.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(
-        text.contains("killed 1 of 1 non-equivalent (1 judged equivalent)"),
-        "{text}"
-    );
-    let r: serde_json::Value = common::read_json(&json);
-    let verdicts: Vec<(&str, &str)> = r["mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            (
-                m["file"].as_str().unwrap(),
-                m["ports"]["verdict"].as_str().unwrap(),
-            )
-        })
-        .collect();
-    assert_eq!(
-        verdicts,
-        [
-            ("src/ptxfma_alt_round.sv", "killed"),
-            ("src/ptxfma_alt_round.sv", "survived")
-        ],
-        "{text}"
-    );
-}
-
-/// The mutants `make mutate` draws do not move when the design gains sites elsewhere: a draw
-/// over the whole site list (a seeded sample) reshuffled on every edit, so each RTL change
-/// brought unjudged survivors of untouched code. Two lines with new sites are added to one
-/// source; every mutant drawn after is one drawn before or one of the new lines', and each
-/// one drawn before that is gone was displaced by a new one.
-#[test]
-fn the_mutation_draw_keeps_its_sites_when_others_are_added() {
-    let d = Outside::new("draw");
-    let manifest = d.manifest("dut.toml", "", FORMS);
-    let list = || -> Vec<String> {
-        let out = std::process::Command::new("python3")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/mutate.py"))
-            .args(["--dut", &manifest, "--mutants", "24", "--list"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{text}");
-        // "mutK<TAB>file:line<TAB>mutated line": the site is the file and its mutated line.
-        let drawn: Vec<String> = text
-            .lines()
-            .filter(|l| l.starts_with("mut"))
-            .map(|l| {
-                let f: Vec<&str> = l.split('\t').collect();
-                format!("{} {}", f[1].split(':').next().unwrap(), f[2])
-            })
-            .collect();
-        assert_eq!(drawn.len(), 24, "{text}");
-        drawn
-    };
-    let before = list();
-    let top = d.0.join("src/ptxfma_alt_top.sv");
-    let text = std::fs::read_to_string(&top).unwrap();
-    let added = "  logic unused_probe_a, unused_probe_b;\n  \
-                 assign unused_probe_a = in_valid_i & rst_ni;\n  \
-                 assign unused_probe_b = (in_tag_i == '0) | in_valid_i;\n";
-    let at = text.rfind("endmodule").unwrap();
-    std::fs::write(&top, format!("{}{added}{}", &text[..at], &text[at..])).unwrap();
-    let after = list();
-    let new: Vec<&String> = after
-        .iter()
-        .filter(|s| s.contains("unused_probe"))
-        .collect();
-    for s in &after {
-        assert!(
-            before.contains(s) || s.contains("unused_probe"),
-            "{s} is drawn only after an edit elsewhere"
-        );
-    }
-    let lost = before.iter().filter(|s| !after.contains(s)).count();
-    assert_eq!(lost, new.len(), "before {before:#?}\nafter {after:#?}");
 }

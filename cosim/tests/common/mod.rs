@@ -1,6 +1,9 @@
-//! Shared test helpers: a reference that misbehaves on purpose, and VCD reading through
-//! `wellen` (an independent parser, the one the Surfer viewer uses).
+//! Shared test helpers: a reference that misbehaves on purpose, VCD reading through `wellen`
+//! (an independent parser, the one the Surfer viewer uses), and a design outside the checkout
+//! (`outside`, for the tests of `--dut`).
 #![allow(dead_code)]
+
+pub mod outside;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,133 @@
+//! `make mutate` on a team's design (`tools/mutate.py --dut MANIFEST`): a copy of `rtl/alt/`
+//! outside the checkout, its listed mutants built with `fma-cosim dut build` and checked by
+//! their ports (killed, or judged equivalent in the team's own file), and the seeded draw of
+//! mutation sites, which keeps the sites it drew when others are added.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::outside::{Outside, FORMS};
+
+/// `python3 tools/mutate.py`, its arguments to follow.
+fn mutate_py() -> Command {
+    let mut c = Command::new("python3");
+    c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/mutate.py"));
+    c
+}
+
+/// `make mutate` takes a team's design (`tools/mutate.py --dut MANIFEST`): its own sources are
+/// mutated, each mutant built with `dut build` and checked by its ports, after the design as it
+/// is passes. A listed mutant in the design's rounder (the sticky bits dropped) must be killed,
+/// and one that changes no result (a default arm no rounding mode reaches) survives, judged by
+/// the team in its own file beside the manifest, so no blind spot is left (exit 0).
+#[test]
+fn make_mutate_takes_a_design_outside_the_checkout() {
+    let d = Outside::new("mutate");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let set = d.0.join("mutants.json");
+    std::fs::write(
+        &set,
+        r#"[{"file": "src/ptxfma_alt_round.sv",
+  "original": "sticky = (mag_i & ~({W{1'b1}} << (lsb - 10'd1))) != '0;",
+  "mutated": "sticky = 1'b0;", "why": "no sticky bit in any mode"},
+ {"file": "src/ptxfma_alt_round.sv",
+  "original": "default: inc_u = 1'b0;", "mutated": "default: inc_u = 1'b1;",
+  "why": "an arm no mode reaches"}]"#,
+    )
+    .unwrap();
+    std::fs::write(
+        d.0.join("mutate-equivalent.json"),
+        r#"[{"file": "src/ptxfma_alt_round.sv", "mutated": "default: inc_u = 1'b1;",
+  "why": "the two-bit rounding mode has four values, all listed", "modes": ["ports"]}]"#,
+    )
+    .unwrap();
+    let json = d.0.join("result.json");
+    let out = mutate_py()
+        .args(["--dut", &manifest, "--set", set.to_str().unwrap()])
+        .args(["--ops", "20000", "--jobs", "1"])
+        .args(["--cosim", env!("CARGO_BIN_EXE_fma-cosim")])
+        .args(["--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("killed 1 of 1 non-equivalent (1 judged equivalent)"),
+        "{text}"
+    );
+    let r: serde_json::Value = common::read_json(&json);
+    let verdicts: Vec<(&str, &str)> = r["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["file"].as_str().unwrap(),
+                m["ports"]["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("src/ptxfma_alt_round.sv", "killed"),
+            ("src/ptxfma_alt_round.sv", "survived")
+        ],
+        "{text}"
+    );
+}
+
+/// The mutants `make mutate` draws do not move when the design gains sites elsewhere: a draw
+/// over the whole site list (a seeded sample) reshuffled on every edit, so each RTL change
+/// brought unjudged survivors of untouched code. Two lines with new sites are added to one
+/// source; every mutant drawn after is one drawn before or one of the new lines', and each
+/// one drawn before that is gone was displaced by a new one.
+#[test]
+fn the_mutation_draw_keeps_its_sites_when_others_are_added() {
+    let d = Outside::new("draw");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let list = || -> Vec<String> {
+        let out = mutate_py()
+            .args(["--dut", &manifest, "--mutants", "24", "--list"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        // "mutK<TAB>file:line<TAB>mutated line": the site is the file and its mutated line.
+        let drawn: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("mut"))
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                format!("{} {}", f[1].split(':').next().unwrap(), f[2])
+            })
+            .collect();
+        assert_eq!(drawn.len(), 24, "{text}");
+        drawn
+    };
+    let before = list();
+    let top = d.0.join("src/ptxfma_alt_top.sv");
+    let text = std::fs::read_to_string(&top).unwrap();
+    let added = "  logic unused_probe_a, unused_probe_b;\n  \
+                 assign unused_probe_a = in_valid_i & rst_ni;\n  \
+                 assign unused_probe_b = (in_tag_i == '0) | in_valid_i;\n";
+    let at = text.rfind("endmodule").unwrap();
+    std::fs::write(&top, format!("{}{added}{}", &text[..at], &text[at..])).unwrap();
+    let after = list();
+    let new: Vec<&String> = after
+        .iter()
+        .filter(|s| s.contains("unused_probe"))
+        .collect();
+    for s in &after {
+        assert!(
+            before.contains(s) || s.contains("unused_probe"),
+            "{s} is drawn only after an edit elsewhere"
+        );
+    }
+    let lost = before.iter().filter(|s| !after.contains(s)).count();
+    assert_eq!(lost, new.len(), "before {before:#?}\nafter {after:#?}");
+}
