@@ -15,7 +15,6 @@ pub mod bins;
 mod classify;
 mod html;
 mod report;
-mod rounded;
 mod sample;
 mod subscriber;
 
