@@ -192,7 +192,7 @@ module ptxfma_round import ptxfma_pkg::*; (
       flush  = flush_i && !via_f32_i;
 
       // Kept significand, round bit and sticky below the format's precision; and for S4's
-      // tininess test the same one position lower (round::tiny).
+      // tininess test the same one position lower (round.rs: Decisions::tininess).
       unique case (fmt_i)
         FMT_F64: begin
           prec   = F64Prec;

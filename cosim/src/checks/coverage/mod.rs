@@ -13,7 +13,6 @@
 
 pub mod bins;
 mod classify;
-mod rounded;
 mod sample;
 mod subscriber;
 

@@ -2,7 +2,7 @@
 //!
 //! Each operation is sampled once per bank it passes: its operands, instruction and alignment
 //! when it enters `s1`; the adder, LZA and cancellation when it is in `s2`; the rounder's
-//! decisions (recomputed from `s3`, as `round::round` makes them) when it is in `s3`. A few bins
+//! decisions (the model's rounder run on `s3`, `round::rounding`) when it is in `s3`. A few bins
 //! need facts from an earlier stage (the larger operand's position for the cancellation depth,
 //! the sm_1x product's range for the result): those ride along in a three-entry shadow of the
 //! pipeline, checked against each bank's valid bit, tag and control word.
@@ -10,6 +10,7 @@
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd, CTRL_BITS};
 use ptxfma_model::format::{Fmt, F64};
 use ptxfma_model::machine::pipeline::{eval, PipeIn};
+use ptxfma_model::parts::round as rounder;
 use ptxfma_model::parts::special::is_oob_nan;
 use ptxfma_model::parts::unpack::lane_operands;
 use ptxfma_model::parts::vmad_select::part_select;
@@ -19,7 +20,6 @@ use ptxfma_model::stimulus::Family;
 
 use super::bins::{self, *};
 use super::classify::{classify, is_sub};
-use super::rounded::rounded;
 
 /// Mask of the control word's defined bits.
 const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
@@ -541,8 +541,8 @@ const EVENT: [usize; 8] = [
     round::ABOVE_UP,
 ];
 
-/// `s3` for one float lane: the rounder's decisions, as `round::round` makes them. Returns the
-/// lane's `bins::lane` class.
+/// `s3` for one float lane: the rounder's decisions, as `round::rounding` reports them (the
+/// bins that need more derive it from those). Returns the lane's `bins::lane` class.
 fn s3_lane(
     h: &mut [u64],
     m: &Model,
@@ -559,98 +559,123 @@ fn s3_lane(
     let sat = ctrl.sat;
     let mut overflow = false;
     let mut flushed = false;
-    // The encoding before .sat.
-    let enc;
+    let r = rounder::rounding(ctrl, l);
+    // The encoding before .sat and .relu.
+    let enc = r.unclamped;
     let width = op.width as u32;
     let sign_bit = 1u64 << (width - 1);
     let inf = (sign_bit - 1) & !((1u64 << (op.p - 1)) - 1);
     let is_nan = |x: u64| x & (sign_bit - 1) > inf;
-    let cls = if l.spec_valid {
-        let nan = is_nan(l.spec_res);
-        h[rs + pick(nan, result::NAN, result::INF)] += 1;
-        enc = l.spec_res;
-        pick(nan, lane::NAN, lane::INF)
-    } else if l.zero {
-        h[rs + pick(l.sign, result::ZERO_NEG, result::ZERO_POS)] += 1;
-        let cancel = sh.is_some_and(|s| s.both);
-        h[rs + result::ZERO_CANCEL] += cancel as u64;
-        if sm {
-            h[m.ix.sm1x + sm1x::ZERO_SUM] += cancel as u64;
+    let cls = match r.decisions {
+        None if l.spec_valid => {
+            let nan = is_nan(l.spec_res);
+            h[rs + pick(nan, result::NAN, result::INF)] += 1;
+            pick(nan, lane::NAN, lane::INF)
         }
-        enc = (l.sign as u64) << (width - 1);
-        lane::ZERO
-    } else {
-        let r = rounded(op, l);
-        let inexact = r.rb | r.st;
-        let ev = EVENT[(r.rb as usize) << 2 | (r.st as usize) << 1 | r.inc as usize];
-        let rd = fx.round + op.rnd as usize * round::N;
-        let rd = &mut h[rd..rd + round::N];
-        rd[ev] += 1;
-        rd[round::CARRY] += r.carry as u64;
-        rd[round::TIE_CARRY] += (r.carry & (ev == round::TIE_UP)) as u64;
-        rd[pick(r.inc, round::SUB_UP, round::SUB_DOWN)] += (!r.normal & inexact) as u64;
-        rd[pick(r.rb, round::STICKY_ABOVE, round::STICKY_INEXACT)] += r.sticky_only as u64;
-
-        let bds = &mut h[bd..bd + bounds::N];
-        bds[bounds::ST_TOP] += r.st_top as u64;
-        bds[bounds::TINY_TIE] += r.tie_u as u64;
-        bds[bounds::TINY_STICKY] += r.tiny_sticky as u64;
-        bds[bounds::PAST_EXACT] += (!inexact & sh.is_some_and(|s| s.past)) as u64;
-        bds[bounds::EMAX] += (r.normal & !r.overflow & (r.e == op.emax as i32)) as u64;
-        bds[bounds::EMAX1] += (r.overflow & !r.carry & (r.e == op.emax as i32 + 1)) as u64;
-
-        if r.via_sticky {
-            let k = pick(
-                ctrl.rnd == Rnd::Rm,
-                half::VIA_RM_STICKY,
-                half::VIA_RP_STICKY,
-            );
-            h[m.ix.half + k] += 1;
+        None => {
+            h[rs + pick(l.sign, result::ZERO_NEG, result::ZERO_POS)] += 1;
+            let cancel = sh.is_some_and(|s| s.both);
+            h[rs + result::ZERO_CANCEL] += cancel as u64;
+            if sm {
+                h[m.ix.sm1x + sm1x::ZERO_SUM] += cancel as u64;
+            }
+            lane::ZERO
         }
-        overflow = r.overflow;
-        flushed = r.flushed;
-        enc = r.enc;
-        let idx = pick(
-            overflow,
-            result::OVERFLOW + 2 * op.rnd as usize + l.sign as usize,
-            pick(
-                flushed,
-                result::FTZ_OUT,
+        Some(d) => {
+            let s = d.step;
+            let inexact = s.rb | s.st;
+            let ev = EVENT[(s.rb as usize) << 2 | (s.st as usize) << 1 | s.inc as usize];
+            let rd = fx.round + op.rnd as usize * round::N;
+            let rd = &mut h[rd..rd + round::N];
+            rd[ev] += 1;
+            rd[round::CARRY] += s.carry as u64;
+            rd[round::TIE_CARRY] += (s.carry & (ev == round::TIE_UP)) as u64;
+            rd[pick(s.inc, round::SUB_UP, round::SUB_DOWN)] += (!d.normal & inexact) as u64;
+            // The sticky bit alone makes the sticky (no significand bit below the round bit).
+            rd[pick(s.rb, round::STICKY_ABOVE, round::STICKY_INEXACT)] +=
+                (s.sticky_in & !s.below) as u64;
+
+            // S4's test rounds one position lower: its round bit is the bit just below the
+            // result's. `edge`: tiny before rounding, an all-ones significand there, one unit
+            // below 2^emin.
+            let t = d.tininess;
+            let edge = d.tiny_before & (t.kept == (1 << op.p) - 1);
+            let bds = &mut h[bd..bd + bounds::N];
+            // The only bit set below the round bit is the one just below it (and no sticky).
+            bds[bounds::ST_TOP] += (t.rb & !t.st) as u64;
+            // The test at a tie; the test decided by the sticky alone, rounded up to the
+            // minimum normal (`.rm` negative, `.rp` positive) under `.ftz`, where it shows.
+            bds[bounds::TINY_TIE] += (edge & t.rb & !t.st) as u64;
+            bds[bounds::TINY_STICKY] += (op.flush & edge & !t.rb & t.st & t.inc) as u64;
+            bds[bounds::PAST_EXACT] += (!inexact & sh.is_some_and(|s| s.past)) as u64;
+            bds[bounds::EMAX] += (d.normal & !d.overflow & (s.exp == op.emax as i32)) as u64;
+            bds[bounds::EMAX1] += (d.overflow & !s.carry & (s.exp == op.emax as i32 + 1)) as u64;
+
+            // S13: the binary32 step rounded up by its sticky alone (its round bit clear), and
+            // the result differs from the one the rounder gives from the binary32 truncation
+            // (the same lane in `.rz`).
+            if let Some(s32) = d.at_f32 {
+                if s32.inc & !s32.rb {
+                    let truncated = Ctrl {
+                        rnd: Rnd::Rz,
+                        sat: false,
+                        relu: false,
+                        ..*ctrl
+                    };
+                    if rounder::round(&truncated, l) != enc {
+                        let k = pick(
+                            ctrl.rnd == Rnd::Rm,
+                            half::VIA_RM_STICKY,
+                            half::VIA_RP_STICKY,
+                        );
+                        h[m.ix.half + k] += 1;
+                    }
+                }
+            }
+            overflow = d.overflow;
+            flushed = d.flushed;
+            let idx = pick(
+                overflow,
+                result::OVERFLOW + 2 * op.rnd as usize + l.sign as usize,
                 pick(
-                    r.normal,
-                    result::NORMAL,
+                    flushed,
+                    result::FTZ_OUT,
                     pick(
-                        r.sig_f == 0,
-                        result::UNDERFLOW_ZERO,
-                        pick(inexact, result::SUB_INEXACT, result::SUB_EXACT),
+                        d.normal,
+                        result::NORMAL,
+                        pick(
+                            s.sig == 0,
+                            result::UNDERFLOW_ZERO,
+                            pick(inexact, result::SUB_INEXACT, result::SUB_EXACT),
+                        ),
                     ),
                 ),
-            ),
-        );
-        h[rs + idx] += 1;
-        h[rs + result::OVERFLOW_CARRY] += (overflow & r.carry & (l.exp == op.emax)) as u64;
-        // Below 2^emin before rounding, normal after it (at the subnormal quantum): kept
-        // without .ftz; with it kept or flushed as the p-bit rounding decides (S4; a value that
-        // reaches 2^emin at p bits reaches it at the coarser quantum too).
-        let up = r.normal & !overflow & !r.pre_normal;
-        h[rs + pick(
-            op.flush,
-            pick(flushed, result::FTZ_BAND_FLUSHED, result::FTZ_BAND),
-            result::SUB_TO_NORMAL,
-        )] += up as u64;
-        pick(
-            overflow,
-            lane::OVERFLOW,
+            );
+            h[rs + idx] += 1;
+            h[rs + result::OVERFLOW_CARRY] += (overflow & s.carry & (l.exp == op.emax)) as u64;
+            // Below 2^emin before rounding, normal after it (at the subnormal quantum): kept
+            // without .ftz; with it kept or flushed as the p-bit rounding decides (S4; a value
+            // that reaches 2^emin at p bits reaches it at the coarser quantum too).
+            let up = d.normal & !overflow & d.tiny_before;
+            h[rs + pick(
+                op.flush,
+                pick(flushed, result::FTZ_BAND_FLUSHED, result::FTZ_BAND),
+                result::SUB_TO_NORMAL,
+            )] += up as u64;
             pick(
-                flushed,
-                lane::FLUSHED,
+                overflow,
+                lane::OVERFLOW,
                 pick(
-                    r.normal,
-                    lane::NORMAL,
-                    pick(r.sig_f == 0, lane::ZERO, lane::SUBNORMAL),
+                    flushed,
+                    lane::FLUSHED,
+                    pick(
+                        d.normal,
+                        lane::NORMAL,
+                        pick(s.sig == 0, lane::ZERO, lane::SUBNORMAL),
+                    ),
                 ),
-            ),
-        )
+            )
+        }
     };
 
     if sat {

@@ -378,8 +378,9 @@ pub(crate) fn stage4<L: Lanes, const KIND: u8>(ctrl: &Ctrl, s: &S3x<L>) -> L {
     };
     let ovf = normal.and(L::splat(f.emax as i64 as u64).lts(e));
     let biased = normal.and(e.sub(L::splat(f.emin as i64 as u64)).add(one));
-    // S4 (`round::tiny`): below 2^emin before rounding, and not brought up to it by rounding
-    // to p bits with an unbounded exponent (bits 163:164-p all ones and rounding up).
+    // S4 (`round`'s `Decisions::tininess`): below 2^emin before rounding, and not brought up
+    // to it by rounding to p bits with an unbounded exponent (bits 163:164-p all ones and
+    // rounding up).
     let flushed = if ctrl.flush() {
         let ones = L::splat((1u64 << p) - 1);
         let (sig_u, inc_u) = round_at(s, p, rnd, 163);
