@@ -9,6 +9,7 @@ mod common;
 use std::process::Command;
 
 use common::{cosim, scratch};
+use ptxfma_cosim::engine::regress;
 use ptxfma_cosim::outputs::rtlcov::{self, Summary};
 
 /// Line coverage of the design (rtl/*.sv, without rtl/sim/) after these 20,000 operations:
