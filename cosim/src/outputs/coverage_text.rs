@@ -2,17 +2,12 @@
 
 use std::fmt::Write;
 
-use crate::checks::coverage::{Coverage, Totals};
+use crate::checks::coverage::Coverage;
 
 /// The per-group table: bins hit / reachable, percent, unreachable bins.
 pub fn summary(c: &Coverage) -> String {
     let groups = c.groups();
-    let Totals {
-        hit,
-        reachable: reach,
-        unreachable: unr,
-        unreachable_hit: bad,
-    } = c.totals();
+    let t = c.totals();
     let w = groups
         .iter()
         .map(|g| g.name.len())
@@ -22,10 +17,13 @@ pub fn summary(c: &Coverage) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "functional coverage: {hit} of {reach} reachable bins hit ({:.1}%), {} operations; \
-         {unr} bins declared unreachable",
-        c.total_percent(),
-        c.operations()
+        "functional coverage: {} of {} reachable bins hit ({:.1}%), {} operations; \
+         {} bins declared unreachable",
+        t.hit,
+        t.reachable,
+        t.percent(),
+        c.operations(),
+        t.unreachable
     );
     let _ = writeln!(
         s,
@@ -48,10 +46,11 @@ pub fn summary(c: &Coverage) -> String {
             }
         );
     }
-    if bad > 0 {
+    if t.unreachable_hit > 0 {
         let _ = writeln!(
             s,
-            "error: {bad} bin(s) declared unreachable were hit: their declarations are wrong"
+            "error: {} bin(s) declared unreachable were hit: their declarations are wrong",
+            t.unreachable_hit
         );
     }
     if c.unspelled() > 0 {

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::esc;
-use crate::checks::coverage::{Coverage, Totals};
+use crate::checks::coverage::Coverage;
 
 const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:72em}
@@ -44,12 +44,7 @@ fn bar(pct: f64) -> String {
 pub fn page(c: &Coverage) -> String {
     let groups = c.groups();
     let rows = c.rows();
-    let Totals {
-        hit,
-        reachable: reach,
-        unreachable: unr,
-        unreachable_hit: bad,
-    } = c.totals();
+    let t = c.totals();
     let mut s = String::new();
     let _ = write!(
         s,
@@ -58,14 +53,18 @@ pub fn page(c: &Coverage) -> String {
     );
     let _ = writeln!(
         s,
-        "<h1>ptxfma functional coverage: {:.1}%</h1>\n<p>{hit} of {reach} reachable bins hit \
-         over {} operations; {unr} bins declared unreachable (listed with their reasons).{}</p>",
-        c.total_percent(),
+        "<h1>ptxfma functional coverage: {:.1}%</h1>\n<p>{} of {} reachable bins hit \
+         over {} operations; {} bins declared unreachable (listed with their reasons).{}</p>",
+        t.percent(),
+        t.hit,
+        t.reachable,
         c.operations(),
-        if bad > 0 {
+        t.unreachable,
+        if t.unreachable_hit > 0 {
             format!(
-                " <span class=\"bad\">{bad} bin(s) declared unreachable were hit: their \
-                 declarations are wrong.</span>"
+                " <span class=\"bad\">{} bin(s) declared unreachable were hit: their \
+                 declarations are wrong.</span>",
+                t.unreachable_hit
             )
         } else {
             String::new()
