@@ -2,8 +2,9 @@
 //!
 //! Normally the golden model ([`ModelGolden`]). A second RTL variant ([`RtlGolden`]) can take
 //! its place: comparing two RTL builds with each other (e.g. a fault-injected build against the
-//! clean one) checks the co-simulator's own machinery independently of the model, and is how
-//! its tests run while the model's datapath is unfinished.
+//! clean one) checks the co-simulator's own machinery independently of the model: the fault
+//! tests judge the lockstep, the report and the waveform against a reference whose answers do
+//! not come from the model.
 
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 
