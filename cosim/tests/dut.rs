@@ -91,9 +91,49 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
     );
     assert!(d.0.join("rel/build/libptxfma_dut.so").is_file());
 
-    // A library built by another fma-cosim is refused.
+    // An edited record is refused before its library is mapped, naming the field; a valid
+    // edit is believed, and an explicit --latency-bound wins over the record's, 64 included.
     let rec = d.0.join("build/dut.json");
     let text = std::fs::read_to_string(&rec).unwrap();
+    let original: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(original["latency_bound"], 64);
+    let edited = |key: &str, value: serde_json::Value| {
+        let mut r = original.clone();
+        r[key] = value;
+        std::fs::write(&rec, r.to_string()).unwrap();
+    };
+    for (key, value, says) in [
+        (
+            "latency_bound",
+            serde_json::json!(0),
+            "latency_bound 0 is not in",
+        ),
+        (
+            "latency_bound",
+            serde_json::json!(99999999999u64),
+            "latency_bound 99999999999 is not in",
+        ),
+        ("families", serde_json::json!([]), "families is empty"),
+        ("families", serde_json::json!(["f33"]), "no family `f33`"),
+        ("tag_width", serde_json::json!(0), "tag_width 0 is not in"),
+    ] {
+        edited(key, value);
+        let line = one_line_error(d.run("build", &[]));
+        assert!(line.contains(says) && line.contains("dut.json"), "{line}");
+    }
+    edited("latency_bound", serde_json::json!(100));
+    let json = d.path("bound.json");
+    for (extra, want) in [(&[][..], 100), (&["--latency-bound", "64"][..], 64)] {
+        let mut args = vec!["--progress", "off", "--count", "2000", "--json", &json];
+        args.extend_from_slice(extra);
+        let (code, out, err) = d.run("build", &args);
+        assert_eq!(code, 0, "{out}{err}");
+        let r: serde_json::Value = common::read_json(Path::new(&json));
+        assert_eq!(r["params"]["latency_bound"], want, "{extra:?}");
+    }
+    std::fs::write(&rec, &text).unwrap();
+
+    // A library built by another fma-cosim is refused.
     std::fs::write(
         &rec,
         text.replace("\"fma-cosim ", "\"fma-cosim 0.0.0-other "),
@@ -354,6 +394,23 @@ fn bad_manifests_and_designs_are_one_line_errors() {
         "[forms]\nfamilies = [\"f33\"]\n",
     )));
     assert!(line.contains("no family `f33`"), "{line}");
+
+    // Empty lists and a latency bound a run would not take are refused, not taken for "all".
+    for (rest, says) in [
+        ("[forms]\nfamilies = []\n", "forms.families is empty"),
+        ("[forms]\nrounding = []\n", "forms.rounding is empty"),
+        (
+            "[contract]\nlatency_bound = 99999999999\n",
+            "contract.latency_bound 99999999999 is not in",
+        ),
+        (
+            "[contract]\nlatency_bound = 2\n",
+            "contract.latency_bound 2 is not in",
+        ),
+    ] {
+        let line = one_line_error(build(&d.manifest("bounds.toml", "", rest)));
+        assert!(line.contains(says), "{line}");
+    }
 
     let line = one_line_error(build(&d.manifest("key.toml", "colour = \"red\"", "")));
     assert!(line.contains("colour"), "{line}");

@@ -111,9 +111,10 @@ pub struct Args {
     backpressure: u64,
     /// With --compare ports: an operation must retire within N cycles of its issue; the
     /// stream is followed by N bubbles to drain the design.
-    #[arg(long, value_name = "N", default_value_t = ports::DEFAULT_BOUND,
-          value_parser = in_range(ptxfma_model::machine::pipeline::LATENCY as u64, 1 << 20))]
-    latency_bound: u64,
+    /// [default: a `dut build` design's manifest's, else 64]
+    #[arg(long, value_name = "N",
+          value_parser = in_range(*ports::BOUND_RANGE.start(), *ports::BOUND_RANGE.end()))]
+    latency_bound: Option<u64>,
     /// Run the vectors of FILE (plain or gzipped) instead of generated stimulus, and check each
     /// retired result against the file too: `fma-model eval` lines with an optional expected
     /// column, or TestFloat output with --testfloat.
@@ -230,9 +231,7 @@ fn dut_defaults(a: &mut Args, dir: &std::path::Path) -> Result<(), Error> {
             rec.families.join(", ")
         )));
     }
-    if a.latency_bound == ports::DEFAULT_BOUND {
-        a.latency_bound = rec.latency_bound;
-    }
+    a.latency_bound.get_or_insert(rec.latency_bound);
     Ok(())
 }
 
@@ -277,6 +276,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         Some(s) => all.iter().filter(|c| s.holds(c.index)).cloned().collect(),
         None => all.clone(),
     };
+    let bound = a.latency_bound.unwrap_or(ports::DEFAULT_BOUND);
     let params = Params {
         seed: a.seed,
         count: a.count,
@@ -291,13 +291,11 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
             CompareArg::Ports => "ports",
         }
         .into(),
-        latency_bound: (a.compare == CompareArg::Ports).then_some(a.latency_bound),
+        latency_bound: (a.compare == CompareArg::Ports).then_some(bound),
     };
     let compare = match a.compare {
         CompareArg::Registers => Compare::Registers,
-        CompareArg::Ports => Compare::Ports {
-            bound: a.latency_bound,
-        },
+        CompareArg::Ports => Compare::Ports { bound },
     };
     if compare == Compare::Registers && !rtl::variant(&sides.rtl)?.registers {
         return Err(Error::new(format!(

@@ -12,9 +12,10 @@
 //! stream is followed by `bound` bubbles so that every operation has its chance.
 
 use std::collections::{HashMap, VecDeque};
+use std::ops::RangeInclusive;
 
 use ptxfma_model::ctrl::Ctrl;
-use ptxfma_model::machine::pipeline::PipeIn;
+use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::engine::frame::Bank;
 use crate::engine::stim::Family;
@@ -28,6 +29,11 @@ fn reference_age() -> u64 {
 
 /// Default of `--latency-bound`: cycles from issue within which a result must retire.
 pub const DEFAULT_BOUND: u64 = 64;
+
+/// The latency bounds a run takes (`--latency-bound`, a manifest's `contract.latency_bound`, a
+/// build's record): at least the reference's latency, at most 2^20 cycles (the stream is
+/// followed by this many bubbles).
+pub const BOUND_RANGE: RangeInclusive<u64> = LATENCY as u64..=1 << 20;
 
 /// What a run compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,12 +11,12 @@
 //! verilator_flags = ["-Wno-WIDTH"]
 //!
 //! [contract]
-//! latency_bound = 64               # cycles from issue within which a result must retire
+//! latency_bound = 64               # cycles from issue to retirement (as --latency-bound)
 //! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16)
 //! handshake = true                 # in_ready_o / out_ready_i (default false)
 //!
 //! [forms]
-//! families = ["f32"]               # the stimulus draws only these (fma-cosim run --filter)
+//! families = ["f32"]               # the stimulus draws only these (left out: all; not empty)
 //! rounding = ["rn", "rz"]          # and of their float words only these modes (default all)
 //! ftz = false                      # no .ftz words (default true)
 //! sat = false                      # no .sat words (default true)
@@ -73,12 +73,11 @@ pub struct Contract {
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Forms {
-    /// Family names (`fma-cosim run --filter`); empty: every family.
-    #[serde(default)]
-    pub families: Vec<String>,
-    /// Rounding modes of the float words (`rn`, `rz`, `rm`, `rp`); empty: all four.
-    #[serde(default)]
-    pub rounding: Vec<String>,
+    /// Family names (`fma-cosim run --filter`); left out: every family (an empty list is
+    /// refused: it would check nothing, or everything, by accident).
+    pub families: Option<Vec<String>>,
+    /// Rounding modes of the float words (`rn`, `rz`, `rm`, `rp`); left out: all four.
+    pub rounding: Option<Vec<String>>,
     /// Whether the design implements `.ftz` (default true).
     pub ftz: Option<bool>,
     /// Whether the design implements `.sat` (default true).
@@ -182,8 +181,18 @@ impl Manifest {
                 "no sources: give design.sources or design.file_list".into()
             ));
         }
+        for (key, list) in [
+            ("families", &manifest.forms.families),
+            ("rounding", &manifest.forms.rounding),
+        ] {
+            if list.as_ref().is_some_and(Vec::is_empty) {
+                return Err(at(format!(
+                    "forms.{key} is empty: name at least one, or leave the key out for all"
+                )));
+            }
+        }
         let mut families = Vec::new();
-        for f in &manifest.forms.families {
+        for f in manifest.forms.families.iter().flatten() {
             families.push(Family::parse(f).ok_or_else(|| {
                 at(format!(
                     "forms.families: no family `{f}` (families: {})",
@@ -204,11 +213,11 @@ impl Manifest {
             }
         }
         let f = &manifest.forms;
-        let forms = if f.rounding.is_empty() && f.ftz.is_none() && f.sat.is_none() {
+        let forms = if f.rounding.is_none() && f.ftz.is_none() && f.sat.is_none() {
             None
         } else {
-            let mut rnds = [f.rounding.is_empty(); 4];
-            for r in &f.rounding {
+            let mut rnds = [f.rounding.is_none(); 4];
+            for r in f.rounding.iter().flatten() {
                 let k = ["rn", "rz", "rm", "rp"]
                     .iter()
                     .position(|n| n == r)
@@ -235,8 +244,15 @@ impl Manifest {
                 }
             }
         }
-        if manifest.contract.latency_bound == Some(0) {
-            return Err(at("contract.latency_bound must be at least 1".into()));
+        let range = crate::engine::ports::BOUND_RANGE;
+        if let Some(b) = manifest.contract.latency_bound {
+            if !range.contains(&b) {
+                return Err(at(format!(
+                    "contract.latency_bound {b} is not in {}..={} (as --latency-bound)",
+                    range.start(),
+                    range.end()
+                )));
+            }
         }
         Ok(Resolved {
             manifest,

@@ -88,6 +88,7 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
         )));
     }
     let record: Record = serde_json::from_value(value).map_err(|e| at(format!("{RECORD}: {e}")))?;
+    record.check().map_err(|m| at(format!("{RECORD}: {m}")))?;
     let lib_path = dir.join(&record.library);
     // SAFETY: the library was built by `dut build` from cosim/csrc/dut.cpp; its constructors
     // are the Verilator runtime's and the models' static initialisers.

@@ -54,6 +54,35 @@ pub struct Record {
 }
 
 impl Record {
+    /// What a record must hold to be believed (`dut build` writes only such records; an edited
+    /// one is refused before its library is mapped): a latency bound a run takes, tags of 1 to
+    /// 16 bits, and at least one family, each one this build knows.
+    pub fn check(&self) -> Result<(), String> {
+        let range = crate::engine::ports::BOUND_RANGE;
+        if !range.contains(&self.latency_bound) {
+            return Err(format!(
+                "latency_bound {} is not in {}..={}",
+                self.latency_bound,
+                range.start(),
+                range.end()
+            ));
+        }
+        if !(1..=16).contains(&self.tag_width) {
+            return Err(format!("tag_width {} is not in 1..=16", self.tag_width));
+        }
+        if self.families.is_empty() {
+            return Err("families is empty".into());
+        }
+        if let Some(f) = self
+            .families
+            .iter()
+            .find(|f| crate::engine::stim::Family::parse(f).is_none())
+        {
+            return Err(format!("families: no family `{f}`"));
+        }
+        Ok(())
+    }
+
     /// The forms of the families the design implements; None: all of them.
     pub fn forms(&self) -> Option<crate::engine::stim::Forms> {
         let all = self.rounding == [true; 4] && self.ftz && self.sat;
