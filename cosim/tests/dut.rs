@@ -23,6 +23,16 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
             .unwrap();
     assert_eq!(record["top"], "ptxfma_alt_top");
     assert_eq!(record["families"], serde_json::json!(["f32"]));
+    // The record pins what the build read and wrote.
+    let hex = |v: &serde_json::Value| {
+        v.as_str()
+            .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    let sha = &record["sha256"];
+    assert!(hex(&sha["manifest"]) && hex(&sha["library"]), "{sha}");
+    let sources = sha["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 3, "{sha}");
+    assert!(sources.iter().all(hex), "{sha}");
     // Nothing is left beside the build.
     let names: Vec<String> = std::fs::read_dir(&d.0)
         .unwrap()
@@ -90,6 +100,18 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
         String::from_utf8_lossy(&rel.stderr)
     );
     assert!(d.0.join("rel/build/libptxfma_dut.so").is_file());
+
+    // A truncated library is refused by its digest before it is mapped (mapped, it faults
+    // with SIGBUS on first use): one line, exit 2.
+    let so = d.0.join("build/libptxfma_dut.so");
+    let lib = std::fs::read(&so).unwrap();
+    std::fs::write(&so, &lib[..lib.len() / 2]).unwrap();
+    let line = one_line_error(d.run("build", &[]));
+    assert!(
+        line.contains("is not the library dut.json describes"),
+        "{line}"
+    );
+    std::fs::write(&so, &lib).unwrap();
 
     // An edited record is refused before its library is mapped, naming the field; a valid
     // edit is believed, and an explicit --latency-bound wins over the record's, 64 included.

@@ -18,7 +18,7 @@ use crate::verilator_build::{
 use crate::Error;
 
 use super::manifest::{Manifest, Resolved};
-use crate::engine::dut::{build_id, Record, ABI, LIBRARY, RECORD};
+use crate::engine::dut::{build_id, sha256, Digests, Record, ABI, LIBRARY, RECORD};
 
 const SIM_CORE_H: &str = include_str!("../../../csrc/sim_core.h");
 const DUT_CPP: &str = include_str!("../../../csrc/dut.cpp");
@@ -254,6 +254,20 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
         .arg("-latomic");
     run(&mut link, "linking the design")?;
 
+    let digest = |p: &Path| -> Result<String, Error> {
+        std::fs::read(p)
+            .map(|b| sha256(&b))
+            .map_err(|e| Error::new(format!("{}: {e}", p.display())))
+    };
+    let sha = Digests {
+        manifest: digest(manifest)?,
+        sources: m
+            .sources
+            .iter()
+            .map(|p| digest(p))
+            .collect::<Result<_, _>>()?,
+        library: digest(&tmp.join(LIBRARY))?,
+    };
     let record = Record {
         abi: ABI,
         built_by: build_id(),
@@ -263,7 +277,10 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
             .canonicalize()
             .unwrap_or_else(|_| manifest.to_path_buf()),
         sources: m.sources.clone(),
+        include_dirs: m.include_dirs.clone(),
         defines: m.defines.clone(),
+        verilator_flags: m.manifest.design.verilator_flags.clone(),
+        sha256: sha,
         ports,
         families: m.families.iter().map(|f| f.name().to_string()).collect(),
         latency_bound: m

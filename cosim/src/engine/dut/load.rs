@@ -90,6 +90,17 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
     let record: Record = serde_json::from_value(value).map_err(|e| at(format!("{RECORD}: {e}")))?;
     record.check().map_err(|m| at(format!("{RECORD}: {m}")))?;
     let lib_path = dir.join(&record.library);
+    // A library that is not the one the record describes (truncated, replaced, rebuilt by
+    // hand) is refused before it is mapped: mapping a truncated one faults on first use.
+    let bytes = std::fs::read(&lib_path).map_err(|e| at(format!("{}: {e}", lib_path.display())))?;
+    if super::sha256(&bytes) != record.sha256.library {
+        return Err(at(format!(
+            "{} is not the library {RECORD} describes (its SHA-256 differs): rebuild it with \
+             `fma-cosim dut build`",
+            record.library
+        )));
+    }
+    drop(bytes);
     // SAFETY: the library was built by `dut build` from cosim/csrc/dut.cpp; its constructors
     // are the Verilator runtime's and the models' static initialisers.
     let lib = unsafe { libloading::Library::new(&lib_path) }

@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-/// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`.
-pub const ABI: u32 = 2;
+/// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`, and of the record: a
+/// library or record of another version is refused with "rebuild it".
+pub const ABI: u32 = 3;
 /// The build's record, beside the library.
 pub const RECORD: &str = "dut.json";
 /// The library's file name.
@@ -36,7 +37,12 @@ pub struct Record {
     pub library: String,
     pub manifest: PathBuf,
     pub sources: Vec<PathBuf>,
+    pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// The manifest's Verilator flags, as the design was Verilated with them.
+    pub verilator_flags: Vec<String>,
+    /// SHA-256 of what the build read and wrote.
+    pub sha256: Digests,
     /// (port, width in bits) of the design's top.
     pub ports: Vec<(String, u32)>,
     /// The families it implements: what `run --dut` draws by default.
@@ -51,6 +57,24 @@ pub struct Record {
     pub ftz: bool,
     pub sat: bool,
     pub build_seconds: f64,
+}
+
+/// SHA-256 digests (lower-case hex) of a build's inputs and its library.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digests {
+    pub manifest: String,
+    /// In the order of [`Record::sources`].
+    pub sources: Vec<String>,
+    pub library: String,
+}
+
+/// The SHA-256 of `bytes`, in lower-case hex.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Record {
