@@ -506,3 +506,77 @@ fn bad_manifests_and_designs_are_one_line_errors() {
     let line = one_line_error(d.run("busy", &[]));
     assert!(line.contains("dut.json"), "{line}");
 }
+
+/// A canonical-NaN f64 unit (tests/dut/canon_f64.sv: the kit's pipe with every f64 NaN result
+/// replaced by 0x7ff8000000000000) passes under `nan = "canonical"`, the results the convention
+/// forgave counted in the summary and the JSON; judged by PTX's rule (S2) the same build fails.
+#[test]
+fn a_canonical_nan_design_passes_under_its_convention_and_says_what_it_forgave() {
+    let d = Outside::new("canon");
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl");
+    let list = std::fs::read_to_string(rtl.join("files.txt")).unwrap();
+    let mut sources: Vec<String> = list
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            format!(
+                "{:?}",
+                rtl.join(l).canonicalize().unwrap().to_str().unwrap()
+            )
+        })
+        .collect();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dut/canon_f64.sv"),
+        d.0.join("src/canon_f64.sv"),
+    )
+    .unwrap();
+    sources.push("\"src/canon_f64.sv\"".into());
+    let manifest = d.path("canon.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "[design]\ntop = \"canon_f64\"\nsources = [{}]\n\n[contract]\nnan = \"canonical\"\n\n\
+             [forms]\nfamilies = [\"f64\"]\n",
+            sources.join(", ")
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = d.build(&manifest, "build");
+    assert_eq!(code, 0, "{out}{err}");
+    let json = d.path("canon.json");
+    let (code, out, err) = d.check("build", "2", &["--json", &json]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("NaN convention canonical"), "{out}");
+    let r: serde_json::Value = common::read_json(Path::new(&json));
+    assert_eq!(r["params"]["nan"], "canonical");
+    let forgiven = r["families"][0]["nan_accepted"].as_u64().unwrap_or(0);
+    assert!(forgiven > 100, "{}", r["families"]);
+    assert!(
+        out.contains(&format!(
+            "NaN convention `canonical`: {forgiven} result(s) accepted that PTX's rule would \
+             not (f64 {forgiven})"
+        )),
+        "{out}"
+    );
+
+    // The same build under PTX's rule: its f64 NaNs are not the operands' (S2).
+    let rec = d.0.join("build/dut.json");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    std::fs::write(&rec, text.replace("\"canonical\"", "\"ptx\"")).unwrap();
+    let (code, out, err) = d.check("build", "2", &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("wrong result (out_d_o)"), "{out}");
+
+    // --strict-nan means nothing for a design that declares its convention: refused.
+    let dut = d.path("build");
+    let line = one_line_error(cosim(&[
+        "run",
+        "--dut",
+        &dut,
+        "--vectors",
+        &manifest,
+        "--strict-nan",
+    ]));
+    assert!(line.contains("contract.nan"), "{line}");
+}

@@ -1,6 +1,7 @@
 //! When two results of one operation are the same PTX result (docs/semantics.md S1).
 
 use ptxfma_model::ctrl::{Ctrl, Kind};
+use ptxfma_model::format::{F32, F64};
 
 /// Whether `got` is an acceptable result where `expected` is the reference's, for an operation
 /// with control word `ctrl`: bit for bit, except that PTX leaves an f32 NaN's bits open (S1), so
@@ -35,6 +36,111 @@ pub fn same_result(ctrl: &Ctrl, got: u64, expected: u64, strict_nan: bool) -> bo
                 })
         }
         Kind::F64 | Kind::Vmad => false,
+    }
+}
+
+/// How a design's NaN results are judged (a `dut build` manifest's `contract.nan`): its lanes
+/// that are not NaN are always bit-exact, and a NaN for a number or a number for a NaN always
+/// differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NanConvention {
+    /// PTX's rule, [`same_result`]: any f32 or half NaN for a NaN; f64 NaNs bit-exact (S1, S2,
+    /// S10).
+    #[default]
+    Ptx,
+    /// Where the reference has a NaN, the format's default quiet NaN, lane by lane: f32
+    /// `0x7fc00000`, f64 `0x7ff8000000000000`, binary16 `0x7e00`, bfloat16 `0x7fc0` (RISC-V's
+    /// and Arm's default-NaN mode).
+    Canonical,
+    /// Where the reference has a NaN, any NaN of the lane's format.
+    Any,
+}
+
+impl NanConvention {
+    pub const ALL: [NanConvention; 3] = [
+        NanConvention::Ptx,
+        NanConvention::Canonical,
+        NanConvention::Any,
+    ];
+
+    /// From the manifest's spelling.
+    pub fn parse(s: &str) -> Option<NanConvention> {
+        NanConvention::ALL.into_iter().find(|n| n.name() == s)
+    }
+
+    /// The manifest's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            NanConvention::Ptx => "ptx",
+            NanConvention::Canonical => "canonical",
+            NanConvention::Any => "any",
+        }
+    }
+}
+
+/// A result judged under a [`NanConvention`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judgement {
+    /// The same result under PTX's rule.
+    Same,
+    /// Accepted by the convention only: PTX's rule would call it a divergence.
+    Accepted,
+    Differs,
+}
+
+/// `got` against the reference's `expected` for control word `ctrl`, under `nan`.
+pub fn judge(ctrl: &Ctrl, got: u64, expected: u64, nan: NanConvention) -> Judgement {
+    let ptx = same_result(ctrl, got, expected, false);
+    if nan == NanConvention::Ptx || (ptx && nan == NanConvention::Any) {
+        return if ptx {
+            Judgement::Same
+        } else {
+            Judgement::Differs
+        };
+    }
+    let (width, lanes): (u32, u32) = match ctrl.kind {
+        Kind::F32 | Kind::Sm1x => (32, 1),
+        Kind::F32x2 => (32, 2),
+        Kind::F64 => (64, 1),
+        Kind::Half => (16, 1),
+        Kind::Half2 => (16, 2),
+        Kind::Vmad => {
+            return if got == expected {
+                Judgement::Same
+            } else {
+                Judgement::Differs
+            }
+        }
+    };
+    let f = match width {
+        64 => F64,
+        32 => F32,
+        _ => ctrl.half_fmt(),
+    };
+    // The default quiet NaN: exponent all ones, the quiet bit alone in the fraction.
+    let canon = f.exp_max() << f.frac_bits | f.quiet_bit();
+    let is_nan = |v: u64| f.exp_of(v) == f.exp_max() && v & f.frac_mask() != 0;
+    let used = width * lanes;
+    if used < 64 && (got >> used != 0 || expected >> used != 0) {
+        return Judgement::Differs;
+    }
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    };
+    let ok = (0..lanes).all(|k| {
+        let (g, e) = (got >> (width * k) & mask, expected >> (width * k) & mask);
+        match (is_nan(e), nan) {
+            (false, _) => g == e,
+            (true, NanConvention::Canonical) => g == canon,
+            (true, _) => is_nan(g),
+        }
+    });
+    match (ok, ptx) {
+        (false, _) => Judgement::Differs,
+        (true, true) => Judgement::Same,
+        (true, false) => Judgement::Accepted,
     }
 }
 
@@ -101,5 +207,73 @@ mod tests {
         assert!(same_result(&bf, 0x7f81, 0x7fff, false));
         assert!(!same_result(&bf, 0x7f80, 0x7fff, false));
         assert!(!same_result(&bf, 0x1_7f81, 0x7fff, false));
+    }
+
+    #[test]
+    fn a_nan_convention_accepts_only_nans_for_nans() {
+        use NanConvention::*;
+        let f64 = Ctrl::fma(Kind::F64, Rnd::Rn);
+        let f32 = Ctrl::fma(Kind::F32, Rnd::Rn);
+        let x2 = Ctrl::fma(Kind::F32x2, Rnd::Rn);
+        let model_nan = 0x7ff8_0000_0000_0001; // S2: an operand's payload
+        let canon = 0x7ff8_0000_0000_0000;
+        assert_eq!(judge(&f64, canon, model_nan, Ptx), Judgement::Differs);
+        assert_eq!(
+            judge(&f64, canon, model_nan, Canonical),
+            Judgement::Accepted
+        );
+        assert_eq!(
+            judge(&f64, model_nan, model_nan, Canonical),
+            Judgement::Differs
+        );
+        assert_eq!(
+            judge(&f64, 0xfff0_0000_0000_0001, model_nan, Any),
+            Judgement::Accepted
+        );
+        assert_eq!(judge(&f64, model_nan, model_nan, Any), Judgement::Same);
+        // A number for a NaN, a NaN for a number, a wrong number: always divergences.
+        for n in [Ptx, Canonical, Any] {
+            assert_eq!(
+                judge(&f64, 0x3ff0_0000_0000_0000, model_nan, n),
+                Judgement::Differs
+            );
+            assert_eq!(
+                judge(&f64, canon, 0x3ff0_0000_0000_0000, n),
+                Judgement::Differs
+            );
+            assert_eq!(
+                judge(&f64, 0x3ff0_0000_0000_0001, 0x3ff0_0000_0000_0000, n),
+                Judgement::Differs
+            );
+        }
+        // f32: any NaN is already PTX's rule; canonical wants exactly 0x7fc00000.
+        assert_eq!(
+            judge(&f32, 0x7fff_ffff, 0x7fff_ffff, Canonical),
+            Judgement::Differs
+        );
+        assert_eq!(
+            judge(&f32, 0x7fc0_0000, 0x7fff_ffff, Canonical),
+            Judgement::Same
+        );
+        assert_eq!(judge(&f32, 0x7fc0_0001, 0x7fff_ffff, Any), Judgement::Same);
+        // f32x2 lane by lane: the number lane stays exact.
+        assert_eq!(
+            judge(&x2, 0x7fc0_0000_3f80_0000, 0x7fff_ffff_3f80_0000, Canonical),
+            Judgement::Same
+        );
+        assert_eq!(
+            judge(&x2, 0x7fc0_0000_3f80_0001, 0x7fff_ffff_3f80_0000, Canonical),
+            Judgement::Differs
+        );
+        // Half formats: binary16 0x7e00, bfloat16 0x7fc0.
+        let h = Ctrl::fma(Kind::Half, Rnd::Rn);
+        let bf = Ctrl {
+            ab_fmt: ptxfma_model::ctrl::AbFmt::Bf16,
+            ..h
+        };
+        assert_eq!(judge(&h, 0x7e00, 0x7fff, Canonical), Judgement::Same);
+        assert_eq!(judge(&h, 0x7e01, 0x7fff, Canonical), Judgement::Differs);
+        assert_eq!(judge(&bf, 0x7fc0, 0x7fff, Canonical), Judgement::Same);
+        assert_eq!(judge(&bf, 0x7e00, 0x7fff, Canonical), Judgement::Differs);
     }
 }

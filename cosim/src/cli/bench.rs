@@ -87,7 +87,10 @@ pub fn bench(a: Args) -> Result<u8, Error> {
             };
             (idle, None)
         }));
-        Compare::Ports { bound }
+        Compare::Ports {
+            bound,
+            nan: crate::engine::dut::nan_convention(&sides.rtl)?,
+        }
     };
     let inputs: Vec<PipeIn> = cycles.iter().map(|&(p, _)| p).collect();
     let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();

@@ -129,7 +129,8 @@ pub struct Args {
     #[arg(short = 'r', value_name = "MODE", requires = "testfloat", value_parser = testfloat::parse_rounding)]
     rounding: Option<Rnd>,
     /// With --vectors: NaN results must match the file bit for bit (by default any f32 NaN
-    /// matches any NaN, as PTX leaves it open, and TestFloat's NaNs are SoftFloat's).
+    /// matches any NaN, as PTX leaves it open, and TestFloat's NaNs are SoftFloat's). Not with
+    /// --dut, whose manifest's contract.nan says how its NaNs are judged.
     #[arg(long, requires = "vectors")]
     strict_nan: bool,
 }
@@ -153,6 +154,12 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     progress::on_interrupt(progress);
     let sides = sides(&a)?;
     if let Some(dir) = sides.rtl.strip_prefix("dut:") {
+        if a.strict_nan {
+            return Err(Error::new(
+                "--strict-nan: a --dut design's NaN results are judged by its manifest's \
+                 contract.nan (ptx, canonical or any)",
+            ));
+        }
         dut_defaults(&mut a, std::path::Path::new(dir))?;
     }
     if a.backpressure > 0 {
@@ -292,10 +299,17 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         }
         .into(),
         latency_bound: (a.compare == CompareArg::Ports).then_some(bound),
+        nan: (a.compare == CompareArg::Ports)
+            .then(|| crate::engine::dut::nan_convention(&sides.rtl))
+            .transpose()?
+            .map(|n| n.name().to_string()),
     };
     let compare = match a.compare {
         CompareArg::Registers => Compare::Registers,
-        CompareArg::Ports => Compare::Ports { bound },
+        CompareArg::Ports => Compare::Ports {
+            bound,
+            nan: crate::engine::dut::nan_convention(&sides.rtl)?,
+        },
     };
     if compare == Compare::Registers && !rtl::variant(&sides.rtl)?.registers {
         return Err(Error::new(format!(
@@ -332,7 +346,10 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         sides.golden,
         match compare {
             Compare::Registers => String::new(),
-            Compare::Ports { bound } => format!(", ports only (latency bound {bound})"),
+            Compare::Ports { bound, nan } => format!(
+                ", ports only (latency bound {bound}, NaN convention {})",
+                nan.name()
+            ),
         },
         rtl::variant::VERILATOR_VERSION
     );
@@ -418,6 +435,13 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
                 .0
                 .iter()
                 .map(|&f| (f.name().to_string(), out.by_family[f as usize]))
+                .collect(),
+            nan_accepted: c
+                .families
+                .0
+                .iter()
+                .map(|&f| (f.name().to_string(), out.nan_accepted[f as usize]))
+                .filter(|&(_, n)| n > 0)
                 .collect(),
             cycles: out.cycles,
             seconds: out.seconds,

@@ -172,7 +172,7 @@ fn ports_wave(
     g.reset()?;
     let mut exp = vec![0u32; inputs.len() * frame::WORDS];
     g.run(&inputs, &mut exp)?;
-    let mut checker = Checker::new(bound);
+    let mut checker = Checker::new(bound, crate::engine::dut::nan_convention(&sides.rtl)?);
     let mut found = Vec::new();
     for (i, inp) in inputs.iter().enumerate() {
         let r = i * frame::WORDS..i * frame::WORDS + frame::PORT_WORDS;

@@ -84,6 +84,9 @@ pub struct Outcome {
     pub window_start: u64,
     /// Stopped by [`Hooks::stop`] before the end of the stream.
     pub interrupted: bool,
+    /// Per family, results accepted under the NaN convention that PTX's rule would not
+    /// ([`Compare::Ports`]).
+    pub nan_accepted: [u64; Family::ALL.len()],
     /// With [`Config::retired`]: (tag, d) of every result the RTL retired, in order.
     pub retired: Vec<(u16, u64)>,
     /// The subscriber that watched this stream ([`Config::subscribe`]).
@@ -129,7 +132,7 @@ impl<'c> Checker<'c> {
             actual: Vec::new(),
             scoreboard: match cfg.compare {
                 Compare::Registers => Box::new(Registers::new()),
-                Compare::Ports { bound } => Box::new(Ports::new(bound)),
+                Compare::Ports { bound, nan } => Box::new(Ports::new(bound, nan)),
             },
             subscriber,
         }
@@ -150,6 +153,7 @@ impl<'c> Checker<'c> {
                 self.out.window_start = d.cycle() - self.out.window.len() as u64;
             }
         }
+        self.out.nan_accepted = self.scoreboard.nan_accepted();
         self.out.subscriber = self.subscriber;
         self.out
     }
@@ -273,7 +277,7 @@ fn drain_cycles(rtl: &Rtl, cfg: &Config) -> Result<usize, Error> {
             variant: rtl.variant().to_string(),
         }),
         Compare::Registers => Ok(0),
-        Compare::Ports { bound } => Ok(bound as usize),
+        Compare::Ports { bound, .. } => Ok(bound as usize),
     }
 }
 

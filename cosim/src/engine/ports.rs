@@ -16,6 +16,7 @@ use std::ops::RangeInclusive;
 
 use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
+use ptxfma_ptx::{Judgement, NanConvention};
 
 use crate::engine::frame::Bank;
 use crate::engine::stim::Family;
@@ -40,8 +41,9 @@ pub const BOUND_RANGE: RangeInclusive<u64> = LATENCY as u64..=1 << 20;
 pub enum Compare {
     /// Every cycle's whole frame: the output ports and the four stage registers.
     Registers,
-    /// Only the retired results, matched to operations by tag, each within `bound` cycles.
-    Ports { bound: u64 },
+    /// Only the retired results, matched to operations by tag, each within `bound` cycles,
+    /// their NaNs judged under `nan`.
+    Ports { bound: u64, nan: NanConvention },
 }
 
 /// The kind of a ports divergence.
@@ -152,6 +154,9 @@ impl Tags {
 /// The state of a ports-only check across the batches of one stream.
 pub struct Checker {
     bound: u64,
+    nan: NanConvention,
+    /// Per family ([`Family::ALL`] order), results `nan` accepted that PTX's rule would not.
+    accepted: [u64; Family::ALL.len()],
     /// Operations by issue cycle, from `base` on; `None` for cycles with nothing pending.
     inflight: VecDeque<Option<Pending>>,
     base: u64,
@@ -160,9 +165,11 @@ pub struct Checker {
 }
 
 impl Checker {
-    pub fn new(bound: u64) -> Checker {
+    pub fn new(bound: u64, nan: NanConvention) -> Checker {
         Checker {
             bound,
+            nan,
+            accepted: [0; Family::ALL.len()],
             inflight: VecDeque::new(),
             base: 0,
             tags: Tags::default(),
@@ -266,7 +273,13 @@ impl Checker {
         };
         let (input, family, e, a, retired) = (*input, *family, *e, *a, *retired);
         *slot = None;
-        if !ptxfma_ptx::same_result(&Ctrl::decode(input.ctrl), a, e, false) {
+        let judged = ptxfma_ptx::judge(&Ctrl::decode(input.ctrl), a, e, self.nan);
+        if judged == Judgement::Accepted {
+            if let Some(f) = family {
+                self.accepted[f as usize] += 1;
+            }
+        }
+        if judged == Judgement::Differs {
             found.push(Found {
                 cycle: retired,
                 issue: Some(issue),
@@ -304,6 +317,11 @@ impl Checker {
                 bound: self.bound,
             },
         });
+    }
+
+    /// Per family, the results the NaN convention accepted that PTX's rule would not.
+    pub fn nan_accepted(&self) -> [u64; Family::ALL.len()] {
+        self.accepted
     }
 
     /// The end of the stream (`cycle` is the first cycle after it): whatever is still in
@@ -365,7 +383,7 @@ mod tests {
         design: &dyn Fn(u64) -> Option<(u16, u64)>,
         bound: u64,
     ) -> Vec<Found> {
-        let mut c = Checker::new(bound);
+        let mut c = Checker::new(bound, NanConvention::Ptx);
         let mut found = Vec::new();
         for t in 0..n {
             let inp = if issue.contains(&t) {
@@ -447,7 +465,7 @@ mod tests {
 
     #[test]
     fn a_reset_throws_away_what_is_in_flight() {
-        let mut c = Checker::new(16);
+        let mut c = Checker::new(16, NanConvention::Ptx);
         let mut found = Vec::new();
         let none = ports(false, 0, 0);
         c.cycle(0, (op(1), None), &none, &none, &mut found);
@@ -478,7 +496,7 @@ mod tests {
 
     #[test]
     fn a_reused_tag_matches_in_issue_order() {
-        let mut c = Checker::new(64);
+        let mut c = Checker::new(64, NanConvention::Ptx);
         let mut found = Vec::new();
         let none = ports(false, 0, 0);
         // Two operations with tag 5 in flight; the reference's results differ.

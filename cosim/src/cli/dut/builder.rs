@@ -289,6 +289,12 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
             .latency_bound
             .unwrap_or(crate::engine::ports::DEFAULT_BOUND),
         tag_width,
+        nan: m
+            .manifest
+            .contract
+            .nan
+            .clone()
+            .unwrap_or_else(|| "ptx".into()),
         handshake,
         rounding: m.forms.map_or([true; 4], |f| f.rnds),
         ftz: m.forms.is_none_or(|f| f.ftz),

@@ -14,6 +14,7 @@
 //! latency_bound = 64               # cycles from issue to retirement (as --latency-bound)
 //! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16)
 //! handshake = true                 # in_ready_o / out_ready_i (default false)
+//! nan = "canonical"                # NaN results: ptx (default), canonical, any
 //!
 //! [forms]
 //! families = ["f32"]               # the stimulus draws only these (left out: all; not empty)
@@ -68,6 +69,9 @@ pub struct Contract {
     /// `out_ready_i` (a result is taken only while it is high; the design holds it until then).
     #[serde(default)]
     pub handshake: bool,
+    /// How its NaN results are judged: `ptx` (default: PTX's rule, docs/semantics.md S1, S2,
+    /// S10), `canonical` (the format's default quiet NaN, lane by lane) or `any` (any NaN).
+    pub nan: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -242,6 +246,13 @@ impl Manifest {
                         fam.name()
                     )));
                 }
+            }
+        }
+        if let Some(n) = &manifest.contract.nan {
+            if ptxfma_ptx::NanConvention::parse(n).is_none() {
+                return Err(at(format!(
+                    "contract.nan `{n}`: one of ptx, canonical, any"
+                )));
             }
         }
         let range = crate::engine::ports::BOUND_RANGE;

@@ -8,6 +8,7 @@ pub mod tags;
 
 use std::path::PathBuf;
 
+use ptxfma_ptx::NanConvention;
 use serde::{Deserialize, Serialize};
 
 /// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`, and of the record: a
@@ -50,6 +51,8 @@ pub struct Record {
     pub latency_bound: u64,
     /// Bits of `in_tag_i` and `out_tag_o`.
     pub tag_width: u32,
+    /// How its NaN results are judged (`contract.nan`: `ptx`, `canonical`, `any`).
+    pub nan: String,
     /// `in_ready_o` and `out_ready_i`.
     pub handshake: bool,
     /// Forms within the families: rounding modes allowed (rn, rz, rm, rp), `.ftz`, `.sat`.
@@ -57,6 +60,18 @@ pub struct Record {
     pub ftz: bool,
     pub sat: bool,
     pub build_seconds: f64,
+}
+
+/// How the results of the design under test are judged by their NaNs: a `dut build` design's
+/// by its record (`contract.nan`), the RTL variants built in by PTX's rule.
+pub fn nan_convention(rtl: &str) -> Result<NanConvention, crate::Error> {
+    match rtl.strip_prefix("dut:") {
+        Some(dir) => {
+            let rec = &load::open(std::path::Path::new(dir))?.record;
+            Ok(NanConvention::parse(&rec.nan).unwrap_or_default())
+        }
+        None => Ok(NanConvention::Ptx),
+    }
 }
 
 /// SHA-256 digests (lower-case hex) of a build's inputs and its library.
@@ -93,6 +108,9 @@ impl Record {
         }
         if !(1..=16).contains(&self.tag_width) {
             return Err(format!("tag_width {} is not in 1..=16", self.tag_width));
+        }
+        if NanConvention::parse(&self.nan).is_none() {
+            return Err(format!("nan `{}` is not ptx, canonical or any", self.nan));
         }
         if self.families.is_empty() {
             return Err("families is empty".into());

@@ -139,4 +139,9 @@ pub trait Scoreboard: Send {
 
     /// The end of the stream, `cycle` being the first cycle after it.
     fn finish(&mut self, _cycle: u64, _max: usize, _found: &mut Vec<Divergence>) {}
+
+    /// Per family, results accepted under a NaN convention that PTX's rule would not.
+    fn nan_accepted(&self) -> [u64; Family::ALL.len()] {
+        [0; Family::ALL.len()]
+    }
 }

@@ -5,6 +5,8 @@ use super::{Divergence, History, Scoreboard};
 use crate::engine::batch::Batch;
 use crate::engine::frame;
 use crate::engine::ports::{self, Found};
+use crate::engine::stim::Family;
+use ptxfma_ptx::NanConvention;
 
 pub struct Ports {
     /// The operations in flight.
@@ -15,9 +17,9 @@ pub struct Ports {
 }
 
 impl Ports {
-    pub fn new(bound: u64) -> Ports {
+    pub fn new(bound: u64, nan: NanConvention) -> Ports {
         Ports {
-            inflight: ports::Checker::new(bound),
+            inflight: ports::Checker::new(bound, nan),
             found: Vec::new(),
             stopped: false,
         }
@@ -69,6 +71,10 @@ impl Scoreboard for Ports {
             }
         }
         None
+    }
+
+    fn nan_accepted(&self) -> [u64; Family::ALL.len()] {
+        self.inflight.nan_accepted()
     }
 
     /// Whatever is still in flight never retired.

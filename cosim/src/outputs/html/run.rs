@@ -245,6 +245,13 @@ pub fn page(r: &RunResult, page: &Path) -> String {
     row("RTL", p.rtl.clone());
     row("reference", p.golden.clone());
     row("compare", p.compare.clone());
+    if let Some(nan) = &p.nan {
+        let accepted: u64 = r.families.iter().map(|f| f.nan_accepted).sum();
+        row(
+            "NaN convention",
+            format!("{nan}: {accepted} result(s) accepted that PTX's rule would not"),
+        );
+    }
     row("workers", r.jobs.to_string());
     row("wall time", format!("{:.1} s", r.seconds));
     row(

@@ -43,6 +43,9 @@ pub struct Params {
     /// With `ports`: the cycles from issue within which a result must retire.
     #[serde(default)]
     pub latency_bound: Option<u64>,
+    /// With `ports`: the NaN convention results were judged under (`ptx`, `canonical`, `any`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nan: Option<String>,
 }
 
 fn registers() -> String {
@@ -63,6 +66,13 @@ pub struct FamilyRow {
     /// The chunks' run times (worker time, not wall time) shared out by operations.
     pub seconds: f64,
     pub divergences: usize,
+    /// Results the NaN convention accepted that PTX's rule would not.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub nan_accepted: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One chunk that ran.
@@ -79,6 +89,9 @@ pub struct ChunkRow {
     pub vectors: u64,
     /// Of those, per family.
     pub by_family: BTreeMap<String, u64>,
+    /// Per family, results the NaN convention accepted that PTX's rule would not.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub nan_accepted: BTreeMap<String, u64>,
     pub cycles: u64,
     pub seconds: f64,
     pub divergences: usize,
@@ -234,10 +247,12 @@ impl RunResult {
                     vectors: 0,
                     seconds: 0.0,
                     divergences: self.divergences.iter().filter(|d| &d.family == f).count(),
+                    nan_accepted: 0,
                 };
                 for c in &self.chunks {
                     let n = c.by_family.get(f).copied().unwrap_or(0);
                     row.vectors += n;
+                    row.nan_accepted += c.nan_accepted.get(f).copied().unwrap_or(0);
                     if c.vectors > 0 {
                         row.seconds += c.seconds * n as f64 / c.vectors as f64;
                     }

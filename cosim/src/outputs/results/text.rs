@@ -37,6 +37,24 @@ impl RunResult {
             rate(v, t),
             self.chunks.len()
         );
+        if let Some(nan) = &self.params.nan {
+            let accepted: Vec<String> = self
+                .families
+                .iter()
+                .filter(|r| r.nan_accepted > 0)
+                .map(|r| format!("{} {}", r.family, r.nan_accepted))
+                .collect();
+            let _ = writeln!(
+                s,
+                "NaN convention `{nan}`: {} result(s) accepted that PTX's rule would not{}",
+                self.families.iter().map(|r| r.nan_accepted).sum::<u64>(),
+                if accepted.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", accepted.join(", "))
+                }
+            );
+        }
         if !self.signatures.is_empty() {
             let _ = writeln!(
                 s,
