@@ -509,7 +509,8 @@ fn bad_manifests_and_designs_are_one_line_errors() {
 
 /// A canonical-NaN f64 unit (tests/dut/canon_f64.sv: the kit's pipe with every f64 NaN result
 /// replaced by 0x7ff8000000000000) passes under `nan = "canonical"`, the results the convention
-/// forgave counted in the summary and the JSON; judged by PTX's rule (S2) the same build fails.
+/// forgave counted in the summary and the JSON; a planted numeric fault is caught under it, and
+/// judged by PTX's rule (S2) the clean build fails.
 #[test]
 fn a_canonical_nan_design_passes_under_its_convention_and_says_what_it_forgave() {
     let d = Outside::new("canon");
@@ -559,6 +560,22 @@ fn a_canonical_nan_design_passes_under_its_convention_and_says_what_it_forgave()
         )),
         "{out}"
     );
+
+    // A numeric fault is not forgiven by the convention.
+    let fault = d.path("fault.toml");
+    std::fs::write(
+        &fault,
+        std::fs::read_to_string(&manifest).unwrap().replace(
+            "[contract]",
+            "defines = [\"FAULT_CANON_LSB\"]\n\n[contract]",
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = d.build(&fault, "fault");
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = d.check("fault", "2", &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("wrong result (out_d_o)"), "{out}");
 
     // The same build under PTX's rule: its f64 NaNs are not the operands' (S2).
     let rec = d.0.join("build/dut.json");

@@ -1,6 +1,7 @@
 // A team's f64 FMA as most units outside NVIDIA build it: the kit's own pipe with every f64 NaN
 // result replaced by the canonical quiet NaN (0x7ff8000000000000, RISC-V's and Arm's
-// default-NaN mode). Checked with `nan = "canonical"` by tests/dut.rs.
+// default-NaN mode). Checked with `nan = "canonical"` by tests/dut.rs; FAULT_CANON_LSB plants
+// a numeric fault the convention must not forgive.
 module canon_f64 import ptxfma_pkg::*; (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -46,6 +47,14 @@ module canon_f64 import ptxfma_pkg::*; (
     end
   end
 
-  assign out_d_o = (f64_q && d[62:52] == '1 && d[51:0] != '0) ? 64'h7ff8_0000_0000_0000 : d;
+  logic nan;
+  assign nan = f64_q && d[62:52] == '1 && d[51:0] != '0;
+
+`ifdef FAULT_CANON_LSB
+  // A planted numeric fault: the last bit of one f64 number result in 64 flipped.
+  assign out_d_o = nan ? 64'h7ff8_0000_0000_0000 : d ^ {63'd0, f64_q && d[5:0] == 6'h2a};
+`else
+  assign out_d_o = nan ? 64'h7ff8_0000_0000_0000 : d;
+`endif
 
 endmodule
