@@ -31,6 +31,14 @@ pub enum Error {
     /// Register checking (`--compare registers`) of a design with only result ports.
     #[error("RTL variant `{variant}` has only result ports: check it with --compare ports")]
     PortsOnly { variant: String },
+    /// A tool failed: the summary is the error's line; `details` are the tool's own words a
+    /// person acts on (file, line, excerpt, how to waive), each printed on a line of its own
+    /// after it.
+    #[error("{summary}")]
+    Diagnosed {
+        summary: String,
+        details: Vec<String>,
+    },
     /// The reference's thread of an overlapped run panicked.
     #[error("the reference ({reference}) panicked: {message}")]
     ReferencePanicked { reference: String, message: String },

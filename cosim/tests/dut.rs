@@ -485,8 +485,46 @@ fn bad_manifests_and_designs_are_one_line_errors() {
         "[design]\ntop = \"broken\"\nsources = [\"src/broken.sv\"]\n",
     )
     .unwrap();
-    let line = one_line_error(build(&d.path("broken.toml")));
-    assert!(line.contains("verilating `broken`"), "{line}");
+    let (code, out, err) = build(&d.path("broken.toml"));
+    assert_eq!(code, 2, "{out}{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].starts_with("error: verilating `broken`")
+            && lines[0].ends_with("failed: 1 error(s), 0 warning(s)"),
+        "{err}"
+    );
+    assert!(lines[1].contains("broken.sv:1:16: syntax error"), "{err}");
+    assert!(lines[2].ends_with("1 | module broken (;"), "{err}");
+
+    // An error Verilator lets a flag waive (cvfpu needs it): each place with its excerpt, and
+    // the flag that waives it.
+    std::fs::write(
+        d.0.join("src/mixed.sv"),
+        "module mixed (input logic clk_i, input logic rst_ni, input logic in_valid_i,\n\
+         input logic [15:0] in_tag_i, input logic [26:0] in_ctrl_i, input logic [63:0] in_a_i,\n\
+         input logic [63:0] in_b_i, input logic [63:0] in_c_i, output logic out_valid_o,\n\
+         output logic [15:0] out_tag_o, output logic [63:0] out_d_o);\n\
+         logic [63:0] q;\n\
+         always @(posedge clk_i) q <= in_a_i;\n\
+         always_comb q[0] = 1'b0;\n\
+         assign out_valid_o = in_valid_i; assign out_tag_o = in_tag_i; assign out_d_o = q;\n\
+         endmodule\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.0.join("mixed.toml"),
+        "[design]\ntop = \"mixed\"\nsources = [\"src/mixed.sv\"]\n",
+    )
+    .unwrap();
+    let (code, out, err) = build(&d.path("mixed.toml"));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("failed: 1 error(s), 0 warning(s)"), "{err}");
+    assert!(err.contains("%Error-BLKANDNBLK: "), "{err}");
+    assert!(err.contains("logic [63:0] q;"), "{err}");
+    assert!(
+        err.contains("design.verilator_flags: \"-Wno-BLKANDNBLK\""),
+        "{err}"
+    );
 
     // No build was left behind by any of them.
     assert!(!d.0.join("out").exists());

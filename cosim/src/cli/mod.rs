@@ -243,6 +243,11 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", ptxfma_ptx::quote::quote_spans(&e.to_string()));
+            if let Error::Diagnosed { details, .. } = &e {
+                for d in details {
+                    eprintln!("{}", ptxfma_ptx::quote::quote_spans(d));
+                }
+            }
             2
         }
     }

@@ -343,10 +343,15 @@ fn verilate(
         cmd.arg(format!("-D{def}"));
     }
     cmd.args(&d.verilator_flags).args(&m.sources);
-    run(
-        &mut cmd,
-        &format!("verilating `{}` ({} build)", d.top, w.name()),
-    )?;
+    let what = format!("verilating `{}` ({} build)", d.top, w.name());
+    let out = cmd
+        .output()
+        .map_err(|e| Error::new(format!("{what}: cannot run {verilator}: {e}")))?;
+    if !out.status.success() {
+        let text = String::from_utf8_lossy(&out.stderr).into_owned()
+            + &String::from_utf8_lossy(&out.stdout);
+        return Err(verilator_failure(&what, &text));
+    }
     port_widths(&mdir.join(format!("{}.h", w.prefix()))).map_err(Error::new)
 }
 
@@ -421,6 +426,74 @@ fn compile(
 }
 
 /// Runs a tool; its output only on failure, cut to the first lines that say why.
+/// Diagnostics shown of a failed Verilator run, beyond which a count is given.
+const DIAGNOSTICS_SHOWN: usize = 8;
+
+/// Verilator's failure as a person can act on it: a summary line, then each error and warning
+/// with its file, line and source excerpt, and for the warning kinds the flags that waive them.
+fn verilator_failure(what: &str, text: &str) -> Error {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut shown = Vec::new();
+    let (mut errors, mut warnings, mut kinds) = (0, 0, Vec::<&str>::new());
+    for (i, l) in lines.iter().enumerate() {
+        // `%Warning-KIND:` and `%Error-KIND:` can be waived with -Wno-KIND; `%Error:` cannot.
+        let kind = |p: &str| l.strip_prefix(p).and_then(|r| r.split(':').next());
+        if let Some(k) = kind("%Warning-") {
+            warnings += 1;
+            if !kinds.contains(&k) {
+                kinds.push(k);
+            }
+        } else if let Some(k) = kind("%Error-") {
+            errors += 1;
+            if !kinds.contains(&k) {
+                kinds.push(k);
+            }
+        } else if l.starts_with("%Error") && !l.starts_with("%Error: Exiting due to") {
+            errors += 1;
+        } else {
+            continue;
+        }
+        if shown.len() < DIAGNOSTICS_SHOWN {
+            shown.push(format!("  {l}"));
+            // Verilator's excerpt: the source line and the caret under it.
+            let excerpt = lines[i + 1..]
+                .iter()
+                .take_while(|x| !x.starts_with('%'))
+                .filter(|x| x.contains(" | "))
+                .take(2);
+            shown.extend(excerpt.map(|x| format!("  {x}")));
+        }
+    }
+    if errors + warnings == 0 {
+        let first: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| !l.trim().is_empty())
+            .take(3)
+            .collect();
+        return Error::new(format!("{what} failed: {}", first.join(" | ")));
+    }
+    let mut summary = format!("{what} failed: {errors} error(s), {warnings} warning(s)");
+    if errors == 0 {
+        summary.push_str(" (Verilator stops on warnings)");
+    }
+    let mut details = shown;
+    if errors + warnings > DIAGNOSTICS_SHOWN {
+        details.push(format!(
+            "  ... and {} more",
+            errors + warnings - DIAGNOSTICS_SHOWN
+        ));
+    }
+    if !kinds.is_empty() {
+        let flags: Vec<String> = kinds.iter().map(|k| format!("\"-Wno-{k}\"")).collect();
+        details.push(format!(
+            "  to waive a kind, add its flag to the manifest's design.verilator_flags: {}",
+            flags.join(", ")
+        ));
+    }
+    Error::Diagnosed { summary, details }
+}
+
 fn run(cmd: &mut Command, what: &str) -> Result<(), Error> {
     let out = cmd
         .output()
@@ -448,4 +521,61 @@ fn output(tool: &str, args: &[&str]) -> Result<String, Error> {
         return Err(Error::new(format!("{tool} {} failed", args.join(" "))));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::verilator_failure;
+    use crate::Error;
+
+    /// The lines a person sees: the summary, then the details.
+    fn shown(e: Error) -> Vec<String> {
+        match e {
+            Error::Diagnosed { summary, details } => [vec![summary], details].concat(),
+            other => vec![other.to_string()],
+        }
+    }
+
+    /// What Verilator 5.006 prints for two warnings, and for a syntax error.
+    #[test]
+    fn verilator_failures_show_each_diagnostic_and_the_waivers() {
+        let warned = "%Warning-WIDTH: w.sv:2:12: Operator ASSIGNW expects 2 bits on the Assign RHS\n\
+                      \x20                        : ... In instance w\n\
+                      \x20   2 |   assign y = a;\n\
+                      \x20     |            ^\n\
+                      \x20               ... For warning description see https://verilator.org/warn/WIDTH\n\
+                      %Warning-UNUSEDSIGNAL: w.sv:1:29: Bits of signal are not used: 'a'[3:2]\n\
+                      \x20   1 | module w (input logic [3:0] a, output logic [1:0] y);\n\
+                      %Warning-WIDTH: w.sv:3:12: again\n\
+                      %Error: Exiting due to 3 warning(s)\n";
+        let lines = shown(verilator_failure("verilating `w`", warned));
+        let m = lines.join("\n");
+        assert_eq!(
+            lines[0],
+            "verilating `w` failed: 0 error(s), 3 warning(s) (Verilator stops on warnings)"
+        );
+        assert!(
+            lines.iter().any(|l| l == "      2 |   assign y = a;"),
+            "{m}"
+        );
+        assert!(lines.iter().any(|l| l == "        |            ^"), "{m}");
+        assert!(
+            m.ends_with("design.verilator_flags: \"-Wno-WIDTH\", \"-Wno-UNUSEDSIGNAL\""),
+            "{m}"
+        );
+        let broken = "%Error: b.sv:1:16: syntax error, unexpected ';', expecting '['\n\
+                      \x20   1 | module broken (;\n\
+                      \x20     |                ^\n\
+                      %Error: Exiting due to 1 error(s)\n";
+        let lines = shown(verilator_failure("verilating `broken`", broken));
+        assert_eq!(
+            lines,
+            [
+                "verilating `broken` failed: 1 error(s), 0 warning(s)",
+                "  %Error: b.sv:1:16: syntax error, unexpected ';', expecting '['",
+                "      1 | module broken (;",
+                "        |                ^",
+            ]
+        );
+    }
 }
