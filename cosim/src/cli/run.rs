@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::engine::chunk::{self, Chunk, Shard};
 use ptxfma_cli_common::testfloat::{self, Func};
 use ptxfma_model::ctrl::Rnd;
+use ptxfma_ptx::NanConvention;
 
 use crate::checks::coverage::{Coverage, CoverageSubscriber};
 use crate::engine::lockstep::Config;
@@ -346,10 +347,11 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         sides.golden,
         match compare {
             Compare::Registers => String::new(),
-            Compare::Ports { bound, nan } => format!(
+            Compare::Ports { bound, nan } if nan != NanConvention::Ptx => format!(
                 ", ports only (latency bound {bound}, NaN convention {})",
                 nan.name()
             ),
+            Compare::Ports { bound, .. } => format!(", ports only (latency bound {bound})"),
         },
         rtl::variant::VERILATOR_VERSION
     );

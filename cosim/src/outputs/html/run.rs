@@ -245,7 +245,7 @@ pub fn page(r: &RunResult, page: &Path) -> String {
     row("RTL", p.rtl.clone());
     row("reference", p.golden.clone());
     row("compare", p.compare.clone());
-    if let Some(nan) = &p.nan {
+    if let Some(nan) = p.nan.as_ref().filter(|n| *n != "ptx") {
         let accepted: u64 = r.families.iter().map(|f| f.nan_accepted).sum();
         row(
             "NaN convention",
