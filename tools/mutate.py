@@ -279,9 +279,11 @@ class Dut:
         # A source's own directory stays searched for its includes.
         self.incdirs = incdirs + sorted({str((self.base / f).parent) for f in srcs})
         self.defines = defines
+        # The manifest's own Verilator flags (its waivers): a mutant is linted as it is built.
+        self.flags = [str(f) for f in d.get("verilator_flags", [])]
 
     def lint_args(self, srcs):
-        return (["--top-module", self.top] + [f"-I{i}" for i in self.incdirs]
+        return (["--top-module", self.top] + self.flags + [f"-I{i}" for i in self.incdirs]
                 + [f"-D{x}" for x in self.defines] + srcs)
 
     def mutant_manifest(self, path, srcs, k):
@@ -402,6 +404,16 @@ def main():
             print(f"mutate: --only names mutants outside 1..{len(chosen)}: {bad}", file=sys.stderr)
             return 2
     status = {k: "not run" for k in range(1, len(chosen) + 1) if only and k not in only}
+    lint = [verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+    if dut:
+        # The design as it is must lint as its build Verilates it, or every mutant would be
+        # stillborn and the study would check nothing.
+        r = subprocess.run([*lint, *dut.lint_args(dut_srcs)], capture_output=True, text=True)
+        if r.returncode != 0:
+            first = next((l for l in (r.stderr + r.stdout).splitlines() if l.strip()), "")
+            print(f"mutate: {a.dut}: the design as it is does not pass Verilator with its "
+                  f"manifest's flags, so no mutant can: {first}", file=sys.stderr)
+            return 2
     # Stillborn: Verilator rejects the mutant.
     for k in range(1, len(chosen) + 1):
         if k in status:
@@ -412,9 +424,7 @@ def main():
             top, srcs = (("ptxfma_alt_top", rtl_files(rtl / "alt")) if is_alt(chosen[k - 1])
                          else ("ptxfma_top", rtl_files(rtl)))
             design = ["--top-module", top, *srcs]
-        r = subprocess.run([verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-                            f"-DMUT_{k}", *design],
-                           capture_output=True, text=True)
+        r = subprocess.run([*lint, f"-DMUT_{k}", *design], capture_output=True, text=True)
         if r.returncode != 0:
             status[k] = "stillborn"
     viable = [k for k in range(1, len(chosen) + 1) if k not in status]
@@ -534,6 +544,12 @@ def main():
     judged = load_equivalents(judged_file)
     print(f"\n{len(rows)} mutants, {stillborn} stillborn, {len(live)} live; "
           f"default stimulus, {a.ops} operations, seed 1")
+    ran = [r for r in rows if r[modes[0]]["verdict"] != "not run"]
+    if ran and (not live or 2 * stillborn > len(ran)):
+        print(f"mutate: {stillborn} of {len(ran)} mutants stillborn and {len(live)} live: "
+              "a study that checks this little says nothing (see the stillborn mutants above; "
+              "a manifest's verilator_flags apply to every mutant)", file=sys.stderr)
+        return 2
     blind = []
     scores = {}
     for m in modes:

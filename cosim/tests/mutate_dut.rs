@@ -131,3 +131,69 @@ fn the_mutation_draw_keeps_its_sites_when_others_are_added() {
     let lost = before.iter().filter(|s| !after.contains(s)).count();
     assert_eq!(lost, new.len(), "before {before:#?}\nafter {after:#?}");
 }
+
+/// `rtl/alt/` behind a wrapper Verilator rejects unless `-Wno-BLKANDNBLK` waives it (the waiver
+/// cvfpu's `fpnew_fma` needs): its result ports unchanged.
+const WAIVED: &str = "module alt_waived (\n\
+    input logic clk_i, input logic rst_ni, input logic in_valid_i,\n\
+    input logic [15:0] in_tag_i, input logic [26:0] in_ctrl_i, input logic [63:0] in_a_i,\n\
+    input logic [63:0] in_b_i, input logic [63:0] in_c_i, output logic out_valid_o,\n\
+    output logic [15:0] out_tag_o, output logic [63:0] out_d_o);\n\
+  logic valid;\n\
+  logic [1:0] q;\n\
+  always @(posedge clk_i) q[1] <= in_valid_i;\n\
+  always_comb q[0] = rst_ni;\n\
+  ptxfma_alt_top u_alt (.clk_i, .rst_ni, .in_valid_i, .in_tag_i, .in_ctrl_i, .in_a_i, .in_b_i,\n\
+    .in_c_i, .out_valid_o(valid), .out_tag_o, .out_d_o);\n\
+  assign out_valid_o = valid & (q[0] | ~rst_ni);\n\
+endmodule\n";
+
+/// A study that could check nothing is an error: a manifest whose waiver the lint step used to
+/// drop left every mutant stillborn and passed ("killed 0 of 0"). With the manifest's flags a
+/// mutant is live and scored; without the waiver the design as it is fails Verilator, exit 2.
+#[test]
+fn make_mutate_uses_the_manifests_flags_and_refuses_a_study_of_nothing() {
+    let d = Outside::new("waived");
+    std::fs::write(d.0.join("src/alt_waived.sv"), WAIVED).unwrap();
+    let manifest = |name: &str, flags: &str| {
+        let text = format!(
+            "[design]\ntop = \"alt_waived\"\nsources = [\"src/ptxfma_alt_exact.sv\", \
+             \"src/ptxfma_alt_round.sv\", \"src/ptxfma_alt_top.sv\", \"src/alt_waived.sv\"]\n\
+             verilator_flags = [{flags}]\n{FORMS}"
+        );
+        std::fs::write(d.0.join(name), text).unwrap();
+        d.path(name)
+    };
+    let set = d.0.join("mutants.json");
+    std::fs::write(
+        &set,
+        r#"[{"file": "src/ptxfma_alt_round.sv",
+  "original": "sticky = (mag_i & ~({W{1'b1}} << (lsb - 10'd1))) != '0;",
+  "mutated": "sticky = 1'b0;", "why": "no sticky bit in any mode"}]"#,
+    )
+    .unwrap();
+    let study = |m: &str| {
+        let out = mutate_py()
+            .args(["--dut", m, "--set", set.to_str().unwrap()])
+            .args(["--ops", "20000", "--jobs", "1"])
+            .args(["--cosim", env!("CARGO_BIN_EXE_fma-cosim")])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = study(&manifest("waived.toml", "\"-Wno-BLKANDNBLK\""));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("1 mutants, 0 stillborn, 1 live"), "{out}{err}");
+    assert!(out.contains("killed 1 of 1 non-equivalent"), "{out}{err}");
+    let (code, out, err) = study(&manifest("unwaived.toml", ""));
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("the design as it is does not pass Verilator with its manifest's flags"),
+        "{out}{err}"
+    );
+}
+
