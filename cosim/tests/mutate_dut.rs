@@ -196,4 +196,3 @@ fn make_mutate_uses_the_manifests_flags_and_refuses_a_study_of_nothing() {
         "{out}{err}"
     );
 }
-
