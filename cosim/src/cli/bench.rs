@@ -9,7 +9,7 @@ use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 use crate::engine::chunk;
 use crate::engine::golden::{self, Golden};
 use crate::engine::lockstep::{self, Config};
-use crate::engine::ports::{self, Compare};
+use crate::engine::ports::Compare;
 use crate::engine::regress::placement::Placement;
 use crate::engine::regress::{self, Progress};
 use crate::engine::rtl::{self, Rtl};
@@ -71,14 +71,7 @@ pub fn bench(a: Args) -> Result<u8, Error> {
     let compare = if rtl::variant(&sides.rtl)?.registers {
         Compare::Registers
     } else {
-        let bound = match sides.rtl.strip_prefix("dut:") {
-            Some(dir) => {
-                crate::engine::dut::load::open(std::path::Path::new(dir))?
-                    .record
-                    .latency_bound
-            }
-            None => ports::DEFAULT_BOUND,
-        };
+        let bound = crate::engine::dut::latency_bound(&sides.rtl)?;
         let n = cycles.len() as u64;
         cycles.extend((n..n + bound).map(|i| {
             let idle = PipeIn {

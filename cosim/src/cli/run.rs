@@ -164,14 +164,7 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
         dut_defaults(&mut a, std::path::Path::new(dir))?;
     }
     if a.backpressure > 0 {
-        let handshake = match sides.rtl.strip_prefix("dut:") {
-            Some(dir) => {
-                crate::engine::dut::load::open(std::path::Path::new(dir))?
-                    .record
-                    .handshake
-            }
-            None => false,
-        };
+        let handshake = crate::engine::dut::record_of(&sides.rtl)?.is_some_and(|r| r.handshake);
         if !handshake {
             return Err(Error::new(
                 "--backpressure needs a `dut build` design with contract.handshake",
@@ -199,18 +192,13 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     }
     let plan = plan(&a, &sides, jobs)?;
     let (ran, seconds) = regress(&a, &plan, &sides, progress)?;
-    if let Some(dir) = sides.rtl.strip_prefix("dut:") {
-        if crate::engine::dut::load::open(std::path::Path::new(dir))?
-            .record
-            .handshake
-        {
-            let (stalls, held) = crate::engine::dut::handshake::totals();
-            println!(
-                "handshake: {stalls} design cycle(s) with an operation held (in_ready_o low), \
-                 {held} with a result held (out_ready_i low, --backpressure {})",
-                a.backpressure
-            );
-        }
+    if crate::engine::dut::record_of(&sides.rtl)?.is_some_and(|r| r.handshake) {
+        let (stalls, held) = crate::engine::dut::handshake::totals();
+        println!(
+            "handshake: {stalls} design cycle(s) with an operation held (in_ready_o low), \
+             {held} with a result held (out_ready_i low, --backpressure {})",
+            a.backpressure
+        );
     }
     let waves = WaveOpts {
         dir: &a.waves_dir,
@@ -285,6 +273,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         None => all.clone(),
     };
     let bound = a.latency_bound.unwrap_or(ports::DEFAULT_BOUND);
+    let nan = crate::engine::dut::nan_convention(&sides.rtl)?;
     let params = Params {
         seed: a.seed,
         count: a.count,
@@ -300,17 +289,11 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         }
         .into(),
         latency_bound: (a.compare == CompareArg::Ports).then_some(bound),
-        nan: (a.compare == CompareArg::Ports)
-            .then(|| crate::engine::dut::nan_convention(&sides.rtl))
-            .transpose()?
-            .map(|n| n.name().to_string()),
+        nan: (a.compare == CompareArg::Ports).then(|| nan.name().to_string()),
     };
     let compare = match a.compare {
         CompareArg::Registers => Compare::Registers,
-        CompareArg::Ports => Compare::Ports {
-            bound,
-            nan: crate::engine::dut::nan_convention(&sides.rtl)?,
-        },
+        CompareArg::Ports => Compare::Ports { bound, nan },
     };
     if compare == Compare::Registers && !rtl::variant(&sides.rtl)?.registers {
         return Err(Error::new(format!(

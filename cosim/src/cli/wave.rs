@@ -151,14 +151,7 @@ fn ports_wave(
 ) -> Result<u8, Error> {
     use crate::engine::frame;
     use crate::engine::ports::{Checker, Fault};
-    let bound = match sides.rtl.strip_prefix("dut:") {
-        Some(dir) => {
-            crate::engine::dut::load::open(std::path::Path::new(dir))?
-                .record
-                .latency_bound
-        }
-        None => crate::engine::ports::DEFAULT_BOUND,
-    };
+    let bound = crate::engine::dut::latency_bound(&sides.rtl)?;
     let ops = inputs.len();
     inputs.extend((ops as u64..ops as u64 + bound).map(|t| PipeIn {
         tag: t as u16,

@@ -62,16 +62,26 @@ pub struct Record {
     pub build_seconds: f64,
 }
 
+/// The record of the design `rtl` names when it is a `dut build` design (`dut:DIR`); `None`
+/// for an RTL variant built in.
+pub fn record_of(rtl: &str) -> Result<Option<&'static Record>, crate::Error> {
+    rtl.strip_prefix("dut:")
+        .map(|dir| load::open(std::path::Path::new(dir)).map(|l| &l.record))
+        .transpose()
+}
+
 /// How the results of the design under test are judged by their NaNs: a `dut build` design's
 /// by its record (`contract.nan`), the RTL variants built in by PTX's rule.
 pub fn nan_convention(rtl: &str) -> Result<NanConvention, crate::Error> {
-    match rtl.strip_prefix("dut:") {
-        Some(dir) => {
-            let rec = &load::open(std::path::Path::new(dir))?.record;
-            Ok(NanConvention::parse(&rec.nan).unwrap_or_default())
-        }
-        None => Ok(NanConvention::Ptx),
-    }
+    Ok(record_of(rtl)?
+        .and_then(|r| NanConvention::parse(&r.nan))
+        .unwrap_or_default())
+}
+
+/// The latency bound of the design under test when it is checked by its ports: a `dut build`
+/// design's record's, else [`crate::engine::ports::DEFAULT_BOUND`].
+pub fn latency_bound(rtl: &str) -> Result<u64, crate::Error> {
+    Ok(record_of(rtl)?.map_or(crate::engine::ports::DEFAULT_BOUND, |r| r.latency_bound))
 }
 
 /// SHA-256 digests (lower-case hex) of a build's inputs and its library.
