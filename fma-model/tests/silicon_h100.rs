@@ -1,8 +1,10 @@
-//! The model against answers an NVIDIA H100 gave (`tests/data/silicon_h100.txt`, from
-//! `make silicon`): every line's instruction must give the GPU's result, bit for bit. The file
-//! holds the vectors that made the model follow silicon (f64 NaN order and default NaN, `.ftz`
-//! tininess after rounding, vmad signedness and scaling) and a sample of directed vectors around
-//! them, so a change that drifts from silicon fails here, on any machine, without a GPU.
+//! The model against answers NVIDIA GPUs gave (`tests/data/silicon_h100.txt` from an H100 and
+//! `tests/data/silicon_h200.txt` from an H200, both sm_90, from `make silicon`): every line's
+//! instruction must give the GPU's result, bit for bit. The files hold the vectors that made the
+//! model follow silicon (f64 NaN order and default NaN, `.ftz` tininess after rounding, vmad
+//! signedness and scaling, `.oob` dropped on `fma.{rz,rm,rp}.bf16`) and a sample of directed
+//! vectors around them, so a change that drifts from silicon fails here, on any machine, without
+//! a GPU.
 
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{eval, LATENCY};
@@ -10,12 +12,22 @@ use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 use ptxfma_model::regs::Out;
 use ptxfma_ptx::{parse_line, Instr, Target};
 
-/// The file's lines: line number, instruction text, decoded instruction, the GPU's result.
-fn answers() -> Vec<(usize, &'static str, Instr, u64)> {
-    let text = include_str!("data/silicon_h100.txt");
+/// One answer: where it is (`file:line`), instruction text, decoded instruction, the GPU's result.
+type Answer = (String, &'static str, Instr, u64);
+
+/// The lines of both files.
+fn answers() -> Vec<Answer> {
+    let mut v = read("silicon_h100.txt", include_str!("data/silicon_h100.txt"));
+    assert!(v.len() > 8000, "only {} H100 answers read", v.len());
+    let h200 = read("silicon_h200.txt", include_str!("data/silicon_h200.txt"));
+    assert!(h200.len() > 2000, "only {} H200 answers read", h200.len());
+    v.extend(h200);
+    v
+}
+
+fn read(file: &str, text: &'static str) -> Vec<Answer> {
     let target = Target::parse("sm_90").unwrap();
-    let v: Vec<_> = text
-        .lines()
+    text.lines()
         .enumerate()
         .filter(|(_, l)| !l.starts_with("//") && !l.trim().is_empty())
         .map(|(n, line)| {
@@ -23,23 +35,22 @@ fn answers() -> Vec<(usize, &'static str, Instr, u64)> {
                 .split_once(" -> ")
                 .expect("`<instruction> -> <result>`");
             let want = u64::from_str_radix(gpu.trim_start_matches("0x"), 16).expect("hex");
-            let i = parse_line(instr, target).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
-            (n + 1, instr, i, want)
+            let at = format!("{file}:{}", n + 1);
+            let i = parse_line(instr, target).unwrap_or_else(|e| panic!("{at}: {e}"));
+            (at, instr, i, want)
         })
-        .collect();
-    assert!(v.len() > 8000, "only {} answers read", v.len());
-    v
+        .collect()
 }
 
 #[test]
-fn the_model_gives_the_h100s_answers() {
+fn the_model_gives_the_gpus_answers() {
     let answers = answers();
     let checked = answers.len();
     let mut wrong = Vec::new();
     for (n, instr, i, want) in &answers {
         let got = eval(&i.ctrl, i.a, i.b, i.c);
         if got != *want {
-            wrong.push(format!("line {n}: {instr}: H100 {want:#x}, model {got:#x}"));
+            wrong.push(format!("{n}: {instr}: GPU {want:#x}, model {got:#x}"));
         }
     }
     assert!(
@@ -55,7 +66,7 @@ fn the_model_gives_the_h100s_answers() {
 /// sixteen at a time: its rounder (S4) and NaN rules (S2) must agree with silicon too, not only
 /// with the scalar stages on random operands.
 #[test]
-fn every_backend_gives_the_h100s_answers() {
+fn every_backend_gives_the_gpus_answers() {
     let mut answers = answers();
     answers.sort_by_key(|(_, _, i, _)| i.ctrl.encode());
     let lead = LATENCY - 1;
@@ -81,7 +92,7 @@ fn every_backend_gives_the_h100s_answers() {
             .zip(&out[lead..])
             .filter(|((_, _, _, want), o)| o.d != *want)
             .map(|((n, instr, _, want), o)| {
-                format!("line {n}: {instr}: H100 {want:#x}, {backend} {:#x}", o.d)
+                format!("{n}: {instr}: GPU {want:#x}, {backend} {:#x}", o.d)
             })
             .collect();
         assert!(

@@ -322,6 +322,7 @@ fn decode_half(
             ab_fmt: AbFmt::F16,
             rnd: r,
             relu: false,
+            oob: false,
             via_f32: true,
             ..word
         }),

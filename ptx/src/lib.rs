@@ -20,7 +20,7 @@
 //! | `vmad.dtype.atype.btype{.po}{.sat}{.scale}` | sm_20+ | `Vmad` |
 //! | `fma.rn{.ftz}{.sat}.f16`, `fma.rn{.ftz}.relu.f16`, `fma.rn.oob{.sat}.f16`, `fma.rn.oob.relu.f16` | sm_53+ (`.relu` sm_80, `.oob` sm_90) | `Half`, `ab_fmt` `F16` |
 //! | `fma.rn{.oob}{.relu}.bf16` | sm_80+ (`.oob` sm_90) | `Half`, `ab_fmt` `Bf16` |
-//! | `fma.{rz,rm,rp}{.oob}{.relu}.bf16` | sm_80+ (`.oob` sm_90) | `Half`, `ab_fmt` `F16`, `via_f32`, the written `rnd`, no `relu` (S13) |
+//! | `fma.{rz,rm,rp}{.oob}{.relu}.bf16` | sm_80+ (`.oob` sm_90) | `Half`, `ab_fmt` `F16`, `via_f32`, the written `rnd`, no `relu`, no `oob` (S13) |
 //! | `{add,sub,mul}{.rn}{.ftz}{.sat}.f16` (default `.rn`) | sm_53+ | `Half`, `ab_fmt` `F16` |
 //! | `{add,sub,mul}{.rn}.bf16` (default `.rn`) | sm_90+ | `Half`, `ab_fmt` `Bf16` |
 //! | the same with `.f16x2` and `.bf16x2` (two lanes, lane 0 in bits 15:0); `fma.{rz,rm,rp}{.oob}{.relu}.bf16x2` | as above | `Half2`; the `.rz/.rm/.rp` bf16x2 forms are the `.rn` word (S13) |

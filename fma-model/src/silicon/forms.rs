@@ -10,9 +10,9 @@
 //! and result file so that files and program from different tables are refused.
 
 use ptxfma_model::ctrl::legal::FloatOp;
-use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Sel};
+use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind, Rnd, Sel};
 use ptxfma_model::stimulus::Family;
-use ptxfma_ptx::print::{operand_text, ptx_spelling, sel_suffix, Operand};
+use ptxfma_ptx::print::{operand_text, ptx_spelling, rnd_name, sel_suffix, Operand};
 use ptxfma_ptx::Target;
 
 /// How the operands of a form sit in registers: the inline-asm constraints of its kernel.
@@ -60,6 +60,11 @@ pub enum Spelling {
     OtherDtype,
     /// vmad with both `a` and `b` negated, which cancel (the word has no negated product).
     BothNegated,
+    /// S13: one-lane `fma.{rz,rm,rp}.bf16` with the `.oob` and/or `.relu` its word drops
+    /// written out.
+    Dropped { oob: bool, relu: bool },
+    /// S13: `fma.{rz,rm,rp}{.oob}{.relu}.bf16x2`, the `.rn` word with another rounding written.
+    Directed(Rnd),
 }
 
 /// One instruction form: a control word and how PTX spells it.
@@ -84,6 +89,15 @@ impl Form {
                 };
                 s.replacen(written, other, 1)
             }
+            Spelling::Dropped { oob, relu } => {
+                let mods = [(oob, ".oob"), (relu, ".relu")]
+                    .iter()
+                    .filter(|(on, _)| *on)
+                    .map(|(_, m)| *m)
+                    .collect::<String>();
+                s.replacen(".bf16", &format!("{mods}.bf16"), 1)
+            }
+            Spelling::Directed(rnd) => s.replacen(".rn.", &format!(".{}.", rnd_name(rnd)), 1),
             Spelling::Canonical | Spelling::BothNegated => s,
         }
     }
@@ -170,8 +184,9 @@ const VMAD_RESPELLED_SELECTORS: [(Sel, Sel); 3] =
 
 /// Every form, in the fixed order that numbers the kernels: fma and mad f32, fma and mad f64,
 /// add/sub/mul, mixed precision, f32x2, vmad, half, half2, then vmad's other spellings of a sample of its
-/// words (the other `.dtype`; `-a, -b`). sm_1x `mad.f32` is left out: no GPU since sm_20
-/// accepts it.
+/// words (the other `.dtype`; `-a, -b`), then the S13 spellings whose written modifiers the word
+/// drops (one lane: `.oob`, `.relu`; two lanes: the directed roundings). sm_1x `mad.f32` is left
+/// out: no GPU since sm_20 accepts it.
 pub fn all() -> Vec<Form> {
     let form = |spelling| move |ctrl| Form { ctrl, spelling };
     let plain = form(Spelling::Canonical);
@@ -206,6 +221,18 @@ pub fn all() -> Vec<Form> {
             .filter(|c| !c.neg_ab)
             .map(form(Spelling::BothNegated)),
     );
+    for c in Family::Half.ctrls().into_iter().filter(|c| c.via_f32) {
+        for (oob, relu) in [(true, false), (false, true), (true, true)] {
+            v.push(form(Spelling::Dropped { oob, relu })(c));
+        }
+    }
+    for c in Family::Half2.ctrls() {
+        if c.ab_fmt == AbFmt::Bf16 && FloatOp::of(&c) == Some(FloatOp::Fma) {
+            for rnd in [Rnd::Rz, Rnd::Rm, Rnd::Rp] {
+                v.push(form(Spelling::Directed(rnd))(c));
+            }
+        }
+    }
     v
 }
 
@@ -275,7 +302,6 @@ pub fn include_file(forms: &[Form]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_ptx::print::rnd_name;
     use ptxfma_ptx::{decode, parse_line, Target};
     use std::collections::HashSet;
 
@@ -296,7 +322,11 @@ mod tests {
                     f.mnemonic()
                 );
                 let m = f.mnemonic();
-                assert!(m.split('.').any(|t| t == rnd_name(f.ctrl.rnd)), "{m}");
+                let written = match f.spelling {
+                    Spelling::Directed(r) => r,
+                    _ => f.ctrl.rnd,
+                };
+                assert!(m.split('.').any(|t| t == rnd_name(written)), "{m}");
             }
             // The inline PTX is the eval line with registers for operands.
             let asm = f.asm();
@@ -316,11 +346,12 @@ mod tests {
         // mul x 4 roundings x ftz: 32), vmad (4704); then, for 3 selector pairs, each of the 96
         // vmad sign/negation/.po/.sat/scale words with the other dtype (288) and the 72 without a
         // negated product with -a, -b (216).
-        // Half precision: 34 one-lane words (9 f16 and 4 bf16 fma, 15 add/sub/mul, the 6 of
-        // fma.{rz,rm,rp}{.oob}.bf16) and 28 two-lane ones.
+        // Half precision: 31 one-lane words (9 f16 and 4 bf16 fma, 15 add/sub/mul, the 3 of
+        // fma.{rz,rm,rp}.bf16) and 28 two-lane ones; S13's other spellings: those 3 words with
+        // .oob, .relu or both written (9), the 4 bf16x2 fma words at .rz/.rm/.rp (12).
         assert_eq!(
             forms.len(),
-            16 * 2 + 4 * 2 + 60 + 48 + 32 + 4704 + 34 + 28 + 3 * 96 + 3 * 72
+            16 * 2 + 4 * 2 + 60 + 48 + 32 + 4704 + 31 + 28 + 3 * 96 + 3 * 72 + 9 + 12
         );
         for fam in Family::ALL {
             let words: HashSet<_> = forms.iter().map(|f| f.ctrl).collect();

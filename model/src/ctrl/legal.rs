@@ -98,7 +98,7 @@ pub fn is_legal(ctrl: &Ctrl) -> bool {
 /// `fma.rn{.ftz}{.sat}.f16{x2}`, `fma.rn{.ftz}.relu.f16{x2}`, `fma.rn.oob{.relu}.f16{x2}`,
 /// `fma.rn.sat.oob.f16{x2}`, `fma.rn{.oob}{.relu}.bf16{x2}`, `{add,sub,mul}.rn{.ftz}{.sat}.f16{x2}`
 /// and `{add,sub,mul}.rn.bf16{x2}`; and the words of `fma.{rz,rm,rp}{.oob}{.relu}.bf16`, which an
-/// H100 computes as f16 through binary32 (`via_f32`, S13; `.relu` dropped).
+/// H100 computes as f16 through binary32 (`via_f32`, S13; `.relu` and `.oob` dropped).
 fn is_legal_half(ctrl: &Ctrl, op: FloatOp) -> bool {
     let fma = op == FloatOp::Fma;
     let f16 = match ctrl.ab_fmt {
@@ -113,7 +113,8 @@ fn is_legal_half(ctrl: &Ctrl, op: FloatOp) -> bool {
             && ctrl.rnd != Rnd::Rn
             && !ctrl.ftz
             && !ctrl.sat
-            && !ctrl.relu;
+            && !ctrl.relu
+            && !ctrl.oob;
     }
     let modifiers = if fma {
         // .sat and .relu exclude each other; .oob takes no .ftz.

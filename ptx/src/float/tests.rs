@@ -517,12 +517,13 @@ fn half_precision_spellings() {
         w(Kind::Half, "f16 ftz b_one neg_c")
     );
     assert_eq!(ok("mul.bf16x2", "sm_90"), w(Kind::Half2, "bf16 c_zero"));
-    // S13: bf16 fma in a directed mode: one lane is f16 through binary32 without .relu; two
-    // lanes are the .rn word.
+    // S13: bf16 fma in a directed mode: one lane is f16 through binary32 without .relu or .oob;
+    // two lanes are the .rn word.
     assert_eq!(
         ok("fma.rz.relu.oob.bf16", "sm_90"),
-        fw(Kind::Half, Rnd::Rz, "f16 oob via_f32")
+        fw(Kind::Half, Rnd::Rz, "f16 via_f32")
     );
+    assert_eq!(ok("fma.rm.oob.bf16", "sm_90"), ok("fma.rm.bf16", "sm_90"));
     assert_eq!(
         ok("fma.rp.relu.bf16x2", "sm_80"),
         w(Kind::Half2, "bf16 relu")
