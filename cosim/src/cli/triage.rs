@@ -149,15 +149,20 @@ fn record(
         _ => None,
     };
     let reproduce = match (d, d.input(), d.issue()) {
-        (Divergence::Ports { diff: p, .. }, input, _) => {
-            let mut lines = vec![format!(
+        (Divergence::Ports { diff: p, .. }, input, issue) => {
+            // The operation replayed (alone, then with the cycles before it), the whole chunk
+            // run again, the model's result.
+            let mut lines = input.map_or_else(Vec::new, |i| {
+                super::replay::ports_reproduce(origin, i, issue, p.bound)
+            });
+            lines.push(format!(
                 "{} run {} --chunk-size {} --compare ports --latency-bound {}{}",
                 origin.cosim_cmd,
                 c.stream_args(),
                 c.ops,
                 p.bound,
                 sides.args()
-            )];
+            ));
             lines.extend(input.and_then(|i| origin.model_line(i)));
             lines
         }
