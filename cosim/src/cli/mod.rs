@@ -110,7 +110,13 @@ enum DutCommand {
 fn dut(a: DutArgs) -> Result<u8, Error> {
     match a.command {
         DutCommand::Build { manifest, out } => {
-            let built = crate::cli::dut::builder::build(&manifest, &out)?;
+            let built = match crate::cli::dut::builder::build(&manifest, &out) {
+                Err(_) if crate::cli::dut::children::interrupted() => {
+                    eprintln!("fma-cosim dut build: interrupted; nothing was written");
+                    return Ok(130);
+                }
+                r => r?,
+            };
             let r = &built.record;
             println!(
                 "built `{}` into {} in {:.1} s: {} source(s), families {}, latency bound {}",
