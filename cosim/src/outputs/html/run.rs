@@ -51,6 +51,9 @@ pub fn command(r: &RunResult, page: &Path) -> String {
             let _ = write!(s, " --latency-bound {b}");
         }
     }
+    if p.max_examples != crate::outputs::results::DEFAULT_MAX_EXAMPLES {
+        let _ = write!(s, " --max-examples {}", p.max_examples);
+    }
     let _ = write!(
         s,
         " --max-divergences {} --window {} --html {}",
@@ -286,7 +289,7 @@ pub fn page(r: &RunResult, page: &Path) -> String {
         s,
         "<tr><th>total</th><th class=\"num\">{v}</th><th class=\"num\">{}</th>\
          <th class=\"num\">{}</th></tr></table>",
-        r.divergences.len(),
+        r.divergence_count(),
         rate(v, t)
     );
 
