@@ -473,6 +473,8 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
                 total.merge_at(cov, start[c.index]);
             }
         }
+        // Bins no family of the run samples are outside it, not unhit.
+        total.set_families(&a.filter.0);
         result.coverage = Some(total);
     }
     let interrupted = ran.interrupted || triaged.stopped;

@@ -365,6 +365,14 @@ fn coverage_section(s: &mut String, c: &Coverage) {
         .map_or((0, 0), |p| (p.1[n - 1], closure.reachable[n - 1]));
     let _ = write!(
         s,
+        "<p>{}.</p>",
+        esc(&crate::outputs::coverage_text::headline(
+            &c.totals(),
+            c.operations()
+        ))
+    );
+    let _ = write!(
+        s,
         "<p>{hit} of {of} reachable bins hit after {} operations. Each curve is the share of \
          its family's reachable bins hit by then (groups of no one family: <code>shared</code>); \
          a bin counts from the first check (every quarter more operations) after its first \
