@@ -8,6 +8,7 @@ mod common;
 use std::path::Path;
 
 use common::cosim;
+use common::headline::{f32_samples, headline_numbers};
 use common::outside::{one_line_error, Outside, FORMS};
 
 #[test]
@@ -389,6 +390,26 @@ fn the_stimulus_draws_only_the_forms_a_design_declares() {
         "{rp}"
     );
     assert!(out.contains("f32.rounding               18 / 18"), "{out}");
+    // The headline counts the bins the design's forms reach; those of other families, or
+    // declared unreachable for the forms it lacks, are outside it, beside.
+    let (mut reach, mut hit, mut outside) = (0, 0, 0);
+    for g in j["groups"].as_array().unwrap() {
+        let group = g["name"].as_str().unwrap();
+        for b in g["bins"].as_array().unwrap() {
+            match b["unreachable"].as_str() {
+                Some(why) if why.contains("not among the forms of the design") => outside += 1,
+                Some(_) => {}
+                None if f32_samples(group, b["name"].as_str().unwrap()) => {
+                    reach += 1;
+                    hit += (b["hits"].as_u64().unwrap() > 0) as u64;
+                }
+                None => outside += 1,
+            }
+        }
+    }
+    let (h, r, _, o, _) = headline_numbers(&out);
+    assert_eq!((h, r, o), (hit, reach, outside), "{out}");
+    assert_eq!(j["summary"]["outside"].as_u64(), Some(outside));
     let line = one_line_error(d.build(
         &d.manifest("bad.toml", "", "[forms]\nrounding = [\"rna\"]\n"),
         "bad",

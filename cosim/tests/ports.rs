@@ -153,10 +153,19 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
         "{out}"
     );
 
-    // Every divergence is an .rp operation's result, in the JSON and the JUnit XML.
+    // Every divergence is an .rp operation's result, in the JSON and the JUnit XML; all 20 are
+    // counted, the first 10 of each signature listed.
     let res = read_json::<RunResult>(&json);
     assert!(!res.passed);
-    assert_eq!(res.divergences.len(), 20);
+    assert_eq!(res.divergence_count(), 20);
+    assert_eq!(res.signatures.iter().map(|s| s.count).sum::<usize>(), 20);
+    assert_eq!(
+        res.divergences.len(),
+        res.signatures
+            .iter()
+            .map(|s| s.count.min(10))
+            .sum::<usize>()
+    );
     for d in &res.divergences {
         assert_eq!((d.stage.as_str(), d.field.as_str()), ("ports", "out_d_o"));
         assert!(d.instruction.contains(".rp"), "{}", d.instruction);
@@ -259,13 +268,21 @@ fn the_fault_is_found_the_same_by_any_number_of_jobs() {
         );
         assert_eq!(code, 1, "{out}{err}");
         let r = read_json::<RunResult>(&json);
-        r.divergences
+        let listed: Vec<_> = r
+            .divergences
             .iter()
             .map(|d| (d.chunk, d.cycle, d.signature.clone()))
-            .collect::<Vec<_>>()
+            .collect();
+        let counts: Vec<_> = r
+            .signatures
+            .iter()
+            .map(|s| (s.signature.clone(), s.count))
+            .collect();
+        (listed, counts)
     };
     let one = run("1");
-    assert_eq!(one.len(), 30);
+    assert_eq!(one.1.iter().map(|s| s.1).sum::<usize>(), 30);
+    assert!(!one.0.is_empty());
     assert_eq!(one, run("2"));
 }
 
@@ -356,12 +373,17 @@ fn shards_merge_to_the_unsharded_run_and_not_with_a_register_run() {
             .iter()
             .map(|d| (d.chunk, d.cycle, d.signature.clone()))
             .collect();
-        (r.total_vectors(), d)
+        let counts: Vec<_> = r
+            .signatures
+            .iter()
+            .map(|s| (s.signature.clone(), s.count))
+            .collect();
+        (r.total_vectors(), d, counts)
     };
-    let (n, d) = key(&whole);
+    let (n, d, counts) = key(&whole);
     assert_eq!(n, 12_000);
     assert!(!d.is_empty());
-    assert_eq!(key(&merged), (n, d));
+    assert_eq!(key(&merged), (n, d, counts));
 
     // A register-checked run of the same stream is another run: the merge refuses it.
     let regs = dir.join("regs.json");

@@ -58,6 +58,12 @@ pub struct Args {
     /// Divergent operations to collect before stopping (grouped by signature).
     #[arg(long, default_value = "1", value_parser = in_range(1, 1_000_000))]
     max_divergences: u64,
+    /// Divergences listed per signature in the report, the JSON and the JUnit XML (the first
+    /// N, in chunk and cycle order); every divergence is still counted.
+    #[arg(long, value_name = "N",
+          default_value_t = crate::outputs::results::DEFAULT_MAX_EXAMPLES as u64,
+          value_parser = in_range(1, 1_000_000))]
+    max_examples: u64,
     /// Cycles of the waveform written for each divergence signature.
     #[arg(long, default_value = "32", value_parser = in_range(1, MAX_WINDOW))]
     window: u64,
@@ -200,7 +206,13 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
         window: a.window,
         fst: a.fst,
     };
-    let triaged = triage::triage(&ran, &sides, &waves, &progress.stop)?;
+    let triaged = triage::triage(
+        &ran,
+        &sides,
+        &waves,
+        a.max_examples as usize,
+        &progress.stop,
+    )?;
     write(&a, &plan, &ran, seconds, triaged)
 }
 
@@ -265,6 +277,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         rtl: sides.rtl.clone(),
         golden: sides.golden.clone(),
         max_divergences: a.max_divergences as usize,
+        max_examples: a.max_examples as usize,
         window: a.window as usize,
         compare: compare_arg.name().into(),
         latency_bound: (compare_arg == CompareArg::Ports).then_some(bound),
@@ -388,7 +401,8 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
     let rows = ran
         .chunks
         .iter()
-        .map(|(c, out)| ChunkRow {
+        .zip(triaged.by_signature)
+        .map(|((c, out), by_signature)| ChunkRow {
             index: c.index,
             stream: c.families.to_string(),
             seed: c.seed,
@@ -410,6 +424,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
             cycles: out.cycles,
             seconds: out.seconds,
             divergences: out.divergences.len(),
+            by_signature,
             interrupted: out.interrupted,
         })
         .collect();
@@ -437,6 +452,8 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
                 total.merge_at(cov, start[c.index]);
             }
         }
+        // Bins no family of the run samples are outside it, not unhit.
+        total.set_families(&a.filter.0);
         result.coverage = Some(total);
     }
     let interrupted = ran.interrupted || triaged.stopped;

@@ -3,6 +3,7 @@
 //! (`outside`, for the tests of `--dut`).
 #![allow(dead_code)]
 
+pub mod headline;
 pub mod outside;
 
 use std::path::{Path, PathBuf};
