@@ -7,9 +7,13 @@ mod common;
 
 use std::path::Path;
 
+<<<<<<< HEAD
 use common::cosim;
 use common::headline::{f32_samples, headline_numbers};
+=======
+>>>>>>> h-waves
 use common::outside::{one_line_error, Outside, FORMS};
+use common::{cosim, num, Vcd};
 
 #[test]
 fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
@@ -296,6 +300,37 @@ fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
     let (code, out, err) = handshake_run(&d, "fault", "30", "2");
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("wrong result (out_d_o)"), "{out}");
+    // Its waveform's marker is where the design hands the wrong result over (out_valid_o and
+    // out_ready_i high before the edge), with the model's result for the same tag beside it.
+    let text = |after: &str| {
+        let at = out
+            .find(after)
+            .unwrap_or_else(|| panic!("no `{after}` in {out}"));
+        out[at + after.len()..].split([' ', ',']).next().unwrap()
+    };
+    let tag = u64::from_str_radix(text("(tag 0x"), 16).unwrap();
+    let t = (text("cosim.mismatch rises at ").parse::<f64>().unwrap() * 1000.0).round() as u64;
+    let vcd = out
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .split_once(".vcd: ")
+                .map(|(p, _)| format!("{p}.vcd"))
+        })
+        .unwrap_or_else(|| panic!("no waveform in {out}"));
+    let mut v = Vcd::open(Path::new(&vcd));
+    let mut at = |scope: &str, name: &str| num(&v.value_at(&[scope], name, t));
+    assert_eq!(
+        [
+            at("TOP", "out_valid_o"),
+            at("TOP", "out_ready_i"),
+            at("cosim", "mismatch")
+        ],
+        [1, 1, 1]
+    );
+    assert_eq!(at("TOP", "out_tag_o"), tag);
+    assert_eq!(at("model_by_tag", "tag"), tag);
+    assert_eq!(at("model_by_tag", "expected_valid"), 1);
     // Its reproduce command, as printed, names the design and the back-pressure, and finds it.
     let cmd = out
         .lines()

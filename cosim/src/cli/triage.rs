@@ -259,6 +259,12 @@ fn wave_for(
 ) -> Option<(String, Option<String>, u64)> {
     let cycle = d.cycle();
     let first = (cycle + 1).saturating_sub(window);
+    // A design checked by its ports may retire later than the window reaches back: the window
+    // then starts a few cycles before the operation's issue.
+    let first = match (d, d.issue()) {
+        (Divergence::Ports { .. }, Some(issue)) => first.min(issue.saturating_sub(2)),
+        _ => first,
+    };
     let inputs: Vec<_> = c
         .stream()
         .inputs()
