@@ -7,11 +7,7 @@ mod common;
 
 use std::path::Path;
 
-<<<<<<< HEAD
-use common::cosim;
 use common::headline::{f32_samples, headline_numbers};
-=======
->>>>>>> h-waves
 use common::outside::{one_line_error, Outside, FORMS};
 use common::{cosim, num, Vcd};
 
