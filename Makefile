@@ -9,6 +9,8 @@
 #                  speed, and clean / incremental build times
 #   make dpi-test  the DPI-C testbench (dpi/tb/) on the RTL (must pass) and on the injected fault
 #                  (must fail); part of `make test`
+#   make fusesoc-test  the kit as a FuseSoC core (ptxfma.core): its lint target, the DPI-C
+#                  testbench through its sim target, a dependent core; part of `make test`
 #   make regress   a longer co-simulation (every core), results as JSON and JUnit
 #   make coverage  RTL line and toggle coverage of a co-simulation (a separate coverage build)
 #   make farm      the regression as a Slurm job array of FARM_SHARDS shards, merged
@@ -123,8 +125,8 @@ cosim: deps
 # golden model to `make test` (on by default).
 TEST_COSIM ?= 1
 test: deps fmt-check clippy lint cargo-test-variants cpu-test \
-      $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test farm-test py-test cocotb-test \
-      mutate-test
+      $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test fusesoc-test farm-test py-test \
+      cocotb-test mutate-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -549,6 +551,19 @@ py-bench: py-env
 	done; \
 	$(PY) python/bench/bench_ptxfma.py --ops $(MODEL_BENCH_OPS) --cocotb-log $$out/bench.log \
 	  --cosim-json $$out/cosim-bench.json $$best
+
+# ---------------------------------------------------------------------------------------------
+# FuseSoC (README.md, "Using the kit from FuseSoC"): ptxfma.core run by the venv's fusesoc
+# (tools/fusesoc-test.sh) with Debian's Verilator ($(VERILATOR)): the lint target on the RTL,
+# the sim target (the DPI-C testbench, DPI_SEED and DPI_COUNT) on the RTL (must pass) and with
+# FAULT_STICKY_RZ (must fail), a dependent core's files, and broken uses (a planted lint error,
+# no model library) that must fail. FuseSoC's configuration, cache and builds stay in
+# $(FUSESOC_DIR) between runs; nothing is written under ~.
+.PHONY: fusesoc-test
+FUSESOC_DIR := $(FFI_TARGET)/fusesoc
+fusesoc-test: deps $(FFI_LIB) $(PY_VENV)/.stamp
+	FUSESOC_TEST_SEED=$(DPI_SEED) FUSESOC_TEST_COUNT=$(DPI_COUNT) \
+	  tools/fusesoc-test.sh $(PY_VENV)/bin/fusesoc $(FUSESOC_DIR)
 
 # The model against an NVIDIA GPU (issue 11; not part of `make test`): every form the GPU
 # accepts runs SILICON_COUNT vectors on it, compared bit for bit (silicon/README.md). Needs

@@ -233,6 +233,8 @@ def toml_value(v):
         return json.dumps(v)
     if isinstance(v, list):
         return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):  # `[design.parameters]`, written inline
+        return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(x)}" for k, x in v.items()) + "}"
     raise ValueError(f"cannot write {v!r} in a manifest")
 
 
@@ -279,12 +281,17 @@ class Dut:
         # A source's own directory stays searched for its includes.
         self.incdirs = incdirs + sorted({str((self.base / f).parent) for f in srcs})
         self.defines = defines
-        # The manifest's own Verilator flags (its waivers): a mutant is linted as it is built.
+        # The manifest's own Verilator flags (its waivers) and the top's parameters, as
+        # `dut build` passes them: a mutant is linted as it is built.
         self.flags = [str(f) for f in d.get("verilator_flags", [])]
+        self.parameters = [
+            f'-G{k}="{v}"' if isinstance(v, str) else f"-G{k}={v}"
+            for k, v in d.get("parameters", {}).items()
+        ]
 
     def lint_args(self, srcs):
         return (["--top-module", self.top] + self.flags + [f"-I{i}" for i in self.incdirs]
-                + [f"-D{x}" for x in self.defines] + srcs)
+                + [f"-D{x}" for x in self.defines] + self.parameters + srcs)
 
     def mutant_manifest(self, path, srcs, k):
         """The manifest of mutant k (`None`: the design as it is) over the sources `srcs`."""

@@ -4,8 +4,9 @@
 // handle, error strings instead of exceptions, and an ABI and build identity to check.
 //
 // ptxfma_dut_models.h, written by `dut build`, includes the two models' headers and defines
-// PTXFMA_DUT_FAST and PTXFMA_DUT_TRACED (their classes), PTXFMA_DUT_ABI, PTXFMA_DUT_BUILD and
-// PTXFMA_DUT_HANDSHAKE (the design has in_ready_o and out_ready_i).
+// PTXFMA_DUT_FAST and PTXFMA_DUT_TRACED (their classes), PTXFMA_DUT_ABI, PTXFMA_DUT_BUILD,
+// PTXFMA_DUT_HANDSHAKE (the design has in_ready_o and out_ready_i) and PTXFMA_DUT_TAGGED (it has
+// in_tag_i and out_tag_o; contract.tag_width = 0 has neither).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -18,6 +19,24 @@
 #define PTXFMA_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
+
+// A model without tag ports: sim_core.h drives in_tag_i and reads out_tag_o, so it is given two
+// plain members of those names, outside the design. The tag goes nowhere and every result comes
+// back with tag 0, which the Rust side reads as the oldest operation in flight (tags.rs).
+template <class M>
+struct Untagged final : M {
+  using M::M;
+  uint16_t in_tag_i = 0;
+  uint16_t out_tag_o = 0;
+};
+
+#if PTXFMA_DUT_TAGGED
+template <class M>
+using Model = M;
+#else
+template <class M>
+using Model = Untagged<M>;
+#endif
 
 class Dut {
  public:
@@ -50,7 +69,7 @@ class DutOf final : public Dut {
   void step(const uint64_t* in, uint32_t* out) override { core_.step(in, out); }
 
  private:
-  ptxfma::Core<M, Traced, false, PTXFMA_DUT_HANDSHAKE> core_;
+  ptxfma::Core<Model<M>, Traced, false, PTXFMA_DUT_HANDSHAKE> core_;
 };
 
 // Copies what() into err (NUL-terminated, truncated to len) and returns -1.

@@ -77,6 +77,7 @@ fn help_and_version_go_to_stdout_with_status_0() {
         "--json",
         "--junit",
         "--max-divergences",
+        "--max-examples",
         "--chunk-size",
     ] {
         assert!(out.contains(opt), "run --help lacks {opt}");
@@ -92,6 +93,15 @@ fn bad_numbers_ranges_and_lists_are_one_line_errors() {
     rejects(&["run", "--count", "0"], "out of range");
     rejects(&["run", "--count", "3"], "below the number of families (9)");
     rejects(&["run", "--max-divergences", "0"], "out of range");
+    rejects(
+        &["run", "--max-examples", "0"],
+        "out of range: 1 to 1000000",
+    );
+    rejects(
+        &["run", "--max-examples", "1000001"],
+        "out of range: 1 to 1000000",
+    );
+    rejects(&["run", "--max-examples", "ten"], "`ten` is not a number");
     rejects(&["run", "--batch", "0"], "out of range");
     rejects(&["run", "--batch", "100000000000"], "out of range");
     rejects(&["run", "--batch", "18446744073709551615"], "out of range");

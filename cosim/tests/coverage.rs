@@ -1,8 +1,12 @@
 //! Functional coverage: closure of the default stimulus (the model alone, no RTL), the hard
 //! bins, merging by addition, the coverage file, and `fma-cosim coverage`.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
+
+use common::headline::{f32_samples, headline_numbers};
 
 use ptxfma_cosim::checks::coverage::Coverage;
 use ptxfma_cosim::engine::chunk::{self, Chunk};
@@ -463,4 +467,114 @@ fn first_hits_are_positions_in_the_whole_run() {
         }
     }
     assert_eq!(earliest, whole);
+}
+
+/// A run of one family hits no bin outside it: the bins the coverage counts as outside a run
+/// of some families (`sampled_by`) are never sampled by those families' operations.
+#[test]
+fn a_family_alone_hits_no_bin_outside_it() {
+    for f in Family::ALL {
+        let fam = Families(vec![f]);
+        let mut total = Coverage::new();
+        for c in &chunk::plan(9, 30_000, &fam, chunk::DEFAULT_SIZE).unwrap() {
+            let mut cov = Coverage::new();
+            drive(&mut cov, c, true);
+            total.merge(&cov);
+        }
+        total.set_families(&[f]);
+        let wrong = total.unreachable_hit();
+        assert!(wrong.is_empty(), "{}: {wrong:?}", f.name());
+        let t = total.totals();
+        assert!(t.outside > 0 && t.reachable > 0, "{}: {t:?}", f.name());
+        // Every bin is reachable, outside, or unreachable by any instruction.
+        let all = Coverage::new().totals();
+        assert_eq!(t.reachable + t.outside, all.reachable, "{}", f.name());
+        assert_eq!(t.unreachable, all.unreachable);
+    }
+}
+
+#[test]
+fn a_run_of_one_family_is_judged_over_the_bins_it_reaches() {
+    let dir = std::env::temp_dir().join(format!("ptxfma-coverage-f32-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cov = dir.join("cov.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+        .args([
+            "run",
+            "--progress",
+            "off",
+            "--filter",
+            "f32",
+            "--count",
+            "200000",
+        ])
+        .arg("--coverage")
+        .arg(&cov)
+        .arg("--waves-dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let (hit, reach, pct, outside, unreachable) = headline_numbers(&out);
+
+    // The same counts, bin by bin, from the file.
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cov).unwrap()).unwrap();
+    assert_eq!(v["families"], serde_json::json!(["f32"]));
+    let (mut r, mut h, mut out_, mut u) = (0u64, 0u64, 0u64, 0u64);
+    for g in v["groups"].as_array().unwrap() {
+        let group = g["name"].as_str().unwrap();
+        for b in g["bins"].as_array().unwrap() {
+            let hits = b["hits"].as_u64().unwrap();
+            if b["unreachable"].is_string() {
+                u += 1;
+            } else if f32_samples(group, b["name"].as_str().unwrap()) {
+                r += 1;
+                h += (hits > 0) as u64;
+            } else {
+                out_ += 1;
+                assert_eq!(hits, 0, "{group}: {} is hit", b["name"]);
+            }
+        }
+    }
+    assert_eq!((hit, reach, outside, unreachable), (h, r, out_, u), "{out}");
+    assert_eq!(pct, format!("{:.1}", 100.0 * h as f64 / r as f64));
+    // Over the bins f32 reaches the run is nearly closed, where over every family's it would
+    // be a few percent.
+    assert!(100 * h > 95 * r, "{out}");
+    assert!(100 * h < 10 * (r + out_));
+    let s = &v["summary"];
+    assert_eq!(
+        (
+            s["hit"].as_u64(),
+            s["reachable"].as_u64(),
+            s["outside"].as_u64()
+        ),
+        (Some(h), Some(r), Some(out_))
+    );
+    assert_eq!(s["unreachable"].as_u64(), Some(u));
+
+    // `fma-cosim coverage` and its HTML page give the same headline.
+    let html = dir.join("cov.html");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+        .arg("coverage")
+        .arg(&cov)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert_eq!(
+        headline_numbers(&text),
+        (hit, reach, pct.clone(), outside, unreachable)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    let head = out
+        .lines()
+        .find_map(|l| l.strip_prefix("functional coverage: "))
+        .unwrap();
+    assert!(page.contains(&head.replace('\'', "&#39;")), "{head}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

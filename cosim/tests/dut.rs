@@ -7,8 +7,9 @@ mod common;
 
 use std::path::Path;
 
-use common::cosim;
+use common::headline::{f32_samples, headline_numbers};
 use common::outside::{one_line_error, Outside, FORMS};
+use common::{cosim, num, Vcd};
 
 #[test]
 fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
@@ -137,7 +138,12 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
         ),
         ("families", serde_json::json!([]), "families is empty"),
         ("families", serde_json::json!(["f33"]), "no family `f33`"),
-        ("tag_width", serde_json::json!(0), "tag_width 0 is not in"),
+        ("tag_width", serde_json::json!(17), "tag_width 17 is not in"),
+        (
+            "tag_width",
+            serde_json::json!(0),
+            "tag_width 0 but the ports hold in_tag_i of 16 bits",
+        ),
     ] {
         edited(key, value);
         let line = one_line_error(d.run("build", &[]));
@@ -197,7 +203,7 @@ fn a_design_with_two_bit_tags_passes_and_its_fault_is_caught() {
             d.0.join(format!("{name}.toml")),
             format!(
                 "[design]\ntop = \"alt_narrow\"\n{sources}\n{defines}\n\
-                 verilator_flags = [\"-GTagW=2\"]\n[contract]\ntag_width = 2\n\
+                 [design.parameters]\nTagW = 2\n[contract]\ntag_width = 2\n\
                  [forms]\nfamilies = [\"f32\"]\n"
             ),
         )
@@ -213,7 +219,7 @@ fn a_design_with_two_bit_tags_passes_and_its_fault_is_caught() {
     // Without tag_width the two-bit ports are refused, naming the setting.
     std::fs::write(
         d.0.join("wide.toml"),
-        format!("[design]\ntop = \"alt_narrow\"\n{sources}\nverilator_flags = [\"-GTagW=2\"]\n"),
+        format!("[design]\ntop = \"alt_narrow\"\n{sources}\n[design.parameters]\nTagW = 2\n"),
     )
     .unwrap();
     let line = one_line_error(d.build(&d.path("wide.toml"), "w"));
@@ -290,6 +296,37 @@ fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
     let (code, out, err) = handshake_run(&d, "fault", "30", "2");
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("wrong result (out_d_o)"), "{out}");
+    // Its waveform's marker is where the design hands the wrong result over (out_valid_o and
+    // out_ready_i high before the edge), with the model's result for the same tag beside it.
+    let text = |after: &str| {
+        let at = out
+            .find(after)
+            .unwrap_or_else(|| panic!("no `{after}` in {out}"));
+        out[at + after.len()..].split([' ', ',']).next().unwrap()
+    };
+    let tag = u64::from_str_radix(text("(tag 0x"), 16).unwrap();
+    let t = (text("cosim.mismatch rises at ").parse::<f64>().unwrap() * 1000.0).round() as u64;
+    let vcd = out
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .split_once(".vcd: ")
+                .map(|(p, _)| format!("{p}.vcd"))
+        })
+        .unwrap_or_else(|| panic!("no waveform in {out}"));
+    let mut v = Vcd::open(Path::new(&vcd));
+    let mut at = |scope: &str, name: &str| num(&v.value_at(&[scope], name, t));
+    assert_eq!(
+        [
+            at("TOP", "out_valid_o"),
+            at("TOP", "out_ready_i"),
+            at("cosim", "mismatch")
+        ],
+        [1, 1, 1]
+    );
+    assert_eq!(at("TOP", "out_tag_o"), tag);
+    assert_eq!(at("model_by_tag", "tag"), tag);
+    assert_eq!(at("model_by_tag", "expected_valid"), 1);
     // Its reproduce command, as printed, names the design and the back-pressure, and finds it.
     let cmd = out
         .lines()
@@ -384,6 +421,26 @@ fn the_stimulus_draws_only_the_forms_a_design_declares() {
         "{rp}"
     );
     assert!(out.contains("f32.rounding               18 / 18"), "{out}");
+    // The headline counts the bins the design's forms reach; those of other families, or
+    // declared unreachable for the forms it lacks, are outside it, beside.
+    let (mut reach, mut hit, mut outside) = (0, 0, 0);
+    for g in j["groups"].as_array().unwrap() {
+        let group = g["name"].as_str().unwrap();
+        for b in g["bins"].as_array().unwrap() {
+            match b["unreachable"].as_str() {
+                Some(why) if why.contains("not among the forms of the design") => outside += 1,
+                Some(_) => {}
+                None if f32_samples(group, b["name"].as_str().unwrap()) => {
+                    reach += 1;
+                    hit += (b["hits"].as_u64().unwrap() > 0) as u64;
+                }
+                None => outside += 1,
+            }
+        }
+    }
+    let (h, r, _, o, _) = headline_numbers(&out);
+    assert_eq!((h, r, o), (hit, reach, outside), "{out}");
+    assert_eq!(j["summary"]["outside"].as_u64(), Some(outside));
     let line = one_line_error(d.build(
         &d.manifest("bad.toml", "", "[forms]\nrounding = [\"rna\"]\n"),
         "bad",
@@ -634,4 +691,255 @@ fn a_canonical_nan_design_passes_under_its_convention_and_says_what_it_forgave()
         "--strict-nan",
     ]));
     assert!(line.contains("contract.nan"), "{line}");
+}
+
+/// `[design.parameters]` reach Verilator (`-GNAME=VALUE`, strings quoted) and the record:
+/// `alt_param` (tests/dut/alt_param.sv) XORs its results with `FaultMask` only when `Fault` is
+/// the string "xor", so the same sources pass or fail by their parameters alone. Names and
+/// values Verilator could not take are refused in one line, and a source edited after the
+/// build is refused at `--dut` (one that is gone is not).
+#[test]
+fn parameters_reach_the_design_and_its_record_and_an_edited_source_is_refused() {
+    let d = Outside::new("params");
+    let with = |name: &str, parameters: &str| {
+        d.wrapper_manifest(
+            name,
+            "alt_param.sv",
+            &format!("[design.parameters]\n{parameters}"),
+            FORMS,
+        )
+    };
+    let recorded = |build: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(d.0.join(build).join("dut.json")).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["parameters"].clone()
+    };
+    for (build, parameters, code, record) in [
+        (
+            "kept",
+            "Fault = \"none\"\nFaultMask = 1",
+            0,
+            serde_json::json!({"Fault": "none", "FaultMask": 1}),
+        ),
+        (
+            "planted",
+            "Fault = \"xor\"\nFaultMask = 1",
+            1,
+            serde_json::json!({"Fault": "xor", "FaultMask": 1}),
+        ),
+    ] {
+        let (c, out, err) = d.build(&with(&format!("{build}.toml"), parameters), build);
+        assert_eq!(c, 0, "{out}{err}");
+        assert_eq!(recorded(build), record);
+        let (c, out, err) = d.check(build, "2", &[]);
+        assert_eq!(c, code, "{build}: {out}{err}");
+        if code == 1 {
+            assert!(out.contains("wrong result (out_d_o)"), "{out}");
+        }
+    }
+
+    for (parameters, says) in [
+        ("\"1st\" = 1", "\"1st\" is not a parameter name"),
+        ("\"a.b\" = 1", "\"a.b\" is not a parameter name"),
+        ("FaultMask = 1.5", "design.parameters.FaultMask is a float"),
+        (
+            "FaultMask = true",
+            "design.parameters.FaultMask is a boolean",
+        ),
+        (
+            "FaultMask = 4294967296",
+            "FaultMask = 4294967296 does not fit in 32 bits",
+        ),
+        (
+            "Fault = \"a\\nb\"",
+            "a string parameter is one line without a double quote",
+        ),
+        (
+            "Fault = 'x\"y'",
+            "a string parameter is one line without a double quote",
+        ),
+    ] {
+        let line = one_line_error(d.build(&with("bad.toml", parameters), "bad"));
+        assert!(
+            line.contains("design.parameters") && line.contains(says),
+            "{line}"
+        );
+    }
+    // A name the top does not have: Verilator's own words.
+    let (c, out, err) = d.build(&with("bad.toml", "Nope = 1"), "bad");
+    assert_eq!(c, 2, "{out}{err}");
+    assert!(err.contains("not found in the design: Nope"), "{err}");
+    assert!(!d.0.join("bad").exists());
+
+    // A source edited since the build is refused, naming it and the command that rebuilds;
+    // one that is gone (a build copied elsewhere) is not.
+    let src = d.0.join("src/alt_param.sv");
+    let text = std::fs::read_to_string(&src).unwrap();
+    std::fs::write(&src, text.replace("= \"none\"", "= \"xor\"")).unwrap();
+    let line = one_line_error(d.run("kept", &["--count", "1000"]));
+    assert!(
+        line.contains(&format!(
+            "{} changed since the build: rebuild with fma-cosim dut build {} --out {}",
+            src.display(),
+            d.0.join("kept.toml").display(),
+            d.path("kept")
+        )),
+        "{line}"
+    );
+    std::fs::remove_file(&src).unwrap();
+    let (c, out, err) = d.run("kept", &["--count", "1000", "--progress", "off"]);
+    assert_eq!(c, 0, "{out}{err}");
+    // The manifest is held to its digest too.
+    std::fs::write(&src, &text).unwrap();
+    let manifest = d.0.join("kept.toml");
+    let m = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, m.replace("FaultMask = 1", "FaultMask = 2")).unwrap();
+    let line = one_line_error(d.run("kept", &["--count", "1000"]));
+    assert!(
+        line.contains(&format!("{} changed since the build", manifest.display())),
+        "{line}"
+    );
+}
+
+/// An in-order design without tag ports (`contract.tag_width = 0`, tests/dut/alt_inorder.sv):
+/// results are matched to the oldest operation in flight; it passes, its planted fault is
+/// caught, and a manifest that says otherwise than its ports is refused, naming the port.
+#[test]
+fn a_design_without_tags_is_checked_in_issue_order_and_its_fault_caught() {
+    let d = Outside::new("tagless");
+    let contract = "[contract]\ntag_width = 0\n[forms]\nfamilies = [\"f32\"]\n";
+    for (build, defines, code) in [
+        ("clean", "", 0),
+        ("fault", "defines = [\"FAULT_ALT_STICKY_RP\"]", 1),
+    ] {
+        let m = d.wrapper_manifest(
+            &format!("{build}.toml"),
+            "alt_inorder.sv",
+            defines,
+            contract,
+        );
+        let (c, out, err) = d.build(&m, build);
+        assert_eq!(c, 0, "{out}{err}");
+        let (c, out, err) = d.check(build, "2", &["--filter", "f32"]);
+        assert_eq!(c, code, "{build}: {out}{err}");
+        if code == 1 {
+            assert!(out.contains("wrong result (out_d_o)"), "{out}");
+            assert!(out.contains("fma.rp"), "{out}");
+        }
+    }
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.0.join("clean/dut.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["tag_width"], 0);
+
+    // The manifest and the ports disagree: one line naming the port.
+    let line = one_line_error(d.build(&d.manifest("tagged.toml", "", contract), "tagged"));
+    assert!(
+        line.contains("port in_tag_i is present, but contract.tag_width = 0 declares no tags"),
+        "{line}"
+    );
+    let m = d.wrapper_manifest("untagged.toml", "alt_inorder.sv", "", FORMS);
+    let line = one_line_error(d.build(&m, "untagged"));
+    assert!(
+        line.contains("port in_tag_i is missing")
+            && line.contains("a design without tags declares contract.tag_width = 0"),
+        "{line}"
+    );
+}
+
+/// The process group of each process whose parent is `parent`, with its command line.
+fn children_of(parent: u32) -> Vec<(u32, u32, String)> {
+    processes()
+        .into_iter()
+        .filter(|p| p.1 == parent)
+        .map(|(pid, _, group)| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            (
+                pid,
+                group,
+                String::from_utf8_lossy(&cmdline).replace('\0', " "),
+            )
+        })
+        .collect()
+}
+
+/// (pid, parent, process group) of every process, zombies included, from /proc.
+fn processes() -> Vec<(u32, u32, u32)> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+            let rest: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+            Some((pid, rest.get(1)?.parse().ok()?, rest.get(2)?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM while `dut build` runs Verilator: its tools, each in a process
+/// group of its own, are stopped (no process of those groups is left, zombies included), the
+/// partial directory is removed, no build is written, and it exits 130 with one line.
+#[test]
+fn ctrl_c_or_sigterm_stops_the_build_and_leaves_nothing() {
+    use std::time::{Duration, Instant};
+    let d = Outside::new("interrupt");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let out = d.path("build");
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let mut build = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+            .args(["dut", "build", &manifest, "--out", &out])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = build.id();
+        let partial = d.0.join(format!(".build.building-{pid}"));
+        let deadline = Instant::now() + Duration::from_secs(120);
+        // Verilator is running once a child Verilates the model (its --prefix).
+        let tools = loop {
+            let tools = children_of(pid);
+            if partial.is_dir() && tools.iter().any(|t| t.2.contains("Vdut_")) {
+                break tools;
+            }
+            assert!(
+                build.try_wait().unwrap().is_none() && Instant::now() < deadline,
+                "the build ended or stalled before Verilator ran"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        for (tool, group, cmdline) in &tools {
+            assert_eq!(tool, group, "not in a group of its own: {cmdline}");
+        }
+        // SAFETY: signals the build this test started and has not reaped.
+        assert_eq!(unsafe { libc::kill(pid as i32, signal) }, 0);
+        let code = loop {
+            if let Some(status) = build.try_wait().unwrap() {
+                break status.code();
+            }
+            if Instant::now() > deadline {
+                build.kill().unwrap();
+                panic!("the build did not end after signal {signal}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut build.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(code, Some(130), "signal {signal}: {err}");
+        assert_eq!(
+            err, "fma-cosim dut build: interrupted; nothing was written\n",
+            "signal {signal}"
+        );
+        assert!(
+            !partial.exists() && !Path::new(&out).exists(),
+            "signal {signal}"
+        );
+        let left: Vec<(u32, u32, u32)> = processes()
+            .into_iter()
+            .filter(|p| tools.iter().any(|t| t.1 == p.2))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "signal {signal}: left running {left:?} of {tools:?}"
+        );
+    }
 }

@@ -133,8 +133,9 @@ fn the_mutation_draw_keeps_its_sites_when_others_are_added() {
 }
 
 /// `rtl/alt/` behind a wrapper Verilator rejects unless `-Wno-BLKANDNBLK` waives it (the waiver
-/// cvfpu's `fpnew_fma` needs): its result ports unchanged.
-const WAIVED: &str = "module alt_waived (\n\
+/// cvfpu's `fpnew_fma` needs) and its parameter `Gate` is given (it has no default): its result
+/// ports unchanged when `Gate` is not 0.
+const WAIVED: &str = "module alt_waived #(parameter int unsigned Gate) (\n\
     input logic clk_i, input logic rst_ni, input logic in_valid_i,\n\
     input logic [15:0] in_tag_i, input logic [26:0] in_ctrl_i, input logic [63:0] in_a_i,\n\
     input logic [63:0] in_b_i, input logic [63:0] in_c_i, output logic out_valid_o,\n\
@@ -145,21 +146,22 @@ const WAIVED: &str = "module alt_waived (\n\
   always_comb q[0] = rst_ni;\n\
   ptxfma_alt_top u_alt (.clk_i, .rst_ni, .in_valid_i, .in_tag_i, .in_ctrl_i, .in_a_i, .in_b_i,\n\
     .in_c_i, .out_valid_o(valid), .out_tag_o, .out_d_o);\n\
-  assign out_valid_o = valid & (q[0] | ~rst_ni);\n\
+  assign out_valid_o = valid & (q[0] | ~rst_ni) & (Gate != 0);\n\
 endmodule\n";
 
 /// A study that could check nothing is an error: a manifest whose waiver the lint step used to
-/// drop left every mutant stillborn and passed ("killed 0 of 0"). With the manifest's flags a
-/// mutant is live and scored; without the waiver the design as it is fails Verilator, exit 2.
+/// drop left every mutant stillborn and passed ("killed 0 of 0"). With the manifest's flags and
+/// parameters a mutant is live and scored; without the waiver, or without the parameter, the
+/// design as it is fails Verilator, exit 2.
 #[test]
 fn make_mutate_uses_the_manifests_flags_and_refuses_a_study_of_nothing() {
     let d = Outside::new("waived");
     std::fs::write(d.0.join("src/alt_waived.sv"), WAIVED).unwrap();
-    let manifest = |name: &str, flags: &str| {
+    let manifest = |name: &str, flags: &str, parameters: &str| {
         let text = format!(
             "[design]\ntop = \"alt_waived\"\nsources = [\"src/ptxfma_alt_exact.sv\", \
              \"src/ptxfma_alt_round.sv\", \"src/ptxfma_alt_top.sv\", \"src/alt_waived.sv\"]\n\
-             verilator_flags = [{flags}]\n{FORMS}"
+             verilator_flags = [{flags}]\n[design.parameters]\n{parameters}\n{FORMS}"
         );
         std::fs::write(d.0.join(name), text).unwrap();
         d.path(name)
@@ -185,14 +187,21 @@ fn make_mutate_uses_the_manifests_flags_and_refuses_a_study_of_nothing() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    let (code, out, err) = study(&manifest("waived.toml", "\"-Wno-BLKANDNBLK\""));
+    let waiver = "\"-Wno-BLKANDNBLK\"";
+    let (code, out, err) = study(&manifest("waived.toml", waiver, "Gate = 1"));
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("1 mutants, 0 stillborn, 1 live"), "{out}{err}");
     assert!(out.contains("killed 1 of 1 non-equivalent"), "{out}{err}");
-    let (code, out, err) = study(&manifest("unwaived.toml", ""));
-    assert_eq!(code, Some(2), "{out}{err}");
-    assert!(
-        err.contains("the design as it is does not pass Verilator with its manifest's flags"),
-        "{out}{err}"
-    );
+    for (name, flags, parameters, says) in [
+        ("unwaived.toml", "", "Gate = 1", "BLKANDNBLK"),
+        ("ungated.toml", waiver, "", "'Gate'"),
+    ] {
+        let (code, out, err) = study(&manifest(name, flags, parameters));
+        assert_eq!(code, Some(2), "{name}: {out}{err}");
+        assert!(
+            err.contains("the design as it is does not pass Verilator with its manifest's flags")
+                && err.contains(says),
+            "{name}: {out}{err}"
+        );
+    }
 }

@@ -153,10 +153,19 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
         "{out}"
     );
 
-    // Every divergence is an .rp operation's result, in the JSON and the JUnit XML.
+    // Every divergence is an .rp operation's result, in the JSON and the JUnit XML; all 20 are
+    // counted, the first 10 of each signature listed.
     let res = read_json::<RunResult>(&json);
     assert!(!res.passed);
-    assert_eq!(res.divergences.len(), 20);
+    assert_eq!(res.divergence_count(), 20);
+    assert_eq!(res.signatures.iter().map(|s| s.count).sum::<usize>(), 20);
+    assert_eq!(
+        res.divergences.len(),
+        res.signatures
+            .iter()
+            .map(|s| s.count.min(10))
+            .sum::<usize>()
+    );
     for d in &res.divergences {
         assert_eq!((d.stage.as_str(), d.field.as_str()), ("ports", "out_d_o"));
         assert!(d.instruction.contains(".rp"), "{}", d.instruction);
@@ -196,37 +205,18 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
         r.retired_cycle
     );
 
-    // The save file opens on the retirement, named marker A on the issue, and pairs the
-    // result ports, model above the design: the design has no stage registers to compare, so
-    // no register of the model is shown as differing.
+    // The save file opens on the retirement, named marker A on the issue (what its groups
+    // show there: the_ports_waveform_pairs_results_by_tag_and_shows_the_issue_as_it_was): the
+    // design has no stage registers to compare, so no register of the model is shown as
+    // differing.
     let save = std::fs::read_to_string(r.waveform.with_extension("gtkw")).unwrap();
-    let markers: Vec<u64> = save
-        .lines()
-        .find_map(|l| l.strip_prefix('*'))
-        .unwrap()
-        .split_whitespace()
-        .skip(1)
-        .take(2)
-        .map(|m| m.parse().unwrap())
-        .collect();
-    assert_eq!(markers, [r.edge_time, r.issued * 1000], "{save}");
-    assert!(save.contains(&format!(
-        "-issue ports (operation issued in cycle {})",
-        r.issued
-    )));
+    assert_eq!(markers(&save), [r.edge_time, r.issued * 1000], "{save}");
     let groups: Vec<&str> = save.lines().filter(|l| l.starts_with('-')).collect();
-    let after_flight = groups.iter().skip_while(|g| **g != "-in flight").nth(2);
-    assert_eq!(after_flight, Some(&"-out_valid_o"), "{groups:?}");
     assert!(
         !groups.iter().any(|g| g.starts_with("-s1_q.")),
         "{groups:?}"
     );
     let names = save_file_signals(&save);
-    let at = names
-        .iter()
-        .position(|n| n == "model.out_d_o[63:0]")
-        .expect("the result pair");
-    assert_eq!(names[at + 1], "TOP.out_d_o[63:0]");
     let missing: Vec<&String> = names.iter().filter(|n| !has_signal(&v, n)).collect();
     assert!(missing.is_empty(), "{missing:?}");
     let issue = r.issued * 1000;
@@ -259,13 +249,21 @@ fn the_fault_is_found_the_same_by_any_number_of_jobs() {
         );
         assert_eq!(code, 1, "{out}{err}");
         let r = read_json::<RunResult>(&json);
-        r.divergences
+        let listed: Vec<_> = r
+            .divergences
             .iter()
             .map(|d| (d.chunk, d.cycle, d.signature.clone()))
-            .collect::<Vec<_>>()
+            .collect();
+        let counts: Vec<_> = r
+            .signatures
+            .iter()
+            .map(|s| (s.signature.clone(), s.count))
+            .collect();
+        (listed, counts)
     };
     let one = run("1");
-    assert_eq!(one.len(), 30);
+    assert_eq!(one.1.iter().map(|s| s.1).sum::<usize>(), 30);
+    assert!(!one.0.is_empty());
     assert_eq!(one, run("2"));
 }
 
@@ -356,12 +354,17 @@ fn shards_merge_to_the_unsharded_run_and_not_with_a_register_run() {
             .iter()
             .map(|d| (d.chunk, d.cycle, d.signature.clone()))
             .collect();
-        (r.total_vectors(), d)
+        let counts: Vec<_> = r
+            .signatures
+            .iter()
+            .map(|s| (s.signature.clone(), s.count))
+            .collect();
+        (r.total_vectors(), d, counts)
     };
-    let (n, d) = key(&whole);
+    let (n, d, counts) = key(&whole);
     assert_eq!(n, 12_000);
     assert!(!d.is_empty());
-    assert_eq!(key(&merged), (n, d));
+    assert_eq!(key(&merged), (n, d, counts));
 
     // A register-checked run of the same stream is another run: the merge refuses it.
     let regs = dir.join("regs.json");
@@ -384,4 +387,218 @@ fn shards_merge_to_the_unsharded_run_and_not_with_a_register_run() {
     let (code, _, err) = cosim(&["merge", shards[0].to_str().unwrap(), regs.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("compare"), "{err}");
+}
+
+/// The primary marker and named marker A of a save file (ps; -1 for none).
+fn markers(save: &str) -> Vec<u64> {
+    save.lines()
+        .find_map(|l| l.strip_prefix('*'))
+        .expect("a marker line")
+        .split_whitespace()
+        .skip(1)
+        .take(2)
+        .map(|m| m.parse().unwrap())
+        .collect()
+}
+
+/// GTKWave's trace flags (`TR_*` in its `analyzer.h`) that open and close a group.
+const TR_CLOSED: u32 = 0x40_0000;
+const TR_GRP_BEGIN: u32 = 0x80_0000;
+const TR_GRP_END: u32 = 0x100_0000;
+
+/// A group of a save file.
+struct Group {
+    name: String,
+    closed: bool,
+    signals: Vec<String>,
+}
+
+/// The groups of a save file, in order, each with the signals it lists (aliases stripped).
+fn groups(save: &str) -> Vec<Group> {
+    let (mut flags, mut open, mut done) = (0u32, Vec::<Group>::new(), Vec::new());
+    for line in save.lines() {
+        if let Some(f) = line.strip_prefix('@') {
+            flags = u32::from_str_radix(f, 16).unwrap();
+        } else if let Some(name) = line.strip_prefix('-') {
+            if flags & TR_GRP_BEGIN != 0 {
+                open.push(Group {
+                    name: name.to_string(),
+                    closed: flags & TR_CLOSED != 0,
+                    signals: Vec::new(),
+                });
+            } else if flags & TR_GRP_END != 0 {
+                let g = open.pop().expect("a group ends that began");
+                assert_eq!(g.name, name);
+                done.push(g);
+            }
+        } else if let (Some(g), [signal]) = (open.last_mut(), &save_file_signals(line)[..]) {
+            g.signals.push(signal.clone());
+        }
+    }
+    assert!(open.is_empty());
+    done
+}
+
+/// The value of the signal a save file names (`scope.….name[msb:lsb]`) at `time`.
+fn value_at(v: &mut Vcd, full: &str, time: u64) -> String {
+    let base = full.split('[').next().unwrap();
+    let (path, name) = base.rsplit_once('.').unwrap();
+    let path: Vec<&str> = path.split('.').collect();
+    v.value_at(&path, name, time)
+}
+
+/// A `--compare ports` divergence of a design that retires two cycles later than the model:
+/// at the marker, the waveform holds beside the design's retired result the model's result
+/// for the same tag (what the model's own ports show in that cycle is another operation), and
+/// the save file's issue group shows the operation's issue ports as they were read in its
+/// issue cycle (marker A), not what the ports hold at the marker. The expected result is the
+/// PTX reference's (`ptxfma_model::reference::ptx`, not the pipeline the run compares with)
+/// on the operands the report printed.
+#[test]
+fn the_ports_waveform_pairs_results_by_tag_and_shows_the_issue_as_it_was() {
+    let dir = scratch("ports-wave");
+    let (code, out, err) = ports_f32(&dir, "alt_fault", &["--count", "20000", "--seed", "5"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let r = parse(&out);
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    // `(tag 0x001e, ctrl 0x000018)` and `a = 0x4a1a6515  (...)`, b and c alike.
+    let after = |key: &str| {
+        let at = out
+            .find(key)
+            .unwrap_or_else(|| panic!("no `{key}` in\n{out}"))
+            + key.len();
+        hex(out[at..].split([',', ')', ' ']).next().unwrap())
+    };
+    let (tag, ctrl) = (after("(tag "), after(", ctrl "));
+    let operands = [after(" a = "), after(" b = "), after(" c = ")];
+    let issue = r.issued * 1000;
+
+    let save = std::fs::read_to_string(r.waveform.with_extension("gtkw")).unwrap();
+    assert_eq!(markers(&save), [r.edge_time, issue], "{save}");
+    let groups = groups(&save);
+    let group = |prefix: &str| {
+        groups
+            .iter()
+            .find(|g| g.name.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no group `{prefix}…` in\n{save}"))
+    };
+    let mut v = Vcd::open(&r.waveform);
+
+    // The result: the design's, then the model's for the same tag, at the marker.
+    let result = group("result by tag");
+    assert!(!result.closed);
+    for s in [
+        "TOP.out_tag_o",
+        "model_by_tag.tag",
+        "TOP.out_d_o",
+        "model_by_tag.expected_d",
+    ] {
+        assert!(
+            result
+                .signals
+                .iter()
+                .any(|n| n.starts_with(&format!("{s}["))),
+            "{s} not in {:?}",
+            result.signals
+        );
+    }
+    let at_marker =
+        |v: &mut Vcd, scope: &str, name: &str| num(&v.value_at(&[scope], name, r.edge_time));
+    assert_eq!(at_marker(&mut v, "TOP", "out_valid_o"), 1);
+    assert_eq!(at_marker(&mut v, "TOP", "out_tag_o"), tag);
+    assert_eq!(at_marker(&mut v, "TOP", "out_d_o"), r.retired);
+    assert_eq!(at_marker(&mut v, "model_by_tag", "tag"), tag);
+    assert_eq!(at_marker(&mut v, "model_by_tag", "expected_valid"), 1);
+    let expected = at_marker(&mut v, "model_by_tag", "expected_d");
+    assert_eq!(expected, r.expected);
+    let op = ptxfma_model::ctrl::Ctrl::decode(ctrl as u32);
+    let [a, b, c] = operands;
+    assert_eq!(expected, ptxfma_model::reference::ptx::eval(&op, a, b, c));
+    // Paired by cycle, the model shows another operation: what this view is for.
+    assert_ne!(at_marker(&mut v, "model", "out_tag_o"), tag);
+
+    // The issue group: read at the marker, every one of its signals holds the operation's
+    // issue ports as the design's own ports held them at marker A, and as the report printed.
+    let issued = group(&format!("issued in cycle {}", r.issued));
+    assert!(!issued.closed);
+    let mut seen = Vec::new();
+    for s in &issued.signals {
+        let leaf = s.split('[').next().unwrap().rsplit('.').next().unwrap();
+        let now = value_at(&mut v, s, r.edge_time);
+        let want = match leaf {
+            "instr" => {
+                let name = r.instruction.split_whitespace().next().unwrap();
+                assert_eq!(ascii(&now), name);
+                seen.push(leaf);
+                continue;
+            }
+            "issue_cycle" => r.issued,
+            "tag" => tag,
+            "in_ctrl_i" => ctrl,
+            "in_a_i" | "in_b_i" | "in_c_i" => {
+                let k = ["in_a_i", "in_b_i", "in_c_i"]
+                    .iter()
+                    .position(|p| *p == leaf)
+                    .unwrap();
+                // The report prints the operand's format: binary32 in bits 31:0.
+                assert_eq!(num(&now) & 0xffff_ffff, operands[k], "{s}");
+                num(&v.value_at(&["TOP"], leaf, issue))
+            }
+            other => panic!("{other} in the issue group"),
+        };
+        assert_eq!(num(&now), want, "{s} at the marker");
+        seen.push(leaf);
+    }
+    for leaf in [
+        "instr",
+        "issue_cycle",
+        "tag",
+        "in_ctrl_i",
+        "in_a_i",
+        "in_b_i",
+        "in_c_i",
+    ] {
+        assert!(seen.contains(&leaf), "{leaf} not in {:?}", issued.signals);
+    }
+    assert_eq!(num(&v.value_at(&["TOP"], "in_tag_i", issue)), tag);
+
+    // The design's ports live, and its own top-level signals in a closed group.
+    let ports = group("design ports");
+    assert!(!ports.closed);
+    for p in [
+        "in_valid_i",
+        "in_a_i",
+        "out_valid_o",
+        "out_tag_o",
+        "out_d_o",
+    ] {
+        assert!(
+            ports
+                .signals
+                .iter()
+                .any(|n| n.split('[').next() == Some(&format!("TOP.{p}"))),
+            "TOP.{p} not in {:?}",
+            ports.signals
+        );
+    }
+    let top = group("design ptxfma_alt_top");
+    assert!(top.closed);
+    assert!(top.signals.len() > 10, "{:?}", top.signals);
+    assert!(
+        top.signals
+            .iter()
+            .all(|n| n.starts_with("TOP.ptxfma_alt_top.")),
+        "{:?}",
+        top.signals
+    );
+    assert!(top
+        .signals
+        .iter()
+        .any(|n| n.starts_with("TOP.ptxfma_alt_top.mag_q[")));
+    let missing: Vec<&String> = groups
+        .iter()
+        .flat_map(|g| &g.signals)
+        .filter(|n| !has_signal(&v, n))
+        .collect();
+    assert!(missing.is_empty(), "{missing:?}");
 }

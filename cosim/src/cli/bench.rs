@@ -57,12 +57,16 @@ impl Args {
     }
 }
 
-pub fn bench(a: Args) -> Result<u8, Error> {
+pub fn bench(mut a: Args) -> Result<u8, Error> {
     let sides = a.sides.sides()?;
     let count = a.count;
+    // A `dut build` design runs what its manifest says it implements: its families and forms.
+    super::design_families(&sides.rtl, &mut a.filter)?;
+    let forms = crate::engine::stim::forms();
     // Each input with its family, as a stream yields them (drawn, not decoded, so that the
     // lockstep's rate counts no decoding).
     let mut cycles: Vec<Cycle> = Stimulus::new(a.seed, &a.filter.0)
+        .filter(|v| forms.is_none_or(|f| f.allows(&v.ctrl)))
         .take(count as usize)
         .enumerate()
         .map(|(i, v)| (v.input(i as u16), Some(Family::of(&v.ctrl))))
@@ -95,15 +99,23 @@ pub fn bench(a: Args) -> Result<u8, Error> {
         );
         return Ok(0);
     }
+    let design = match crate::engine::dut::record_of(&sides.rtl)? {
+        Some(rec) => format!(
+            "design `{}` ({}{}), checked by its ports",
+            rec.top,
+            sides.rtl.trim_start_matches("dut:"),
+            forms.map_or(String::new(), |f| format!(", forms {}", f.describe()))
+        ),
+        None => format!("RTL `{}`", sides.rtl),
+    };
     println!(
-        "fma-cosim bench: {count} operations, families {}, RTL `{}`, reference {}, {} cores",
+        "fma-cosim bench: {count} operations, families {}, {design}, reference {}, {} cores",
         a.filter
             .0
             .iter()
             .map(|f| f.name())
             .collect::<Vec<_>>()
             .join(","),
-        sides.rtl,
         sides.golden,
         regress::placement::available_cores()
     );

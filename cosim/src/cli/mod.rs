@@ -110,7 +110,13 @@ enum DutCommand {
 fn dut(a: DutArgs) -> Result<u8, Error> {
     match a.command {
         DutCommand::Build { manifest, out } => {
-            let built = crate::cli::dut::builder::build(&manifest, &out)?;
+            let built = match crate::cli::dut::builder::build(&manifest, &out) {
+                Err(_) if crate::cli::dut::children::interrupted() => {
+                    eprintln!("fma-cosim dut build: interrupted; nothing was written");
+                    return Ok(130);
+                }
+                r => r?,
+            };
             let r = &built.record;
             println!(
                 "built `{}` into {} in {:.1} s: {} source(s), families {}, latency bound {}",
@@ -181,6 +187,57 @@ impl SidesArgs {
     fn sides(&self) -> Result<Sides, Error> {
         Sides::new(&self.rtl, &self.golden)
     }
+}
+
+/// `--compare` of `run` and `replay`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum CompareArg {
+    Registers,
+    Ports,
+}
+
+impl CompareArg {
+    fn name(self) -> &'static str {
+        match self {
+            CompareArg::Registers => "registers",
+            CompareArg::Ports => "ports",
+        }
+    }
+
+    /// `--compare` as given, else registers where the RTL has them and ports where it has
+    /// only result ports (a `--dut` design).
+    fn resolve(arg: Option<CompareArg>, rtl: &str) -> Result<CompareArg, Error> {
+        let registers = rtl::variant(rtl)?.registers;
+        Ok(arg.unwrap_or(if registers {
+            CompareArg::Registers
+        } else {
+            CompareArg::Ports
+        }))
+    }
+}
+
+/// The families a run of `rtl` draws: a `dut build` design's own (its manifest's
+/// `forms.families`) when `filter` names every family (the default), else `filter`, which the
+/// design must implement.
+fn design_families(rtl: &str, filter: &mut Families) -> Result<(), Error> {
+    let Some(rec) = crate::engine::dut::record_of(rtl)? else {
+        return Ok(());
+    };
+    let implements: Vec<_> = rec
+        .families
+        .iter()
+        .filter_map(|f| crate::engine::stim::Family::parse(f))
+        .collect();
+    if filter.0.len() == crate::engine::stim::Family::ALL.len() {
+        *filter = Families(implements);
+    } else if let Some(f) = filter.0.iter().find(|f| !implements.contains(f)) {
+        return Err(Error::new(format!(
+            "--filter {}: the design implements only {} (forms.families of its manifest)",
+            f.name(),
+            rec.families.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// The version line: the tool's and the Verilator it was built with.

@@ -16,7 +16,9 @@ use crate::outputs::waves::{self, print_waves};
 use crate::Error;
 
 use super::run::MAX_WINDOW;
-use super::{check_dir_writable, commands, families, in_range, number, SidesArgs};
+use crate::engine::ports::{self, Compare};
+
+use super::{check_dir_writable, commands, families, in_range, number, CompareArg, SidesArgs};
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("stream").args(["seed", "filter", "count", "index", "window"]).multiple(true).conflicts_with("op")))]
@@ -57,6 +59,16 @@ pub struct Args {
     /// Write the waveform as FST instead of VCD.
     #[arg(long)]
     fst: bool,
+    /// What is compared, as `run --compare`: `registers` every cycle, or `ports`, the retired
+    /// results matched by tag (the replayed cycles are followed by --latency-bound idle ones).
+    /// [default: registers where the RTL has them, else ports (`--dut` designs)]
+    #[arg(long, value_enum)]
+    compare: Option<CompareArg>,
+    /// With --compare ports: an operation must retire within N cycles of its issue.
+    /// [default: a `dut build` design's manifest's, else 64]
+    #[arg(long, value_name = "N",
+          value_parser = in_range(*ports::BOUND_RANGE.start(), *ports::BOUND_RANGE.end()))]
+    latency_bound: Option<u64>,
 }
 
 impl Args {
@@ -156,6 +168,22 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         (inputs, first, name)
     };
 
+    if CompareArg::resolve(a.compare, &sides.rtl)? == CompareArg::Ports {
+        let bound = match a.latency_bound {
+            Some(b) => b,
+            None => crate::engine::dut::latency_bound(&sides.rtl)?,
+        };
+        let compare = Compare::Ports {
+            bound,
+            nan: crate::engine::dut::nan_convention(&sides.rtl)?,
+        };
+        return replay_ports(&a, &sides, &origin, &inputs, first, &name, compare);
+    }
+    if a.latency_bound.is_some() {
+        return Err(Error::new(
+            "--latency-bound applies to --compare ports (the registers are compared every cycle)",
+        ));
+    }
     let mut rtl = crate::engine::rtl::Rtl::new(&sides.rtl, false)?;
     let mut golden = golden::from_spec(&sides.golden)?;
     let mut all = inputs.clone();
@@ -217,4 +245,107 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         println!();
     }
     Ok(0)
+}
+
+/// The replayed cycles judged by the ports: each operation's retired result against the
+/// model's, matched by tag, the cycles followed by the latency bound's idle ones. Prints the
+/// first divergence's report and waveform (exit 1), or that every operation retired right.
+fn replay_ports(
+    a: &Args,
+    sides: &crate::engine::sides::Sides,
+    origin: &Origin,
+    inputs: &[PipeIn],
+    first: u64,
+    name: &str,
+    compare: Compare,
+) -> Result<u8, Error> {
+    let Compare::Ports { bound, .. } = compare else {
+        unreachable!("replay_ports is called with --compare ports");
+    };
+    let mut rtl = crate::engine::rtl::Rtl::new(&sides.rtl, false)?;
+    let mut golden = golden::from_spec(&sides.golden)?;
+    let cfg = Config {
+        batch: inputs.len() + bound as usize,
+        max_divergences: 1,
+        window: 0,
+        overlap: false,
+        retired: false,
+        subscribe: None,
+        compare,
+    };
+    let out = lockstep::run(
+        &mut rtl,
+        golden.as_mut(),
+        stream::decoded(inputs.to_vec()),
+        &cfg,
+    )?;
+    let last = first + inputs.len() as u64 - 1;
+    let Some(d) = out.divergences.first() else {
+        let ops = inputs.iter().filter(|i| i.issues()).count();
+        println!(
+            "no divergence: `{}` retired the {ops} operation(s) of cycles {first}..{last} as {} \
+             computes them, each within {bound} cycles (judged by the ports)",
+            sides.rtl, sides.golden
+        );
+        return Ok(0);
+    };
+    let mut d = d.clone();
+    d.shift(first);
+    let reproduce: Vec<String> = d
+        .input()
+        .map(|inp| {
+            let mut lines = ports_reproduce(origin, inp, d.issue(), bound);
+            lines.extend(origin.model_line(inp));
+            lines
+        })
+        .unwrap_or_default();
+    print!("{}", report::ports_divergence(&d, origin, &reproduce));
+    // The waveform covers the replayed cycles and the drain up to the divergence.
+    let mut shown: Vec<PipeIn> = inputs.to_vec();
+    let seen = d.cycle() - first;
+    shown.extend((inputs.len() as u64..=seen).map(|_| PipeIn::default()));
+    let marks = [d.cycle()];
+    let spec = waves::WindowSpec {
+        variant: &sides.rtl,
+        golden: golden.as_ref(),
+        inputs: &shown,
+        first_cycle: first,
+        marks: Some(&marks),
+        focus: Some(d.cycle()),
+        issue: d.issue(),
+    };
+    print_waves(&waves::write(&a.waves_dir.join(name), &spec), d.cycle());
+    Ok(1)
+}
+
+/// The replay commands of a ports divergence of operation `input` (issued in cycle `issue`):
+/// the operation alone after reset, then with the cycles before it.
+pub fn ports_reproduce(
+    origin: &Origin,
+    input: &PipeIn,
+    issue: Option<u64>,
+    bound: u64,
+) -> Vec<String> {
+    let cosim = &origin.cosim_cmd;
+    let ports = format!(
+        " --compare ports --latency-bound {bound}{}",
+        origin.sides_args
+    );
+    let mut lines = Vec::new();
+    match (&origin.stream_args, issue) {
+        (Some(args), Some(issue)) => {
+            lines.push(format!("{cosim} replay {args} --index {issue}{ports}"));
+            let window = (origin.window as u64).min(issue);
+            if window > 0 {
+                lines.push(format!(
+                    "{cosim} replay {args} --index {issue} --window {window}{ports}"
+                ));
+            }
+        }
+        _ => lines.push(format!(
+            "{cosim} replay --ctrl {:#08x} --a {:#x} --b {:#x} --c {:#x}{ports}",
+            input.ctrl, input.a, input.b, input.c
+        )),
+    }
+    lines
 }

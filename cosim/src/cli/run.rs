@@ -8,6 +8,7 @@ use ptxfma_cli_common::testfloat::{self, Func};
 use ptxfma_model::ctrl::Rnd;
 use ptxfma_ptx::NanConvention;
 
+use super::CompareArg;
 use crate::checks::coverage::{Coverage, CoverageSubscriber};
 use crate::engine::lockstep::Config;
 use crate::engine::ports::{self, Compare};
@@ -57,6 +58,12 @@ pub struct Args {
     /// Divergent operations to collect before stopping (grouped by signature).
     #[arg(long, default_value = "1", value_parser = in_range(1, 1_000_000))]
     max_divergences: u64,
+    /// Divergences listed per signature in the report, the JSON and the JUnit XML (the first
+    /// N, in chunk and cycle order); every divergence is still counted.
+    #[arg(long, value_name = "N",
+          default_value_t = crate::outputs::results::DEFAULT_MAX_EXAMPLES as u64,
+          value_parser = in_range(1, 1_000_000))]
+    max_examples: u64,
     /// Cycles of the waveform written for each divergence signature.
     #[arg(long, default_value = "32", value_parser = in_range(1, MAX_WINDOW))]
     window: u64,
@@ -104,8 +111,9 @@ pub struct Args {
     /// What is compared: `registers`, every cycle's output ports and stage registers against
     /// the model's (the RTL must be this pipe); or `ports`, only the retired results, matched
     /// to the issued operations by tag, for a design of any latency (docs/dut.md).
-    #[arg(long, value_enum, default_value = "registers")]
-    compare: CompareArg,
+    /// [default: registers where the RTL has them, else ports (`--dut` designs)]
+    #[arg(long, value_enum)]
+    compare: Option<CompareArg>,
     /// A `dut build` design with a handshake: `out_ready_i` low in PERCENT of its cycles, at
     /// random (a stress mode; the same for any --jobs).
     #[arg(long, value_name = "PERCENT", default_value = "0", value_parser = in_range(0, 90))]
@@ -140,13 +148,6 @@ impl Args {
     pub(super) fn sides_mut(&mut self) -> &mut SidesArgs {
         &mut self.sides
     }
-}
-
-/// `--compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum CompareArg {
-    Registers,
-    Ports,
 }
 
 pub fn run(mut a: Args) -> Result<u8, Error> {
@@ -205,7 +206,13 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
         window: a.window,
         fst: a.fst,
     };
-    let triaged = triage::triage(&ran, &sides, &waves, &progress.stop)?;
+    let triaged = triage::triage(
+        &ran,
+        &sides,
+        &waves,
+        a.max_examples as usize,
+        &progress.stop,
+    )?;
     write(&a, &plan, &ran, seconds, triaged)
 }
 
@@ -213,20 +220,7 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
 /// implement), and its manifest's latency bound unless --latency-bound is given.
 fn dut_defaults(a: &mut Args, dir: &std::path::Path) -> Result<(), Error> {
     let rec = &crate::engine::dut::load::open(dir)?.record;
-    let implements: Vec<_> = rec
-        .families
-        .iter()
-        .filter_map(|f| crate::engine::stim::Family::parse(f))
-        .collect();
-    if a.filter.0.len() == crate::engine::stim::Family::ALL.len() {
-        a.filter = Families(implements);
-    } else if let Some(f) = a.filter.0.iter().find(|f| !implements.contains(f)) {
-        return Err(Error::new(format!(
-            "--filter {}: the design implements only {} (forms.families of its manifest)",
-            f.name(),
-            rec.families.join(", ")
-        )));
-    }
+    super::design_families(&crate::engine::dut::load::variant_name(dir), &mut a.filter)?;
     a.latency_bound.get_or_insert(rec.latency_bound);
     Ok(())
 }
@@ -272,6 +266,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         Some(s) => all.iter().filter(|c| s.holds(c.index)).cloned().collect(),
         None => all.clone(),
     };
+    let compare_arg = CompareArg::resolve(a.compare, &sides.rtl)?;
     let bound = a.latency_bound.unwrap_or(ports::DEFAULT_BOUND);
     let nan = crate::engine::dut::nan_convention(&sides.rtl)?;
     let params = Params {
@@ -282,16 +277,13 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         rtl: sides.rtl.clone(),
         golden: sides.golden.clone(),
         max_divergences: a.max_divergences as usize,
+        max_examples: a.max_examples as usize,
         window: a.window as usize,
-        compare: match a.compare {
-            CompareArg::Registers => "registers",
-            CompareArg::Ports => "ports",
-        }
-        .into(),
-        latency_bound: (a.compare == CompareArg::Ports).then_some(bound),
-        nan: (a.compare == CompareArg::Ports).then(|| nan.name().to_string()),
+        compare: compare_arg.name().into(),
+        latency_bound: (compare_arg == CompareArg::Ports).then_some(bound),
+        nan: (compare_arg == CompareArg::Ports).then(|| nan.name().to_string()),
     };
-    let compare = match a.compare {
+    let compare = match compare_arg {
         CompareArg::Registers => Compare::Registers,
         CompareArg::Ports => Compare::Ports { bound, nan },
     };
@@ -409,7 +401,8 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
     let rows = ran
         .chunks
         .iter()
-        .map(|(c, out)| ChunkRow {
+        .zip(triaged.by_signature)
+        .map(|((c, out), by_signature)| ChunkRow {
             index: c.index,
             stream: c.families.to_string(),
             seed: c.seed,
@@ -431,6 +424,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
             cycles: out.cycles,
             seconds: out.seconds,
             divergences: out.divergences.len(),
+            by_signature,
             interrupted: out.interrupted,
         })
         .collect();
@@ -458,6 +452,8 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
                 total.merge_at(cov, start[c.index]);
             }
         }
+        // Bins no family of the run samples are outside it, not unhit.
+        total.set_families(&a.filter.0);
         result.coverage = Some(total);
     }
     let interrupted = ran.interrupted || triaged.stopped;

@@ -1,18 +1,22 @@
 //! Triage of a run's divergences: each is given a signature (stage, field, family,
-//! instruction); the first of each signature is reported in full, replayed alone, and gets a
-//! waveform; the others are listed as the same signature.
+//! instruction) and counted; the first of each signature is reported in full, replayed alone,
+//! and gets a waveform; the next ones, up to `--max-examples` per signature, are listed as the
+//! same signature; the rest are only counted, so that a million divergences stay a few lines
+//! and a few MB of JSON.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::engine::chunk::Chunk;
+use crate::engine::frame;
 use crate::engine::golden;
 use crate::engine::lockstep::Divergence;
 use crate::engine::regress::Ran;
 use crate::engine::sides::Sides;
 use crate::engine::stim;
 use crate::outputs::report::{self, Origin};
-use crate::outputs::results::DivergenceRow;
+use crate::outputs::results::{hex, DivergenceRow, FieldRow};
 use crate::outputs::waves;
 use crate::Error;
 
@@ -27,22 +31,28 @@ pub struct WaveOpts<'a> {
 
 /// What triage found.
 pub struct Triaged {
+    /// The divergences listed: the first `max_examples` of each signature.
     pub divergences: Vec<DivergenceRow>,
+    /// Per chunk of the run (in `Ran`'s order), every divergence counted by signature.
+    pub by_signature: Vec<BTreeMap<String, usize>>,
     /// Ctrl-C came during triage: some divergences have no replay or waveform.
     pub stopped: bool,
 }
 
-/// Reports every divergence of `ran`; after Ctrl-C (`stop`) they are still listed, without
-/// replays or waveforms.
+/// Counts every divergence of `ran` and reports the first `max_examples` of each signature;
+/// after Ctrl-C (`stop`) they are still listed, without replays or waveforms.
 pub fn triage(
     ran: &Ran,
     sides: &Sides,
     waves: &WaveOpts<'_>,
+    max_examples: usize,
     stop: &AtomicBool,
 ) -> Result<Triaged, Error> {
     let (cosim_cmd, model_cmd) = commands();
     let mut divergences = Vec::new();
-    let mut signatures: Vec<String> = Vec::new();
+    let mut by_signature = Vec::with_capacity(ran.chunks.len());
+    // Per signature, the divergences listed so far.
+    let mut listed: HashMap<String, usize> = HashMap::new();
     let mut triage_stopped = false;
     let mut replayer: Option<crate::engine::replay::Replayer> = None;
     for (c, out) in &ran.chunks {
@@ -57,11 +67,19 @@ pub fn triage(
             cosim_cmd: cosim_cmd.clone(),
             model_cmd: model_cmd.clone(),
         };
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for d in &out.divergences {
+            let sig = signature(c, d);
+            *counts.entry(sig.clone()).or_default() += 1;
+            let n = listed.entry(sig).or_default();
+            // Counted above; the summary says how many are not listed.
+            if *n >= max_examples {
+                continue;
+            }
+            *n += 1;
+            let first = *n == 1;
             let stopped = stop.load(Ordering::Relaxed);
             triage_stopped |= stopped;
-            let sig = signature(c, d);
-            let first = !signatures.contains(&sig);
             if replayer.is_none() && !stopped {
                 let reference = golden::from_spec(&sides.golden)?;
                 replayer = Some(crate::engine::replay::Replayer::new(
@@ -76,7 +94,6 @@ pub fn triage(
             };
             let mut row = record(c, d, &origin, replay, sides)?;
             if first {
-                signatures.push(sig);
                 print!("\n{}", row.report);
                 if !stopped {
                     if let Some((path, save, time)) =
@@ -97,9 +114,11 @@ pub fn triage(
             }
             divergences.push(row);
         }
+        by_signature.push(counts);
     }
     Ok(Triaged {
         divergences,
+        by_signature,
         stopped: triage_stopped,
     })
 }
@@ -149,15 +168,20 @@ fn record(
         _ => None,
     };
     let reproduce = match (d, d.input(), d.issue()) {
-        (Divergence::Ports { diff: p, .. }, input, _) => {
-            let mut lines = vec![format!(
+        (Divergence::Ports { diff: p, .. }, input, issue) => {
+            // The operation replayed (alone, then with the cycles before it), the whole chunk
+            // run again, the model's result.
+            let mut lines = input.map_or_else(Vec::new, |i| {
+                super::replay::ports_reproduce(origin, i, issue, p.bound)
+            });
+            lines.push(format!(
                 "{} run {} --chunk-size {} --compare ports --latency-bound {}{}",
                 origin.cosim_cmd,
                 c.stream_args(),
                 c.ops,
                 p.bound,
                 sides.args()
-            )];
+            ));
             lines.extend(input.and_then(|i| origin.model_line(i)));
             lines
         }
@@ -170,15 +194,50 @@ fn record(
         Divergence::Ports { .. } => report::ports_divergence(d, origin, &reproduce),
         Divergence::Registers { .. } => report::divergence(d, origin, alone.as_ref()),
     };
+    let input = d.input();
+    let operand = |k: usize| input.map(|i| hex([i.a, i.b, i.c][k]));
+    let (tag, expected, actual, retire, fields) = match d {
+        Divergence::Ports { diff: p, .. } => (
+            Some(p.tag),
+            p.expected.map(hex),
+            p.actual.map(hex),
+            p.retired,
+            Vec::new(),
+        ),
+        Divergence::Registers { fields, .. } => (
+            input.map(|i| i.tag),
+            alone.as_ref().map(|al| hex(al.expected_d)),
+            alone.as_ref().map(|al| hex(al.actual_d)),
+            None,
+            fields
+                .iter()
+                .map(|f| FieldRow {
+                    name: f.name.clone(),
+                    width: f.width,
+                    expected: frame::hex(&f.expected, f.width),
+                    actual: frame::hex(&f.actual, f.width),
+                })
+                .collect(),
+        ),
+    };
     Ok(DivergenceRow {
         chunk: c.index,
         family: family(c, d),
         cycle: d.cycle(),
         issue: d.issue(),
+        retire,
         stage: d.stage().name().into(),
         signature: signature(c, d),
         field: d.first_field().to_string(),
         instruction: instruction(d),
+        ctrl: input.map(|i| hex(i.ctrl.into())),
+        a: operand(0),
+        b: operand(1),
+        c: operand(2),
+        tag: tag.map(|t| hex(t.into())),
+        expected,
+        actual,
+        fields,
         report,
         reproduce,
         waveform: None,
@@ -200,6 +259,12 @@ fn wave_for(
 ) -> Option<(String, Option<String>, u64)> {
     let cycle = d.cycle();
     let first = (cycle + 1).saturating_sub(window);
+    // A design checked by its ports may retire later than the window reaches back: the window
+    // then starts a few cycles before the operation's issue.
+    let first = match (d, d.issue()) {
+        (Divergence::Ports { .. }, Some(issue)) => first.min(issue.saturating_sub(2)),
+        _ => first,
+    };
     let inputs: Vec<_> = c
         .stream()
         .inputs()

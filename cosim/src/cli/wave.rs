@@ -179,13 +179,20 @@ fn ports_wave(
         inputs: &inputs,
         first_cycle: 0,
         marks: Some(&marks),
-        focus: None,
+        // The first divergence found: its cycle with its operation's issue.
+        focus: found.first().map(|f| f.cycle),
         issue: found.first().and_then(|f| f.issue),
     };
     let w = waves::write(&a.vcd, &spec)?;
+    let time = if w.timeline.is_linear() {
+        "cycle N at N ns"
+    } else {
+        "a design cycle per ns, the stream's cycle in cosim.cycle"
+    };
     println!(
         "waveform {}: {ops} operation(s) in cycles 0..{} plus {bound} idle cycles (the latency \
-         bound; cycle N at N ns), RTL `{}` under `TOP`, {} under `model`, judged by the ports{}",
+         bound; {time}), RTL `{}` under `TOP`, {} under `model`, the model's result for the tag \
+         the design retires under `model_by_tag`, judged by the ports{}",
         w.path.display(),
         ops - 1,
         sides.rtl,

@@ -23,6 +23,22 @@ impl Forms {
         let float = c.kind != ptxfma_model::ctrl::Kind::Vmad;
         (!float || self.rnds[c.rnd as usize]) && (self.ftz || !c.ftz) && (self.sat || !c.sat)
     }
+
+    /// As a manifest writes them: `rounding rn,rz, no .ftz, .sat`.
+    pub fn describe(&self) -> String {
+        let rnds: Vec<&str> = ["rn", "rz", "rm", "rp"]
+            .into_iter()
+            .zip(self.rnds)
+            .filter_map(|(name, on)| on.then_some(name))
+            .collect();
+        let flag = |on: bool, name: &str| format!("{}{name}", if on { "" } else { "no " });
+        format!(
+            "rounding {}, {}, {}",
+            rnds.join(","),
+            flag(self.ftz, ".ftz"),
+            flag(self.sat, ".sat")
+        )
+    }
 }
 
 static FORMS: std::sync::RwLock<Option<Forms>> = std::sync::RwLock::new(None);

@@ -2,9 +2,34 @@
 
 use std::fmt::Write;
 
-use crate::checks::coverage::Coverage;
+use crate::checks::coverage::{Coverage, Totals};
 
-/// The per-group table: bins hit / reachable, percent, unreachable bins.
+/// The headline, as the text and HTML reports give it: bins hit of the bins the run can
+/// reach, then those outside its families and forms (when there are any), then those no
+/// instruction reaches.
+pub fn headline(t: &Totals, operations: u64) -> String {
+    let of = if t.outside == 0 {
+        "reachable bins".to_string()
+    } else {
+        "bins the run's families and forms reach".to_string()
+    };
+    let outside = if t.outside == 0 {
+        String::new()
+    } else {
+        format!(" {} bins outside them;", t.outside)
+    };
+    format!(
+        "{} of {} {of} hit ({:.1}%), {operations} operations;{outside} {} bins declared \
+         unreachable",
+        t.hit,
+        t.reachable,
+        t.percent(),
+        t.unreachable
+    )
+}
+
+/// The per-group table: bins hit / reachable, percent, unreachable bins (and those outside the
+/// run, when there are any); groups wholly outside the run are counted, not listed.
 pub fn summary(c: &Coverage) -> String {
     let groups = c.groups();
     let t = c.totals();
@@ -15,30 +40,39 @@ pub fn summary(c: &Coverage) -> String {
         .unwrap_or(5)
         .max(5);
     let mut s = String::new();
+    let _ = writeln!(s, "functional coverage: {}", headline(&t, c.operations()));
+    let outside_column = |n: usize| {
+        if t.outside > 0 {
+            format!("  {n:>7}")
+        } else {
+            String::new()
+        }
+    };
     let _ = writeln!(
         s,
-        "functional coverage: {} of {} reachable bins hit ({:.1}%), {} operations; \
-         {} bins declared unreachable",
-        t.hit,
-        t.reachable,
-        t.percent(),
-        c.operations(),
-        t.unreachable
+        "  {:<w$}  {:>5} / {:<5} {:>6}  {:>11}{}",
+        "group",
+        "hit",
+        "reach",
+        "%",
+        "unreachable",
+        if t.outside > 0 { "  outside" } else { "" }
     );
-    let _ = writeln!(
-        s,
-        "  {:<w$}  {:>5} / {:<5} {:>6}  {:>11}",
-        "group", "hit", "reach", "%", "unreachable"
-    );
+    let mut hidden = 0;
     for g in &groups {
+        if g.reachable == 0 && g.outside > 0 && g.unreachable_hit == 0 {
+            hidden += 1;
+            continue;
+        }
         let _ = writeln!(
             s,
-            "  {:<w$}  {:>5} / {:<5} {:>5.1}%  {:>11}{}",
+            "  {:<w$}  {:>5} / {:<5} {:>5.1}%  {:>11}{}{}",
             g.name,
             g.hit,
             g.reachable,
             g.percent(),
             g.unreachable,
+            outside_column(g.outside),
             if g.unreachable_hit > 0 {
                 format!("  ({} unreachable bin(s) HIT)", g.unreachable_hit)
             } else {
@@ -46,10 +80,17 @@ pub fn summary(c: &Coverage) -> String {
             }
         );
     }
+    if hidden > 0 {
+        let _ = writeln!(
+            s,
+            "  ({hidden} group(s) wholly outside the run's families and forms not listed)"
+        );
+    }
     if t.unreachable_hit > 0 {
         let _ = writeln!(
             s,
-            "error: {} bin(s) declared unreachable were hit: their declarations are wrong",
+            "error: {} bin(s) declared unreachable or outside the run were hit: their \
+             declarations are wrong",
             t.unreachable_hit
         );
     }
@@ -104,9 +145,34 @@ pub fn text(c: &Coverage, all: bool) -> String {
             let _ = writeln!(s, "  {:>12}  {}: {}", r.hits, r.group, r.bin);
         }
     }
+    let outside: Vec<_> = rows.iter().filter(|r| r.outside && r.hits == 0).collect();
+    if !outside.is_empty() {
+        if all {
+            let _ = writeln!(
+                s,
+                "\noutside the run's families and forms ({}):",
+                outside.len()
+            );
+            for r in &outside {
+                let _ = writeln!(
+                    s,
+                    "  {}: {}  -- {}",
+                    r.group,
+                    r.bin,
+                    r.unreachable.unwrap_or_default()
+                );
+            }
+        } else {
+            let _ = writeln!(
+                s,
+                "\n{} bin(s) outside the run's families and forms (listed with --all)",
+                outside.len()
+            );
+        }
+    }
     let unr: Vec<_> = rows
         .iter()
-        .filter(|r| r.unreachable.is_some() && r.hits == 0)
+        .filter(|r| r.unreachable.is_some() && !r.outside && r.hits == 0)
         .collect();
     let _ = writeln!(s, "\nunreachable bins ({}):", unr.len());
     for r in &unr {

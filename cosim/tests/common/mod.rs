@@ -3,6 +3,7 @@
 //! (`outside`, for the tests of `--dut`).
 #![allow(dead_code)]
 
+pub mod headline;
 pub mod outside;
 
 use std::path::{Path, PathBuf};
@@ -190,24 +191,36 @@ pub fn save_file_signals(text: &str) -> Vec<String> {
 /// Whether the waveform has the signal a save file names as `scope.….name[msb:lsb]`, with that
 /// width.
 pub fn has_signal(v: &Vcd, full: &str) -> bool {
-    let (base, width) = match full.split_once('[') {
-        Some((b, range)) => {
+    // The last bracket is the range when it has a colon (`mem[3][31:0]`: element 3, 32 bits).
+    let (base, width) = match full.rsplit_once('[') {
+        Some((b, range)) if range.contains(':') => {
             let (msb, lsb) = range.trim_end_matches(']').split_once(':').unwrap();
             let (msb, lsb): (u32, u32) = (msb.parse().unwrap(), lsb.parse().unwrap());
             (b, msb - lsb + 1)
         }
-        None => (full, 1),
+        _ => (full, 1),
     };
     let mut path: Vec<&str> = base.split('.').collect();
     let name = path.pop().unwrap();
     let h = v.w.hierarchy();
-    [
+    let mut found = [
         name.to_string(),
-        format!("{name}[{}", full.split_once('[').map_or("", |x| x.1)),
+        format!("{name}[{}", full.rsplit_once('[').map_or("", |x| x.1)),
     ]
     .iter()
     .filter_map(|n| h.lookup_var(&path, n))
-    .any(|var| h[var].length(h) == Some(width))
+    .any(|var| h[var].length(h) == Some(width));
+    // wellen reads an array element `mem[3]` of several bits as the variable `[3]` in a scope
+    // `mem`, and the elements of one bit together as the bus `mem`.
+    if let Some(at) = name.rfind('[').filter(|_| name.ends_with(']')) {
+        let mut scope = path.clone();
+        scope.push(&name[..at]);
+        found |= h
+            .lookup_var(&scope, &name[at..])
+            .is_some_and(|var| h[var].length(h) == Some(width));
+        found |= width == 1 && h.lookup_var(&path, &name[..at]).is_some();
+    }
+    found
 }
 
 /// ASCII text of a bit string (msb first), trailing spaces dropped.

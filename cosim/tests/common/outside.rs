@@ -40,6 +40,30 @@ impl Outside {
         self.path(name)
     }
 
+    /// Copies `cosim/tests/dut/FILE` (a wrapper of the alt design whose top is the file's
+    /// name) into `src/` and writes manifest `name` for it: the alt sources and it, `design_extra`
+    /// in `[design]`, then `rest`.
+    pub fn wrapper_manifest(
+        &self,
+        name: &str,
+        file: &str,
+        design_extra: &str,
+        rest: &str,
+    ) -> String {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/dut")
+            .join(file);
+        std::fs::copy(from, self.0.join("src").join(file)).unwrap();
+        let top = file.trim_end_matches(".sv");
+        let text = format!(
+            "[design]\ntop = \"{top}\"\nsources = [\"src/ptxfma_alt_exact.sv\", \
+             \"src/ptxfma_alt_round.sv\", \"src/ptxfma_alt_top.sv\", \"src/{file}\"]\n\
+             {design_extra}\n{rest}"
+        );
+        std::fs::write(self.0.join(name), text).unwrap();
+        self.path(name)
+    }
+
     /// `fma-cosim dut build MANIFEST --out OUT`, `out` a directory in here; returns (exit
     /// code, stdout, stderr).
     pub fn build(&self, manifest: &str, out: &str) -> (i32, String, String) {

@@ -10,6 +10,10 @@
 //! A [`Coverage`] serialises to a self-describing JSON object (every group and bin by name,
 //! with its count and, for an unreachable bin, the reason), so files merge and report without
 //! the build that wrote them; files from a build with other bins merge by name.
+//!
+//! A run's coverage records the run's families: its totals count only the bins those families
+//! sample ([`bins::sampled_by`]) and the design's forms do not exclude ([`bins::NOT_IN_FORMS`]);
+//! the others are outside the run, counted apart from the bins no instruction reaches.
 
 pub mod bins;
 mod classify;
@@ -45,6 +49,8 @@ pub struct Coverage {
     unspelled: u64,
     /// The bins; `None` for this build's table ([`bins::model`]), which the sampler indexes.
     layout: Option<Arc<Layout>>,
+    /// The families of the run(s) sampled, by name; `None`: every family.
+    families: Option<Vec<String>>,
     hits: Vec<u64>,
     /// Per bin, the operation count by which it was first seen hit (`NEVER`: not yet, or not
     /// known), checked at counts growing by a quarter each time ([`Coverage::closure`]).
@@ -67,11 +73,14 @@ pub struct GroupSummary {
     pub doc: String,
     /// Reachable bins hit at least once.
     pub hit: usize,
-    /// Bins that can be reached.
+    /// Bins the run can reach: sampled by its families, not excluded by its forms.
     pub reachable: usize,
-    /// Bins declared unreachable (with a reason).
+    /// Bins declared unreachable by any instruction (with a reason).
     pub unreachable: usize,
-    /// Unreachable bins that were hit anyway: the declaration is wrong.
+    /// Bins some instruction reaches, but not the run's: of other families, or declared
+    /// unreachable for the forms of the design under test.
+    pub outside: usize,
+    /// Unreachable or outside bins that were hit anyway: the declaration is wrong.
     pub unreachable_hit: usize,
 }
 
@@ -88,6 +97,7 @@ pub struct Totals {
     pub hit: usize,
     pub reachable: usize,
     pub unreachable: usize,
+    pub outside: usize,
     pub unreachable_hit: usize,
 }
 
@@ -123,7 +133,10 @@ pub struct BinRow<'a> {
     pub group: &'a str,
     pub bin: &'a str,
     pub hits: u64,
+    /// Why the run cannot reach it (`None`: it can).
     pub unreachable: Option<&'a str>,
+    /// The reason is the run's (its families or forms), not every instruction's.
+    pub outside: bool,
 }
 
 impl Default for Coverage {
@@ -136,6 +149,7 @@ impl PartialEq for Coverage {
     fn eq(&self, o: &Coverage) -> bool {
         self.operations == o.operations
             && self.unspelled == o.unspelled
+            && self.families == o.families
             && self.hits == o.hits
             && self.layout() == o.layout()
     }
@@ -148,6 +162,7 @@ impl Coverage {
             operations: 0,
             unspelled: 0,
             layout: None,
+            families: None,
             hits: vec![0; bins::model().layout.bins.len()],
             first: vec![NEVER; bins::model().layout.bins.len()],
             next_check: 1,
@@ -194,6 +209,45 @@ impl Coverage {
     /// Valid operations with a control word that no instruction decodes to (not binned).
     pub fn unspelled(&self) -> u64 {
         self.unspelled
+    }
+
+    /// Records the families of the run sampled: bins no one of them samples are outside it.
+    pub fn set_families(&mut self, families: &[crate::engine::stim::Family]) {
+        self.families = Some(families.iter().map(|f| f.name().to_string()).collect());
+    }
+
+    /// The families recorded (`None`: every family).
+    pub fn families(&self) -> Option<&[String]> {
+        self.families.as_deref()
+    }
+
+    /// Nothing sampled: it says nothing about the families either.
+    fn is_empty(&self) -> bool {
+        self.operations == 0 && self.unspelled == 0
+    }
+
+    /// Per bin, why the run cannot reach it (`None`: it can), and whether that is the run's
+    /// doing (outside its families or forms) rather than every instruction's.
+    fn reach(&self) -> Vec<Option<(&str, bool)>> {
+        let l = self.layout();
+        let run: Option<Vec<crate::engine::stim::Family>> = self.families.as_ref().map(|f| {
+            f.iter()
+                .filter_map(|n| crate::engine::stim::Family::parse(n))
+                .collect()
+        });
+        let mut out = vec![None; l.bins.len()];
+        for g in &l.groups {
+            for (k, b) in l.bins.iter().enumerate().skip(g.start).take(g.len) {
+                out[k] = match &b.unreachable {
+                    Some(why) => Some((why.as_str(), why.contains(bins::NOT_IN_FORMS))),
+                    None => run
+                        .as_ref()
+                        .filter(|run| !bins::sampled_by(&g.name, &b.name, run))
+                        .map(|_| (bins::OUTSIDE_FAMILIES, true)),
+                };
+            }
+        }
+        out
     }
 
     /// One cycle: `inp` the input presented this cycle, `prev` the previous cycle's input, `p`
@@ -249,6 +303,18 @@ impl Coverage {
         let mine: Vec<u64> = (0..self.hits.len())
             .map(|k| self.first_hit(k).unwrap_or(NEVER))
             .collect();
+        if self.is_empty() {
+            self.families = other.families.clone();
+        } else if !other.is_empty() {
+            self.families = match (&self.families, &other.families) {
+                (Some(a), Some(b)) => {
+                    let mut u = a.clone();
+                    u.extend(b.iter().filter(|f| !a.contains(f)).cloned());
+                    Some(u)
+                }
+                _ => None,
+            };
+        }
         self.operations += other.operations;
         self.unspelled += other.unspelled;
         self.first = mine;
@@ -322,23 +388,26 @@ impl Coverage {
     /// Every bin with its group, in table order.
     pub fn rows(&self) -> Vec<BinRow<'_>> {
         let l = self.layout();
+        let reach = self.reach();
         let mut out = Vec::with_capacity(l.bins.len());
         for g in &l.groups {
-            for k in g.start..g.start + g.len {
+            for (k, r) in reach.iter().enumerate().skip(g.start).take(g.len) {
                 out.push(BinRow {
                     group: &g.name,
                     bin: &l.bins[k].name,
                     hits: self.hits[k],
-                    unreachable: l.bins[k].unreachable.as_deref(),
+                    unreachable: r.map(|r| r.0),
+                    outside: r.is_some_and(|r| r.1),
                 });
             }
         }
         out
     }
 
-    /// Per group: bins hit, reachable, unreachable.
+    /// Per group: bins hit, reachable, unreachable, outside the run.
     pub fn groups(&self) -> Vec<GroupSummary> {
         let l = self.layout();
+        let reach = self.reach();
         l.groups
             .iter()
             .map(|g| {
@@ -348,12 +417,17 @@ impl Coverage {
                     hit: 0,
                     reachable: 0,
                     unreachable: 0,
+                    outside: 0,
                     unreachable_hit: 0,
                 };
-                for k in g.start..g.start + g.len {
+                for (k, r) in reach.iter().enumerate().skip(g.start).take(g.len) {
                     let n = self.hits[k];
-                    if l.bins[k].unreachable.is_some() {
-                        s.unreachable += 1;
+                    if let Some((_, outside)) = *r {
+                        if outside {
+                            s.outside += 1;
+                        } else {
+                            s.unreachable += 1;
+                        }
                         s.unreachable_hit += (n > 0) as usize;
                     } else {
                         s.reachable += 1;
@@ -366,11 +440,13 @@ impl Coverage {
     }
 
     /// The closure curve: reachable bins hit against operations, per family (the groups named
-    /// `<family>.…`; groups of no stimulus family count as `shared`) and in total, at operation
-    /// counts a quarter apart from 1 to the run's count (or a shard's last first hit). The
-    /// last point's total is the summary's bins hit.
+    /// `<family>.…`; groups of no stimulus family count as `shared`; a family with no bin the
+    /// run reaches has no curve) and in total, at operation counts a quarter apart from 1 to
+    /// the run's count (or a shard's last first hit). The last point's total is the summary's
+    /// bins hit.
     pub fn closure(&self) -> Closure {
         let l = self.layout();
+        let reach = self.reach();
         let families: Vec<&str> = crate::engine::stim::Family::ALL
             .iter()
             .map(|f| f.name())
@@ -385,17 +461,18 @@ impl Coverage {
             } else {
                 "shared"
             };
-            let c = match curves.iter().position(|c| c == name) {
-                Some(c) => c,
-                None => {
-                    curves.push(name.to_string());
-                    curves.len() - 1
+            for (k, r) in reach.iter().enumerate().skip(g.start).take(g.len) {
+                if r.is_some() {
+                    continue;
                 }
-            };
-            for k in g.start..g.start + g.len {
-                if l.bins[k].unreachable.is_none() {
-                    bins.push((c, self.first_hit(k)));
-                }
+                let c = match curves.iter().position(|c| c == name) {
+                    Some(c) => c,
+                    None => {
+                        curves.push(name.to_string());
+                        curves.len() - 1
+                    }
+                };
+                bins.push((c, self.first_hit(k)));
             }
         }
         let mut reachable = vec![0; curves.len() + 1];
@@ -445,6 +522,7 @@ impl Coverage {
             hit: t.hit + g.hit,
             reachable: t.reachable + g.reachable,
             unreachable: t.unreachable + g.unreachable,
+            outside: t.outside + g.outside,
             unreachable_hit: t.unreachable_hit + g.unreachable_hit,
         })
     }
@@ -472,8 +550,8 @@ impl Coverage {
             .collect()
     }
 
-    /// Bins declared unreachable that were hit, as (group, bin, hits): each is a wrong
-    /// declaration.
+    /// Bins declared unreachable or outside the run that were hit, as (group, bin, hits): each
+    /// is a wrong declaration.
     pub fn unreachable_hit(&self) -> Vec<(String, String, u64)> {
         self.rows()
             .into_iter()
@@ -535,6 +613,22 @@ struct FileGroup {
     bins: Vec<FileBin>,
 }
 
+/// The totals as the headline gives them, written for readers of the file (derived from the
+/// bins, not read back).
+#[derive(Serialize, Deserialize)]
+struct FileSummary {
+    /// Bins the run can reach, and of those hit.
+    hit: usize,
+    reachable: usize,
+    percent: f64,
+    /// Bins outside the run's families and forms.
+    outside: usize,
+    /// Bins declared unreachable by any instruction.
+    unreachable: usize,
+    /// Bins declared unreachable or outside, hit anyway.
+    unreachable_hit: usize,
+}
+
 #[derive(Serialize, Deserialize)]
 struct File {
     schema: String,
@@ -542,17 +636,32 @@ struct File {
     operations: u64,
     #[serde(default)]
     unspelled: u64,
+    /// The run's families (absent: every family).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    families: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    summary: Option<FileSummary>,
     groups: Vec<FileGroup>,
 }
 
 impl Serialize for Coverage {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let l = self.layout();
+        let t = self.totals();
         let f = File {
             schema: SCHEMA.into(),
             schema_version: SCHEMA_VERSION,
             operations: self.operations,
             unspelled: self.unspelled,
+            families: self.families.clone(),
+            summary: Some(FileSummary {
+                hit: t.hit,
+                reachable: t.reachable,
+                percent: t.percent(),
+                outside: t.outside,
+                unreachable: t.unreachable,
+                unreachable_hit: t.unreachable_hit,
+            }),
             groups: l
                 .groups
                 .iter()
@@ -629,6 +738,7 @@ impl<'de> Deserialize<'de> for Coverage {
             operations: f.operations,
             unspelled: f.unspelled,
             layout,
+            families: f.families,
             hits,
             first,
             next_check: f.operations + 1,

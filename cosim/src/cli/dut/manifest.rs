@@ -10,9 +10,13 @@
 //! defines = ["MY_OPTION=1"]
 //! verilator_flags = ["-Wno-WIDTH"]
 //!
+//! [design.parameters]              # the top's parameters, passed as -GNAME=VALUE
+//! Stages = 3
+//! Mode = "fast"
+//!
 //! [contract]
 //! latency_bound = 64               # cycles from issue to retirement (as --latency-bound)
-//! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16)
+//! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16; 0: no tags)
 //! handshake = true                 # in_ready_o / out_ready_i (default false)
 //! nan = "canonical"                # NaN results: ptx (default), canonical, any
 //!
@@ -23,10 +27,12 @@
 //! sat = false                      # no .sat words (default true)
 //! ```
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::dut::Parameter;
 use crate::engine::stim::Family;
 use crate::Error;
 
@@ -53,6 +59,10 @@ pub struct Design {
     pub defines: Vec<String>,
     #[serde(default)]
     pub verilator_flags: Vec<String>,
+    /// The top's parameters (`[design.parameters]`, name = integer or string), read as TOML
+    /// values so that another type is refused by name.
+    #[serde(default)]
+    pub parameters: BTreeMap<String, toml::Value>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -60,9 +70,10 @@ pub struct Design {
 pub struct Contract {
     /// Default: [`crate::engine::ports::DEFAULT_BOUND`].
     pub latency_bound: Option<u64>,
-    /// Width of `in_tag_i` and `out_tag_o`, 1 to 16 (default 16). A narrower tag is the
+    /// Width of `in_tag_i` and `out_tag_o`, 0 to 16 (default 16). A narrower tag is the
     /// stream's tag modulo 2^width; results are matched to the oldest operation in flight
-    /// under it, so a design may have at most 2^width operations in flight.
+    /// under it, so a design may have at most 2^width operations in flight. 0: the design has
+    /// neither port and retires in issue order.
     pub tag_width: Option<u32>,
     /// The design has a ready/valid handshake: `in_ready_o` (an operation is taken at a
     /// rising edge only while it is high; the co-simulator holds it until then) and
@@ -95,6 +106,7 @@ pub struct Resolved {
     pub sources: Vec<PathBuf>,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    pub parameters: BTreeMap<String, Parameter>,
     pub families: Vec<Family>,
     /// None: every form of the families.
     pub forms: Option<crate::engine::stim::Forms>,
@@ -212,9 +224,31 @@ impl Manifest {
             families = Family::ALL.to_vec();
         }
         if let Some(w) = manifest.contract.tag_width {
-            if !(1..=16).contains(&w) {
-                return Err(at(format!("contract.tag_width {w} is not in 1..=16")));
+            if w > 16 {
+                return Err(at(format!(
+                    "contract.tag_width {w} is not in 0..=16 (0: no tag ports)"
+                )));
             }
+        }
+        let mut parameters = BTreeMap::new();
+        for (name, value) in &d.parameters {
+            if let Some(why) = Parameter::name_problem(name) {
+                return Err(at(format!("design.parameters: {why}")));
+            }
+            let p = match value {
+                toml::Value::Integer(v) => Parameter::Integer(*v),
+                toml::Value::String(t) => Parameter::Text(t.clone()),
+                other => {
+                    return Err(at(format!(
+                        "design.parameters.{name} is a {}: give an integer or a string",
+                        other.type_str()
+                    )))
+                }
+            };
+            if let Some(why) = p.problem(name) {
+                return Err(at(format!("design.parameters: {why}")));
+            }
+            parameters.insert(name.clone(), p);
         }
         let f = &manifest.forms;
         let forms = if f.rounding.is_none() && f.ftz.is_none() && f.sat.is_none() {
@@ -270,6 +304,7 @@ impl Manifest {
             sources,
             include_dirs,
             defines,
+            parameters,
             families,
             forms,
         })

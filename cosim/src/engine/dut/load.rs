@@ -47,8 +47,8 @@ pub fn variant_name(dir: &Path) -> String {
 }
 
 /// The design in `dir`, loaded once per process and kept: a one-line error for a directory
-/// without a build, a library of another ABI or another `fma-cosim`, or ports that do not
-/// match the contract.
+/// without a build, a library of another ABI or another `fma-cosim`, a source or manifest
+/// edited since the build, or ports that do not match the contract.
 pub fn open(dir: &Path) -> Result<&'static Loaded, Error> {
     static LOADED: OnceLock<Mutex<HashMap<PathBuf, &'static Loaded>>> = OnceLock::new();
     let key = dir
@@ -89,6 +89,7 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
     }
     let record: Record = serde_json::from_value(value).map_err(|e| at(format!("{RECORD}: {e}")))?;
     record.check().map_err(|m| at(format!("{RECORD}: {m}")))?;
+    record.check_inputs(dir).map_err(at)?;
     let lib_path = dir.join(&record.library);
     // A library that is not the one the record describes (truncated, replaced, rebuilt by
     // hand) is refused before it is mapped: mapping a truncated one faults on first use.

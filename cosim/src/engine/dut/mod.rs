@@ -6,14 +6,16 @@ pub mod handshake;
 pub mod load;
 pub mod tags;
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use ptxfma_ptx::NanConvention;
 use serde::{Deserialize, Serialize};
 
 /// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`, and of the record: a
-/// library or record of another version is refused with "rebuild it".
-pub const ABI: u32 = 3;
+/// library or record of another version is refused with "rebuild it". 4: the record's
+/// `parameters`, and designs without tags (`tag_width` 0).
+pub const ABI: u32 = 4;
 /// The build's record, beside the library.
 pub const RECORD: &str = "dut.json";
 /// The library's file name.
@@ -42,6 +44,8 @@ pub struct Record {
     pub defines: Vec<String>,
     /// The manifest's Verilator flags, as the design was Verilated with them.
     pub verilator_flags: Vec<String>,
+    /// The top's parameters the design was Verilated with (`-GNAME=VALUE`).
+    pub parameters: BTreeMap<String, Parameter>,
     /// SHA-256 of what the build read and wrote.
     pub sha256: Digests,
     /// (port, width in bits) of the design's top.
@@ -49,7 +53,8 @@ pub struct Record {
     /// The families it implements: what `run --dut` draws by default.
     pub families: Vec<String>,
     pub latency_bound: u64,
-    /// Bits of `in_tag_i` and `out_tag_o`.
+    /// Bits of `in_tag_i` and `out_tag_o`; 0: the design has neither and retires in issue
+    /// order.
     pub tag_width: u32,
     /// How its NaN results are judged (`contract.nan`: `ptx`, `canonical`, `any`).
     pub nan: String,
@@ -84,6 +89,57 @@ pub fn latency_bound(rtl: &str) -> Result<u64, crate::Error> {
     Ok(record_of(rtl)?.map_or(crate::engine::ports::DEFAULT_BOUND, |r| r.latency_bound))
 }
 
+/// A value of one of the top's parameters (`[design.parameters]`), as Verilator's `-G` takes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Parameter {
+    /// Within 32 bits, signed: Verilator reads an integer `-G` value into an `int`.
+    Integer(i64),
+    /// One line without a double quote: Verilator's `-G` string ends at the next one.
+    Text(String),
+}
+
+impl Parameter {
+    /// Why `name` is not the name of a top-level parameter Verilator's `-G` can set.
+    pub fn name_problem(name: &str) -> Option<String> {
+        let mut chars = name.chars();
+        let identifier = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        (!identifier).then(|| {
+            format!(
+                "{name:?} is not a parameter name (a letter or `_`, then letters, digits or `_`)"
+            )
+        })
+    }
+
+    /// Why `name = self` cannot be passed to Verilator, if it cannot.
+    pub fn problem(&self, name: &str) -> Option<String> {
+        if let Some(why) = Parameter::name_problem(name) {
+            return Some(why);
+        }
+        match self {
+            Parameter::Integer(v) if i32::try_from(*v).is_err() => Some(format!(
+                "{name} = {v} does not fit in 32 bits, signed (Verilator's -G takes an int)"
+            )),
+            Parameter::Text(t) if t.chars().any(|c| c.is_control() || c == '"') => Some(format!(
+                "{name} = {t:?}: a string parameter is one line without a double quote \
+                 (Verilator's -G string ends at the next one)"
+            )),
+            _ => None,
+        }
+    }
+
+    /// The Verilator argument that sets parameter `name` to this value.
+    pub fn verilator_arg(&self, name: &str) -> String {
+        match self {
+            Parameter::Integer(v) => format!("-G{name}={v}"),
+            Parameter::Text(t) => format!("-G{name}=\"{t}\""),
+        }
+    }
+}
+
 /// SHA-256 digests (lower-case hex) of a build's inputs and its library.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Digests {
@@ -116,8 +172,27 @@ impl Record {
                 range.end()
             ));
         }
-        if !(1..=16).contains(&self.tag_width) {
-            return Err(format!("tag_width {} is not in 1..=16", self.tag_width));
+        if self.tag_width > 16 {
+            return Err(format!("tag_width {} is not in 0..=16", self.tag_width));
+        }
+        // The tag width the ports were built with: an edit of one without the other would
+        // drive ports the library does not have.
+        for port in ["in_tag_i", "out_tag_o"] {
+            let width = self.ports.iter().find(|(p, _)| p == port).map(|(_, w)| *w);
+            if width.unwrap_or(0) != self.tag_width {
+                return Err(format!(
+                    "tag_width {} but the ports hold {port} {}",
+                    self.tag_width,
+                    width.map_or("not at all".into(), |w| format!("of {w} bits"))
+                ));
+            }
+        }
+        if self.sha256.sources.len() != self.sources.len() {
+            return Err(format!(
+                "{} source digest(s) for {} source(s)",
+                self.sha256.sources.len(),
+                self.sources.len()
+            ));
         }
         if NanConvention::parse(&self.nan).is_none() {
             return Err(format!("nan `{}` is not ptx, canonical or any", self.nan));
@@ -131,6 +206,30 @@ impl Record {
             .find(|f| crate::engine::stim::Family::parse(f).is_none())
         {
             return Err(format!("families: no family `{f}`"));
+        }
+        Ok(())
+    }
+
+    /// An error naming the manifest or a source that is still where the build read it but
+    /// is not what it read (edited since): the build would not check the RTL in front of the
+    /// user. One that is gone is not an error: a build may be copied to another machine.
+    pub fn check_inputs(&self, dir: &Path) -> Result<(), String> {
+        let inputs = std::iter::once((&self.manifest, &self.sha256.manifest))
+            .chain(self.sources.iter().zip(&self.sha256.sources));
+        for (path, digest) in inputs {
+            let bytes = match std::fs::read(path) {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(format!("{}: {e}", path.display())),
+            };
+            if sha256(&bytes) != *digest {
+                return Err(format!(
+                    "{} changed since the build: rebuild with fma-cosim dut build {} --out {}",
+                    path.display(),
+                    self.manifest.display(),
+                    dir.display()
+                ));
+            }
         }
         Ok(())
     }

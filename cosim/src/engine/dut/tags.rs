@@ -3,6 +3,10 @@
 //! flight under it, so that the checker (`crate::engine::ports`) sees the stream's own tags. A design
 //! may then have at most 2^width operations in flight; one that retires a tag with nothing in
 //! flight under it gets that narrow tag back, which the checker reports as unissued.
+//!
+//! Width 0 is a design without tags (`contract.tag_width = 0`): one queue, so every result is
+//! the oldest operation in flight, which is what an in-order design retires; one with nothing
+//! in flight comes back as tag 0, which the checker reports as unissued.
 
 use std::collections::VecDeque;
 
@@ -16,7 +20,7 @@ pub struct TagMap {
 const TAG_SHIFT: u32 = 16;
 
 impl TagMap {
-    /// For tags of `bits` (1..16) bits.
+    /// For tags of `bits` (0..16) bits.
     pub fn new(bits: u32) -> TagMap {
         TagMap {
             mask: ((1u32 << bits) - 1) as u16,
@@ -80,5 +84,20 @@ mod tests {
         m.issue(word0(true, false, 0x45));
         m.issue(word0(false, true, 0x46));
         assert_eq!(m.retire(0x5), 0x5, "a reset forgets what was in flight");
+    }
+
+    #[test]
+    fn without_tags_results_are_the_operations_in_issue_order() {
+        let mut m = TagMap::new(0);
+        assert_eq!(m.narrow(word0(true, false, 0x1234)), word0(true, false, 0));
+        for tag in [0x10, 0x11, 0x13] {
+            m.issue(word0(true, false, tag));
+        }
+        m.issue(word0(false, false, 0x14));
+        assert_eq!([m.retire(0), m.retire(0), m.retire(0)], [0x10, 0x11, 0x13]);
+        assert_eq!(m.retire(0), 0, "nothing in flight");
+        m.issue(word0(true, false, 0x20));
+        m.issue(word0(false, true, 0x21));
+        assert_eq!(m.retire(0), 0, "a reset forgets what was in flight");
     }
 }

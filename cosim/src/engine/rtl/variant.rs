@@ -46,7 +46,8 @@ pub fn variant_names() -> Vec<&'static str> {
 }
 
 /// What is wrong with `v`'s ports against the contract, with tags of `tag_bits`: a port
-/// missing, or of another width.
+/// missing, or of another width. `tag_bits` 0 is a design without tags (`contract.tag_width =
+/// 0`): its tag ports must be absent, since the shim drives none.
 pub fn port_problems(v: &VariantMeta, tag_bits: u32) -> Vec<String> {
     let want: [(&str, u32); 11] = [
         ("clk_i", 1),
@@ -69,7 +70,16 @@ pub fn port_problems(v: &VariantMeta, tag_bits: u32) -> Vec<String> {
     ];
     let regs: &[(&str, u32)] = if v.registers { &registers } else { &[] };
     let mut problems = Vec::new();
-    for (name, width) in want.iter().chain(regs) {
+    let tags = |name: &str| name == "in_tag_i" || name == "out_tag_o";
+    if tag_bits == 0 {
+        for (name, _) in v.ports.iter().filter(|(p, _)| tags(p)) {
+            problems.push(format!(
+                "port {name} is present, but contract.tag_width = 0 declares no tags"
+            ));
+        }
+    }
+    let want = want.iter().filter(|(name, _)| tag_bits > 0 || !tags(name));
+    for (name, width) in want.chain(regs) {
         match v.ports.iter().find(|(p, _)| p == name) {
             None => problems.push(format!("port {name} is missing")),
             Some((_, w)) if w != width => problems.push(format!(

@@ -103,9 +103,16 @@ impl Divergence {
     /// starts at stream cycle `by`).
     pub fn shift(&mut self, by: u64) {
         match self {
-            Divergence::Registers { cycle, issue, .. } | Divergence::Ports { cycle, issue, .. } => {
+            Divergence::Registers { cycle, issue, .. } => {
                 *cycle += by;
                 *issue = issue.map(|c| c + by);
+            }
+            Divergence::Ports {
+                cycle, issue, diff, ..
+            } => {
+                *cycle += by;
+                *issue = issue.map(|c| c + by);
+                diff.retired = diff.retired.map(|c| c + by);
             }
         }
     }

@@ -53,17 +53,13 @@ pub fn page(c: &Coverage) -> String {
     );
     let _ = writeln!(
         s,
-        "<h1>ptxfma functional coverage: {:.1}%</h1>\n<p>{} of {} reachable bins hit \
-         over {} operations; {} bins declared unreachable (listed with their reasons).{}</p>",
+        "<h1>ptxfma functional coverage: {:.1}%</h1>\n<p>{} (listed with their reasons).{}</p>",
         t.percent(),
-        t.hit,
-        t.reachable,
-        c.operations(),
-        t.unreachable,
+        esc(&crate::outputs::coverage_text::headline(&t, c.operations())),
         if t.unreachable_hit > 0 {
             format!(
-                " <span class=\"bad\">{} bin(s) declared unreachable were hit: their \
-                 declarations are wrong.</span>",
+                " <span class=\"bad\">{} bin(s) declared unreachable or outside the run were \
+                 hit: their declarations are wrong.</span>",
                 t.unreachable_hit
             )
         } else {

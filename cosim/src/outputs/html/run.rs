@@ -51,6 +51,9 @@ pub fn command(r: &RunResult, page: &Path) -> String {
             let _ = write!(s, " --latency-bound {b}");
         }
     }
+    if p.max_examples != crate::outputs::results::DEFAULT_MAX_EXAMPLES {
+        let _ = write!(s, " --max-examples {}", p.max_examples);
+    }
     let _ = write!(
         s,
         " --max-divergences {} --window {} --html {}",
@@ -286,7 +289,7 @@ pub fn page(r: &RunResult, page: &Path) -> String {
         s,
         "<tr><th>total</th><th class=\"num\">{v}</th><th class=\"num\">{}</th>\
          <th class=\"num\">{}</th></tr></table>",
-        r.divergences.len(),
+        r.divergence_count(),
         rate(v, t)
     );
 
@@ -360,6 +363,14 @@ fn coverage_section(s: &mut String, c: &Coverage) {
         .points
         .last()
         .map_or((0, 0), |p| (p.1[n - 1], closure.reachable[n - 1]));
+    let _ = write!(
+        s,
+        "<p>{}.</p>",
+        esc(&crate::outputs::coverage_text::headline(
+            &c.totals(),
+            c.operations()
+        ))
+    );
     let _ = write!(
         s,
         "<p>{hit} of {of} reachable bins hit after {} operations. Each curve is the share of \

@@ -10,11 +10,12 @@ use crate::Error;
 
 impl RunResult {
     /// JUnit XML: a testsuite per family, a testcase per chunk, a `<failure>` per divergence
-    /// carrying its report.
+    /// listed (the first `max_examples` of each signature) carrying its report; the
+    /// `failures` attributes count every divergence.
     pub fn junit(&self) -> String {
         let mut w = quick_xml::Writer::new_with_indent(Vec::new(), b' ', 2);
         let attr = |e: &mut BytesStart, k: &str, v: String| e.push_attribute((k, v.as_str()));
-        let failures = self.divergences.len();
+        let failures = self.divergence_count();
         let tests = self.chunks.len() + self.problems.len();
         let _ = w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
         let mut root = BytesStart::new("testsuites");

@@ -14,6 +14,17 @@ fn bad(msg: String) -> Error {
     Error::new(msg)
 }
 
+/// Keeps the first `max` divergences of each signature (`divergences` in chunk and cycle
+/// order).
+fn keep_first(divergences: &mut Vec<DivergenceRow>, max: usize) {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    divergences.retain(|d| {
+        let n = seen.entry(d.signature.clone()).or_default();
+        *n += 1;
+        *n <= max
+    });
+}
+
 /// Merges the results of the shards of one run (or one whole run) into the run's result.
 /// Errors name a duplicated shard and inputs that disagree on the run's parameters; a missing
 /// shard or chunk is recorded in `problems` instead, so the result of what is there can still
@@ -122,6 +133,9 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
     chunks.truncate(cut);
     let last = chunks.last().map(|c| c.index);
     divergences.retain(|d| Some(d.chunk) <= last);
+    // Each shard kept the first examples of a signature among its chunks: the run's first
+    // ones are among them.
+    keep_first(&mut divergences, first.params.max_examples);
 
     // Every planned chunk up to the cut must be there.
     let fams: Vec<Family> = first

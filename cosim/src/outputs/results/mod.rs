@@ -18,8 +18,12 @@ use crate::Error;
 
 /// The `schema` field of every results file.
 pub const SCHEMA: &str = "ptxfma-cosim-result";
-/// Bumped on any change a reader would notice.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Bumped on any change a reader would notice (2: structured divergence fields, examples
+/// capped per signature with exact counts per chunk).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Default of `--max-examples`: divergences kept, reported and written per signature.
+pub const DEFAULT_MAX_EXAMPLES: usize = 10;
 
 /// The parameters that define a run: two results files merge only when these are equal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +38,9 @@ pub struct Params {
     /// Reference: `model` or `rtl:<variant>`.
     pub golden: String,
     pub max_divergences: usize,
+    /// Divergences kept per signature (`--max-examples`): the first ones, in chunk and cycle
+    /// order; the others are counted, not listed.
+    pub max_examples: usize,
     /// Cycles of each divergence waveform.
     pub window: usize,
     /// `registers` (whole frames every cycle) or `ports` (retired results matched by tag,
@@ -95,25 +102,59 @@ pub struct ChunkRow {
     pub cycles: u64,
     pub seconds: f64,
     pub divergences: usize,
+    /// Of those, per signature (every one counted, listed or not): what keeps the counts of
+    /// a merge exact when it cuts at `--max-divergences`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_signature: BTreeMap<String, usize>,
     /// Stopped by Ctrl-C before its end.
     pub interrupted: bool,
 }
 
-/// One divergent operation.
+/// One divergent operation, as kept (the first `max_examples` of its signature). The
+/// machine-readable fields carry raw bits as hexadecimal strings (`0x` and lowercase digits,
+/// no padding), so that 64-bit values survive any JSON reader.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DivergenceRow {
     pub chunk: usize,
     /// The family of the divergent operation.
     pub family: String,
-    /// Cycle within the chunk's stream after whose edge the banks differ.
+    /// Cycle within the chunk's stream after whose edge the banks differ (ports: the cycle
+    /// the divergence was seen in).
     pub cycle: u64,
     /// Cycle the operation was presented in; null for the reset state.
     pub issue: Option<u64>,
+    /// Ports: the cycle the design retired the result in; null when it did not retire
+    /// (and for a registers divergence).
+    #[serde(default)]
+    pub retire: Option<u64>,
     /// First differing bank (`s1`, `s2`, `s3`, `out`, `ports`) and its first field.
     pub stage: String,
     pub field: String,
     /// The PTX spelling of the operation (`bubble ...` for a bubble, `reset` for none).
     pub instruction: String,
+    /// The operation's control word (`in_ctrl_i`), operands and tag; null where no operation
+    /// is known (the reset state, a tag retired with nothing in flight: then `tag` is the
+    /// retired one).
+    #[serde(default)]
+    pub ctrl: Option<String>,
+    #[serde(default)]
+    pub a: Option<String>,
+    #[serde(default)]
+    pub b: Option<String>,
+    #[serde(default)]
+    pub c: Option<String>,
+    #[serde(default)]
+    pub tag: Option<String>,
+    /// The result `d`: the reference's and the design's. Ports: the expected and the retired
+    /// result (null: none retired, or nothing was expected under that tag). Registers: the
+    /// operation replayed alone, as the report prints it (null when it was not replayed).
+    #[serde(default)]
+    pub expected: Option<String>,
+    #[serde(default)]
+    pub actual: Option<String>,
+    /// Registers: every differing field of `stage`, most significant first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldRow>,
     /// Stage, field, family and instruction: divergences with the same signature are one bug
     /// as far as triage can tell.
     pub signature: String,
@@ -130,6 +171,21 @@ pub struct DivergenceRow {
     /// divergence's cycle); null where no waveform was written.
     #[serde(default)]
     pub waveform_mismatch_time: Option<u64>,
+}
+
+/// One differing field of a stage register: its name, width in bits, and both values (hex,
+/// zero-padded to the width).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldRow {
+    pub name: String,
+    pub width: u32,
+    pub expected: String,
+    pub actual: String,
+}
+
+/// Raw bits as the JSON carries them.
+pub fn hex(v: u64) -> String {
+    format!("{v:#x}")
 }
 
 /// A run's chunks summed ([`RunResult::totals`]).
@@ -154,7 +210,12 @@ pub fn rate(vectors: u64, seconds: f64) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SignatureRow {
     pub signature: String,
+    /// The family of its divergences (the stream's families for the reset state).
+    pub family: String,
+    /// Every divergence of the signature, listed in `divergences` or not.
     pub count: usize,
+    /// Those listed in `divergences` (at most `params.max_examples`).
+    pub listed: usize,
     /// Chunk and cycle of the first occurrence, whose report and waveform stand for all.
     pub first_chunk: usize,
     pub first_cycle: u64,
@@ -189,6 +250,7 @@ pub struct RunResult {
     pub families: Vec<FamilyRow>,
     pub chunks: Vec<ChunkRow>,
     pub signatures: Vec<SignatureRow>,
+    /// The first `params.max_examples` divergences of each signature, by chunk then cycle.
     pub divergences: Vec<DivergenceRow>,
     /// Functional coverage of the chunks that ran (`run --coverage`), merged by addition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -196,8 +258,9 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    /// A result with the totals (families, signatures, `passed`) derived from `chunks` and
-    /// `divergences`, both in chunk order.
+    /// A result with the totals (families, signatures, `passed`) derived from `chunks` (whose
+    /// `by_signature` counts every divergence) and `divergences` (the examples kept), both in
+    /// chunk order.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         verilator: &str,
@@ -246,7 +309,7 @@ impl RunResult {
                     family: f.clone(),
                     vectors: 0,
                     seconds: 0.0,
-                    divergences: self.divergences.iter().filter(|d| &d.family == f).count(),
+                    divergences: 0,
                     nan_accepted: 0,
                 };
                 for c in &self.chunks {
@@ -263,10 +326,12 @@ impl RunResult {
         let mut sigs: Vec<SignatureRow> = Vec::new();
         for d in &self.divergences {
             match sigs.iter_mut().find(|s| s.signature == d.signature) {
-                Some(s) => s.count += 1,
+                Some(s) => s.listed += 1,
                 None => sigs.push(SignatureRow {
                     signature: d.signature.clone(),
-                    count: 1,
+                    family: d.family.clone(),
+                    count: 0,
+                    listed: 1,
                     first_chunk: d.chunk,
                     first_cycle: d.cycle,
                     waveform: d.waveform.clone(),
@@ -274,9 +339,28 @@ impl RunResult {
                 }),
             }
         }
+        for c in &self.chunks {
+            for (sig, n) in &c.by_signature {
+                if let Some(s) = sigs.iter_mut().find(|s| &s.signature == sig) {
+                    s.count += n;
+                }
+            }
+        }
+        for f in &mut self.families {
+            f.divergences = sigs
+                .iter()
+                .filter(|s| s.family == f.family)
+                .map(|s| s.count)
+                .sum();
+        }
         self.signatures = sigs;
         self.interrupted = self.chunks.iter().any(|c| c.interrupted);
-        self.passed = self.divergences.is_empty() && !self.interrupted && self.problems.is_empty();
+        self.passed = self.divergence_count() == 0 && !self.interrupted && self.problems.is_empty();
+    }
+
+    /// Every divergence of the chunks, listed or not.
+    pub fn divergence_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.divergences).sum()
     }
 
     pub fn total_vectors(&self) -> u64 {

@@ -33,7 +33,7 @@ impl RunResult {
             "{:<12} {:>12} {:>12} {:>12}   ({c} cycles in {} chunks; vectors/s per worker)",
             "total",
             v,
-            self.divergences.len(),
+            self.divergence_count(),
             rate(v, t),
             self.chunks.len()
         );
@@ -65,13 +65,26 @@ impl RunResult {
             for g in &self.signatures {
                 let _ = writeln!(s, "{:>8}  {}", g.count, g.signature);
             }
+            let unlisted: usize = self
+                .signatures
+                .iter()
+                .map(|g| g.count.saturating_sub(g.listed))
+                .sum();
+            if unlisted > 0 {
+                let _ = writeln!(
+                    s,
+                    "({unlisted} divergence(s) counted but not listed: --max-examples {} per \
+                     signature)",
+                    self.params.max_examples
+                );
+            }
         }
         s
     }
 
     /// The verdict line.
     pub fn verdict(&self) -> String {
-        let div = self.divergences.len();
+        let div = self.divergence_count();
         if !self.problems.is_empty() {
             return format!(
                 "INCOMPLETE: {}; {div} divergence(s) in what is there",

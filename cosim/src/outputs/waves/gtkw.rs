@@ -29,7 +29,7 @@ const GRP_END: u32 = 0x100_0000;
 /// the rest): the zoom fits the view's span into it.
 const WIDTH: u32 = 1600;
 const HEIGHT: u32 = 1000;
-const SIGNALS_WIDTH: u32 = 560;
+const SIGNALS_WIDTH: u32 = 620;
 const WAVES_WIDTH: f64 = (WIDTH - SIGNALS_WIDTH - 60) as f64;
 
 /// The save file text for `view`, its waveform named by `dump` (absolute, with `save` the save

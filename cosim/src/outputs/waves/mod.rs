@@ -5,10 +5,15 @@
 //!   stream's cycle number) and the instruction in flight at the inputs and in each stage by
 //!   name (`cosim.in_instr`, `cosim.s1_instr`, ...: ASCII text in a bit vector, which GTKWave
 //!   shows as text and FST stores like any vector),
+//! - at `--compare ports`, the model's result for the tag the design retires, beside it in
+//!   time (scope `model_by_tag`, [`by_tag`]), with that operation's issue ports as they were
+//!   read in its issue cycle,
 //! - and beside it a GTKWave save file that opens on the divergence ([`crate::outputs::waves::view`]).
 //!
 //! Time reads as cycles: the rising edge of stream cycle N is at N ns (the reset before the
 //! first replayed cycle lies before it; what would fall before time 0 is folded into time 0).
+//! A handshake design may take several design cycles for one stream cycle; time then counts
+//! its design cycles, one per ns, and [`Timeline`] says where each stream cycle is.
 //!
 //! The window is replayed from reset: the pipe holds no state older than `LATENCY` cycles, so
 //! any window of at least that many cycles before the divergence reproduces it exactly.
@@ -17,7 +22,7 @@
 //! which gives a single ordinary VCD that GTKWave and Surfer open.
 
 use bitvec::prelude::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -31,10 +36,13 @@ use crate::engine::golden::Golden;
 use crate::engine::rtl::Rtl;
 use crate::temporary::Temporary;
 use crate::Error;
+pub use names::Timeline;
 use names::{instr_name, stage_ctrl, INSTR_CHARS, INSTR_SIGNALS, PERIOD};
 
+pub mod by_tag;
 pub mod fst;
 pub mod gtkw;
+pub mod handshake;
 pub mod names;
 pub mod view;
 
@@ -52,12 +60,25 @@ pub struct Waves {
     pub mismatches: Vec<u64>,
     /// Stream cycle of the first replayed input.
     pub first_cycle: u64,
+    /// Where each replayed stream cycle is in the waveform.
+    pub timeline: Timeline,
+    /// It has the `model_by_tag` scope (`--compare ports`).
+    pub by_tag: bool,
+    /// (the run's, the replay's) cycle of the divergence, where the replay retires the
+    /// diverging operation in another cycle than the run did.
+    pub moved: Option<(u64, u64)>,
 }
 
 impl Waves {
-    /// Trace time (ps) of the rising edge of stream cycle `c`: `c` ns.
+    /// The replay's cycle of the run's cycle `c` (the same, but for a moved divergence).
+    pub fn replayed(&self, c: u64) -> u64 {
+        self.moved.filter(|m| m.0 == c).map_or(c, |m| m.1)
+    }
+
+    /// Trace time (ps) after which the replay's results of the run's stream cycle `c` are
+    /// read: `c` ns, unless a handshake design took more design cycles than stream cycles.
     pub fn edge_time(&self, c: u64) -> u64 {
-        c * PERIOD
+        self.timeline.edge(self.replayed(c))
     }
 }
 
@@ -153,15 +174,22 @@ fn write_parts(
     let mut rtl = Rtl::new(variant, true)?;
     rtl_part.open_with(|p| rtl.open_trace(p))?;
     let reset_time = rtl.time();
+    // A stream cycle at a time, so that the trace time each one starts at is known: a
+    // handshake design is clocked until it has taken the cycle's operation.
     let run = (|| {
         rtl.reset()?;
-        let t0 = rtl.time();
+        let mut starts = Vec::with_capacity(all.len() + 1);
         let mut act = vec![0u32; all.len() * frame::WORDS];
-        rtl.run(&all, &mut act)?;
-        Ok::<_, Error>((t0, act))
+        for (input, f) in all.iter().zip(act.chunks_exact_mut(frame::WORDS)) {
+            starts.push(rtl.time());
+            rtl.run(std::slice::from_ref(input), f)?;
+        }
+        starts.push(rtl.time());
+        Ok::<_, Error>((starts, act))
     })();
     rtl.close_trace();
-    let (t0, act) = run?;
+    let (starts, act) = run?;
+    let t0 = starts[0];
 
     let mut g = golden.fresh()?;
     g.reset()?;
@@ -169,16 +197,58 @@ fn write_parts(
     g.run(&all, &mut exp)?;
 
     let rtl_text = fs::read_to_string(rtl_part.path()).map_err(io)?;
+    let read_at = handshake::read_times(&rtl_text, &all, &act, &starts, RTL_PERIOD);
+    let retirements = match spec.marks {
+        Some(_) => by_tag::retirements(&all, &exp, &act),
+        None => Vec::new(),
+    };
+    // The replay may hand the diverging operation's result over in another cycle than the run
+    // did (a handshake design replayed from reset stalls on a pattern of its own): the marker
+    // follows the operation.
+    let moved = spec.focus.zip(spec.issue).and_then(|(focus, issue)| {
+        let k = issue.checked_sub(first_cycle)? as usize;
+        let at = retirements
+            .iter()
+            .position(|r| r.is_some_and(|r| r.issue == Some(k)))?;
+        Some((focus, first_cycle + at as u64)).filter(|(from, to)| from != to)
+    });
+    let moved_marks: Vec<u64>;
+    let spec = &match (moved, spec.marks) {
+        (Some((from, to)), Some(marks)) => {
+            moved_marks = marks
+                .iter()
+                .map(|&c| if c == from { to } else { c })
+                .collect();
+            WindowSpec {
+                marks: Some(&moved_marks),
+                focus: Some(to),
+                ..*spec
+            }
+        }
+        _ => *spec,
+    };
 
     let mut mismatches = Vec::new();
     let model = model_part(
         &rtl_text,
         (&exp, &act, &all),
-        spec,
-        (reset_time, t0),
+        (spec, &retirements),
+        (reset_time, &starts, &read_at),
         &mut mismatches,
     )
     .map_err(io)?;
+    // Trace time (Verilator's units) to the waveform's ps, as `retime` moves it.
+    let scale = PERIOD / RTL_PERIOD;
+    let ps =
+        |t: u64| (first_cycle * PERIOD + t * scale).saturating_sub((t0 + RTL_PERIOD / 2) * scale);
+    let timeline = Timeline {
+        first_cycle,
+        edges: starts
+            .iter()
+            .zip(&read_at)
+            .map(|(&s, &r)| (ps(s + RTL_PERIOD / 2), ps(r)))
+            .collect(),
+    };
     let merged = splice(&rtl_text, &model)
         .and_then(|m| retime(&m, t0 + RTL_PERIOD / 2, first_cycle))
         .map_err(|e| Error::new(format!("{}: {e}", rtl_part.path().display())))?;
@@ -192,6 +262,9 @@ fn write_parts(
         save: None,
         mismatches,
         first_cycle,
+        timeline,
+        by_tag: spec.marks.is_some(),
+        moved,
     };
     // Without a divergence the view opens on the last replayed input.
     let last = (first_cycle + inputs.len() as u64).checked_sub(1);
@@ -212,6 +285,7 @@ fn write_parts(
             mismatch: first,
             ports: spec.marks.is_some(),
             issue: spec.issue,
+            timeline: &w.timeline,
         });
         let save = path.with_extension("gtkw");
         crate::outputs::waves::gtkw::write(&view, &save)
@@ -301,12 +375,14 @@ struct ModelPart {
     changes: BTreeMap<u64, String>,
 }
 
-/// `times`: the trace times of the reset and of the first replayed cycle.
+/// `times`: the trace time of the reset, the trace time each replayed stream cycle starts at
+/// (one more: where the last one ends), and the time each cycle's result is read at
+/// ([`handshake::read_times`]).
 fn model_part(
     rtl_text: &str,
     (exp, act, inputs): (&[u32], &[u32], &[PipeIn]),
-    spec: &WindowSpec<'_>,
-    (reset_time, t0): (u64, u64),
+    (spec, retirements): (&WindowSpec<'_>, &[Option<by_tag::Retired>]),
+    (reset_time, starts, read_at): (u64, &[u64], &[u64]),
     mismatches: &mut Vec<u64>,
 ) -> std::io::Result<ModelPart> {
     let (first_cycle, marks) = (spec.first_cycle, spec.marks);
@@ -372,6 +448,11 @@ fn model_part(
         w.var_def(VarType::Wire, instr_bits, *id, name, Some(range))?;
     }
     w.upscope()?;
+    // At the ports: the model's result for the tag the design retires.
+    let by_tag = match marks {
+        Some(_) => Some(ByTag::define(&mut w, &mut alloc)?),
+        None => None,
+    };
     let header = String::from_utf8(std::mem::take(w.writer())).unwrap();
 
     // Changes: reset values at the reset time, then each cycle's banks after its edge.
@@ -396,24 +477,34 @@ fn model_part(
     for &id in &instr {
         put_text(&mut w, id, "")?;
     }
+    if let Some(b) = &by_tag {
+        b.unknown(&mut w)?;
+    }
     // The names last written, [in, s1, s2, s3, out].
     let mut names: [Option<u32>; INSTR_SIGNALS.len()] = [None; INSTR_SIGNALS.len()];
     changes.insert(
         reset_time,
         String::from_utf8(std::mem::take(w.writer())).unwrap(),
     );
-    let mut marker = false;
+    let text =
+        |w: &mut vcd::Writer<Vec<u8>>| String::from_utf8(std::mem::take(w.writer())).unwrap();
+    let mut at =
+        |t: u64, text: String| changes.entry(t).or_insert_with(String::new).push_str(&text);
+    // The times the marker rises at, and the model_by_tag values written at their times.
+    let mut marked = BTreeSet::new();
+    let mut shown = BTreeMap::new();
     for (i, (e, a)) in exp
         .chunks_exact(frame::WORDS)
         .zip(act.chunks_exact(frame::WORDS))
         .enumerate()
     {
         let c = first_cycle + i as u64;
-        let low = t0 + RTL_PERIOD * i as u64;
+        // The cycle starts with the clock low; the model's registers change at its last edge.
+        let (low, edge) = (starts[i], starts[i + 1] - RTL_PERIOD / 2);
         put(&mut w, cycle, &[c, 0, 0], 64)?;
         let presented = inputs.get(i).filter(|p| p.valid).map(|p| p.ctrl);
         name_change(&mut w, instr[0], &mut names[0], presented)?;
-        changes.insert(low, String::from_utf8(std::mem::take(w.writer())).unwrap());
+        at(low, text(&mut w));
         emit(&mut w, e, Some(last.unwrap_or(&zero)))?;
         // After the edge: each stage's operation, and the one that moved from s3 to out.
         let retired = last.and_then(|l| stage_ctrl(l, Bank::S3));
@@ -426,21 +517,142 @@ fn model_part(
         for (k, ctrl) in now.into_iter().enumerate() {
             name_change(&mut w, instr[k + 1], &mut names[k + 1], ctrl)?;
         }
+        last = Some(e);
+        at(edge, text(&mut w));
         let differs = marks.map_or(e != a, |m| m.contains(&c));
         if differs {
             mismatches.push(c);
+            marked.insert(read_at[i]);
         }
-        if differs != marker {
-            w.change_scalar(mismatch, differs)?;
-            marker = differs;
+        if by_tag.is_some() {
+            // The design's retirement; at a divergence where nothing retired (an operation
+            // past the bound), the operation that did not.
+            let focus_op = || {
+                let k = spec.issue?.checked_sub(first_cycle)? as usize;
+                let tag = inputs.get(k)?.tag;
+                (spec.focus == Some(c)).then(|| by_tag::Retired {
+                    tag,
+                    issue: Some(k),
+                    expected: by_tag::model_result(inputs, exp, k),
+                })
+            };
+            if let Some(r) = retirements.get(i).copied().flatten().or_else(focus_op) {
+                shown.insert(read_at[i], r);
+            }
         }
-        last = Some(e);
-        changes.insert(
-            low + RTL_PERIOD / 2,
-            String::from_utf8(std::mem::take(w.writer())).unwrap(),
-        );
+    }
+    // The marker, and the model's result by tag, high for the design cycle they are read in.
+    for &t in &marked {
+        w.change_scalar(mismatch, true)?;
+        at(t, text(&mut w));
+        if !marked.contains(&(t + RTL_PERIOD)) {
+            w.change_scalar(mismatch, false)?;
+            at(t + RTL_PERIOD, text(&mut w));
+        }
+    }
+    if let Some(b) = &by_tag {
+        for (&t, r) in &shown {
+            b.change(&mut w, Some(*r), inputs, first_cycle)?;
+            at(t, text(&mut w));
+            if !shown.contains_key(&(t + RTL_PERIOD)) {
+                b.change(&mut w, None, inputs, first_cycle)?;
+                at(t + RTL_PERIOD, text(&mut w));
+            }
+        }
     }
     Ok(ModelPart { header, changes })
+}
+
+/// The identifier codes of the `model_by_tag` scope.
+struct ByTag {
+    tag: IdCode,
+    valid: IdCode,
+    d: IdCode,
+    issue: IdCode,
+    instr: IdCode,
+    /// [`names::BY_TAG_PORTS`]: ctrl, a, b, c.
+    ports: [IdCode; 4],
+}
+
+/// Widths of [`names::BY_TAG_PORTS`].
+const BY_TAG_WIDTHS: [u32; 4] = [ptxfma_model::ctrl::CTRL_BITS, 64, 64, 64];
+
+impl ByTag {
+    fn define(
+        w: &mut vcd::Writer<Vec<u8>>,
+        alloc: &mut impl FnMut() -> IdCode,
+    ) -> std::io::Result<ByTag> {
+        w.scope_def(ScopeType::Module, names::BY_TAG)?;
+        let mut var = |name: &str, width: u32| {
+            let id = alloc();
+            let range = (width > 1).then(|| ReferenceIndex::Range(width as i32 - 1, 0));
+            w.var_def(VarType::Wire, width, id, name, range)
+                .map(|()| id)
+        };
+        let tag = var(names::BY_TAG_TAG, 16)?;
+        let valid = var(names::BY_TAG_VALID, 1)?;
+        let d = var(names::BY_TAG_D, 64)?;
+        let issue = var(names::BY_TAG_ISSUE, 64)?;
+        let instr = var(names::BY_TAG_INSTR, INSTR_CHARS as u32 * 8)?;
+        let mut ports = [IdCode::FIRST; 4];
+        for ((id, name), width) in ports.iter_mut().zip(names::BY_TAG_PORTS).zip(BY_TAG_WIDTHS) {
+            *id = var(name, width)?;
+        }
+        w.upscope()?;
+        Ok(ByTag {
+            tag,
+            valid,
+            d,
+            issue,
+            instr,
+            ports,
+        })
+    }
+
+    /// Nothing retired yet: every value unknown.
+    fn unknown(&self, w: &mut vcd::Writer<Vec<u8>>) -> std::io::Result<()> {
+        w.change_scalar(self.valid, false)?;
+        put_text(w, self.instr, "")?;
+        for (id, width) in [(self.tag, 16), (self.d, 64), (self.issue, 64)]
+            .into_iter()
+            .chain(self.ports.into_iter().zip(BY_TAG_WIDTHS))
+        {
+            w.change_vector(id, (0..width).map(|_| Value::X))?;
+        }
+        Ok(())
+    }
+
+    /// After a cycle's edge: what the design retired and what the model says of its tag
+    /// (`expected_valid` low where it retired nothing; the other values then stay).
+    fn change(
+        &self,
+        w: &mut vcd::Writer<Vec<u8>>,
+        shown: Option<by_tag::Retired>,
+        inputs: &[PipeIn],
+        first_cycle: u64,
+    ) -> std::io::Result<()> {
+        let valid = shown.is_some_and(|r| r.expected.is_some());
+        w.change_scalar(self.valid, valid)?;
+        let Some(r) = shown else { return Ok(()) };
+        put(w, self.tag, &[r.tag as u64, 0, 0], 16)?;
+        let known = |id: IdCode, v: Option<u64>, width: u32, w: &mut vcd::Writer<Vec<u8>>| match v {
+            Some(v) => put(w, id, &[v, 0, 0], width),
+            None => w.change_vector(id, (0..width).map(|_| Value::X)),
+        };
+        known(self.d, r.expected, 64, w)?;
+        let op = r.issue.and_then(|k| inputs.get(k));
+        known(self.issue, r.issue.map(|k| first_cycle + k as u64), 64, w)?;
+        put_text(
+            w,
+            self.instr,
+            &op.map(|p| instr_name(p.ctrl)).unwrap_or_default(),
+        )?;
+        let values = op.map(|p| [p.ctrl as u64, p.a, p.b, p.c]);
+        for (k, (&id, width)) in self.ports.iter().zip(BY_TAG_WIDTHS).enumerate() {
+            known(id, values.map(|v| v[k]), width, w)?;
+        }
+        Ok(())
+    }
 }
 
 /// Whether `out_q` holds a result.
@@ -563,19 +775,35 @@ pub fn file_name(family: &str, seed: u64, cycle: u64, fst: bool) -> String {
 pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
     match w {
         Ok(w) => {
-            let marked = w.mismatches.contains(&cycle);
+            let marked = w.mismatches.contains(&w.replayed(cycle));
             let open = match &w.save {
                 Some(save) => format!("gtkwave {}", save.display()),
                 None => format!("gtkwave {}", w.path.display()),
             };
+            let time = if w.timeline.is_linear() {
+                "cycle N at N ns"
+            } else {
+                "a design cycle per ns, the stream's cycle in cosim.cycle"
+            };
+            let by_tag = if w.by_tag {
+                ", the model's result for the tag the design retires under `model_by_tag`"
+            } else {
+                ""
+            };
+            let moved = match w.moved.filter(|m| m.0 == cycle) {
+                Some((_, to)) => format!(", which the replay retires in cycle {to}"),
+                None => String::new(),
+            };
             println!(
-                "  waveform    {open}\n              {}: cycles {}..{} plus drain, cycle N at N \
-                 ns; model registers under `model`, RTL under `TOP`; cosim.mismatch rises at \
-                 {} ns (cycle {cycle}){}",
+                "  waveform    {open}\n              {}: cycles {}..{} plus drain, {time}; model \
+                 registers under `model`{by_tag}, RTL under `TOP`; cosim.mismatch rises at {} ns \
+                 (cycle {cycle}{moved}){}",
                 w.path.display(),
                 w.first_cycle,
                 cycle,
-                w.edge_time(cycle) / 1000,
+                // A handshake design's result is read in the half cycle before the edge that
+                // takes it.
+                w.edge_time(cycle) as f64 / PERIOD as f64,
                 if marked {
                     ""
                 } else {

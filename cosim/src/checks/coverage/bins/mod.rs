@@ -70,11 +70,13 @@ fn ty(signed: bool) -> &'static str {
 mod float;
 mod offsets;
 mod reach;
+mod scope;
 mod table;
 
 pub use offsets::*;
-pub use reach::align_class;
+pub use reach::{align_class, NOT_IN_FORMS};
 use reach::{scale_index, sel_index, vmad_form};
+pub use scope::{sampled_by, OUTSIDE_FAMILIES};
 
 /// Where each group starts, by what it covers.
 #[derive(Clone, Debug, Default)]

@@ -14,8 +14,10 @@ pub(super) struct Reach {
     all: Vec<Ctrl>,
 }
 
-/// Why a legal word is not drawn: the design under test does not implement it.
-pub(super) const NOT_IN_FORMS: &str = "not among the forms of the design under test (its dut.json)";
+/// Why a legal word is not drawn: the design under test does not implement it. A bin declared
+/// unreachable for this reason is outside the run (the headline's excluded count), not
+/// unreachable by any instruction.
+pub const NOT_IN_FORMS: &str = "not among the forms of the design under test (its dut.json)";
 
 impl Reach {
     pub(super) fn new(f: Family) -> Reach {

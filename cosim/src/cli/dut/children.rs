@@ -1,0 +1,145 @@
+//! The tools `dut build` runs (Verilator, the C++ compiler, the linker), each in a process
+//! group of its own, and Ctrl-C or SIGTERM: the signal stops every group, no tool starts after
+//! it, and the build gives up instead of renaming its directory into place.
+//!
+//! A tool in the terminal's process group would get Ctrl-C itself and die before this process
+//! knew why, so its failure looked like the design's (exit 2, a rename error); a tool signalled
+//! alone would leave its own children (`cc1plus`, `verilator_bin`) running. So each tool leads
+//! a group, the handler kills the groups it finds registered, and a group is registered in the
+//! same step (under one lock) as its tool is started, so none starts unseen. On Linux this
+//! process is made the subreaper of its descendants, so that after a group is killed it can
+//! reap every member, grandchildren included: none is left running or as a zombie.
+
+use std::io;
+#[cfg(unix)]
+use std::os::unix::process::CommandExt as _;
+use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use crate::Error;
+
+/// The groups running, whether a signal came, and whether the build is already in place.
+struct State {
+    groups: Vec<i32>,
+    interrupted: bool,
+    committed: bool,
+}
+
+fn state() -> MutexGuard<'static, State> {
+    static S: Mutex<State> = Mutex::new(State {
+        groups: Vec::new(),
+        interrupted: false,
+        committed: false,
+    });
+    S.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Installs the handler of SIGINT, SIGTERM and SIGHUP (once per process).
+pub fn install() -> Result<(), Error> {
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            #[cfg(target_os = "linux")]
+            // SAFETY: prctl with an integer argument changes only this process's attributes.
+            unsafe {
+                libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+            }
+            ctrlc::set_handler(|| {
+                let mut s = state();
+                if s.committed {
+                    // The build is in place: it ends as a build that was not interrupted.
+                    return;
+                }
+                s.interrupted = true;
+                s.groups.iter().for_each(|&g| kill_group(g));
+            })
+            .map_err(|e| format!("cannot handle Ctrl-C: {e}"))
+        })
+        .clone()
+        .map_err(Error::new)
+}
+
+/// Whether a signal stopped the build.
+pub fn interrupted() -> bool {
+    state().interrupted
+}
+
+/// The error of a step refused or cut short by the signal; the command reports it as the
+/// interruption ([`interrupted`]), not by this text.
+fn stopped() -> Error {
+    Error::new("interrupted")
+}
+
+/// Runs `cmd` to its end in a process group of its own, its output captured, unless a signal
+/// came first or comes meanwhile (then an error, every process of its group killed and reaped).
+pub fn output(cmd: &mut Command) -> Result<io::Result<Output>, Error> {
+    #[cfg(unix)]
+    cmd.process_group(0);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = {
+        let mut s = state();
+        if s.interrupted {
+            return Err(stopped());
+        }
+        match cmd.spawn() {
+            Ok(c) => {
+                s.groups.push(c.id() as i32);
+                c
+            }
+            Err(e) => return Ok(Err(e)),
+        }
+    };
+    let group = child.id() as i32;
+    let out = child.wait_with_output();
+    let mut s = state();
+    s.groups.retain(|&g| g != group);
+    if s.interrupted {
+        drop(s);
+        reap(group);
+        return Err(stopped());
+    }
+    Ok(out)
+}
+
+/// SIGKILL to every process of `group`.
+fn kill_group(group: i32) {
+    #[cfg(unix)]
+    // SAFETY: signals a process group this process created and has not reaped.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+    #[cfg(not(unix))]
+    let _ = group;
+}
+
+/// Kills what is left of process group `group` (its leader already reaped) and waits for each
+/// member: on Linux every one is this process's child by then (the subreaper).
+fn reap(group: i32) {
+    kill_group(group);
+    #[cfg(unix)]
+    // SAFETY: waits for members of a group this process created; the status is a local.
+    unsafe {
+        let mut status = 0;
+        loop {
+            if libc::waitpid(-group, &mut status, 0) < 0
+                && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted
+            {
+                break;
+            }
+        }
+    }
+}
+
+/// Runs `put_in_place` (the rename of the finished build) unless a signal came first; after
+/// it a signal no longer stops the build.
+pub fn commit<T>(put_in_place: impl FnOnce() -> T) -> Result<T, Error> {
+    let mut s = state();
+    if s.interrupted {
+        return Err(stopped());
+    }
+    let r = put_in_place();
+    s.committed = true;
+    Ok(r)
+}
