@@ -51,6 +51,20 @@ impl Team {
     /// Writes manifest `name` declaring NaN convention `nan` and the Verilog `defines`, and
     /// builds it into directory `out` in here; the build must succeed.
     fn build(&self, name: &str, nan: &str, defines: &[&str], out: &str) {
+        let (code, stdout, stderr) = self.try_build(name, nan, defines, "", out);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(stdout.contains("built `exact_f64_top`"), "{stdout}");
+    }
+
+    /// The same with `tail` at the end of the manifest; returns what `dut build` said.
+    fn try_build(
+        &self,
+        name: &str,
+        nan: &str,
+        defines: &[&str],
+        tail: &str,
+        out: &str,
+    ) -> (i32, String, String) {
         let sources: Vec<String> = SOURCES.iter().map(|f| format!("\"src/{f}\"")).collect();
         let defines = if defines.is_empty() {
             String::new()
@@ -60,14 +74,12 @@ impl Team {
         };
         let text = format!(
             "[design]\ntop = \"exact_f64_top\"\nsources = [{}]\n{defines}\n\
-             [contract]\nlatency_bound = 16\nnan = {nan:?}\n\n[forms]\nfamilies = [\"f64\"]\n",
+             [contract]\nlatency_bound = 16\nnan = {nan:?}\n\n[forms]\nfamilies = [\"f64\"]\n{tail}",
             sources.join(", ")
         );
         let manifest = self.path(name);
         std::fs::write(&manifest, text).unwrap();
-        let (code, stdout, stderr) = cosim(&["dut", "build", &manifest, "--out", &self.path(out)]);
-        assert_eq!(code, 0, "{stdout}{stderr}");
-        assert!(stdout.contains("built `exact_f64_top`"), "{stdout}");
+        cosim(&["dut", "build", &manifest, "--out", &self.path(out)])
     }
 
     /// `fma-cosim run --dut BUILD --compare ports --count 100000 --jobs 1 EXTRA`, the JSON and
@@ -168,10 +180,37 @@ fn the_f64_design_is_lint_clean() {
 #[test]
 fn a_canonical_nan_f64_design_passes_under_its_convention_and_fails_on_nan_payloads_under_ptx() {
     let d = Team::new("nan");
+    // The design's NaN declared as x86's negative one: its positive NaN is then wrong.
+    const X86: &str = "\n[contract.canonical_nan]\nf64 = \"0xfff8000000000000\"\n";
     std::thread::scope(|s| {
         s.spawn(|| d.build("canonical.toml", "canonical", &[], "canonical"));
         s.spawn(|| d.build("ptx.toml", "ptx", &[], "ptx"));
+        s.spawn(|| {
+            let (code, out, err) = d.try_build("x86.toml", "canonical", &[], X86, "x86");
+            assert_eq!(code, 0, "{out}{err}");
+        });
     });
+    // A NaN the format cannot have, or a table without the canonical convention: one line.
+    for (nan, tail, says) in [
+        (
+            "canonical",
+            "\n[contract.canonical_nan]\nf64 = \"0x7ff0000000000000\"\n",
+            "contract.canonical_nan.f64: 0x7ff0000000000000 is not a 64-bit f64 NaN",
+        ),
+        (
+            "canonical",
+            "\n[contract.canonical_nan]\nf8 = 127\n",
+            "contract.canonical_nan.f8: `f8` is not one of f32, f64, f16, bf16",
+        ),
+        (
+            "ptx",
+            X86,
+            "contract.canonical_nan applies only to nan = \"canonical\"",
+        ),
+    ] {
+        let line = one_line(d.try_build("bad.toml", nan, &[], tail, "bad"));
+        assert!(line.contains(says), "{line}");
+    }
 
     let (code, out, err, r) = d.check("canonical", &[]);
     assert_eq!(code, 0, "{out}{err}");
@@ -201,7 +240,10 @@ fn a_canonical_nan_f64_design_passes_under_its_convention_and_fails_on_nan_paylo
 
     // By PTX's rule the same stream diverges on exactly the results accepted above, every one
     // a NaN against the canonical NaN, and nothing else.
-    let (code, out, err, r) = d.check("ptx", &["--max-divergences", "100000"]);
+    let (code, out, err, r) = d.check(
+        "ptx",
+        &["--max-divergences", "100000", "--max-examples", "100000"],
+    );
     assert_eq!(code, 1, "{out}{err}");
     assert_ne!(r["params"]["nan"], "canonical");
     assert_eq!(r["families"][0]["divergences"], accepted);
@@ -221,6 +263,35 @@ fn a_canonical_nan_f64_design_passes_under_its_convention_and_fails_on_nan_paylo
     // Payloads S2 propagates from an operand, and S2's invalid NaN (0xfff8...) with its sign.
     assert!(all.iter().any(|a| a.4 & ((1 << 51) - 1) != 0));
     assert!(all.iter().any(|a| a.4 == 0xfff8_0000_0000_0000));
+
+    // Declared with x86's NaN, the design's own diverges wherever the reference has a NaN,
+    // S2's invalid NaN included (the convention wants its NaN, not the reference's).
+    let (code, out, err, r) = d.check(
+        "x86",
+        &["--max-divergences", "100000", "--max-examples", "100000"],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(r["params"]["nan"], "canonical (f64 0xfff8000000000000)");
+    assert!(
+        out.contains("NaN convention canonical (f64 0xfff8000000000000)"),
+        "{out}"
+    );
+    let nan_results = divergences(&r);
+    assert!(
+        nan_results.len() as u64 >= accepted,
+        "{}",
+        nan_results.len()
+    );
+    assert!(nan_results
+        .iter()
+        .all(|a| is_nan(a.4) && a.5 == CANONICAL_NAN));
+}
+
+/// A one-line error with exit 2; returns the line.
+fn one_line((code, out, err): (i32, String, String)) -> String {
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err.trim_end().to_string()
 }
 
 /// A numeric fault (`.rm` dropping the sticky bits) fails the run under `nan = "canonical"`:
@@ -230,7 +301,10 @@ fn a_canonical_nan_f64_design_passes_under_its_convention_and_fails_on_nan_paylo
 fn a_numeric_fault_in_the_f64_design_is_caught_under_the_canonical_convention() {
     let d = Team::new("fault");
     d.build("fault.toml", "canonical", &["FAULT_F64_STICKY_RM"], "fault");
-    let (code, out, err, r) = d.check("fault", &["--max-divergences", "20"]);
+    let (code, out, err, r) = d.check(
+        "fault",
+        &["--max-divergences", "20", "--max-examples", "20"],
+    );
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("wrong result (out_d_o)"), "{out}");
     assert_eq!(r["params"]["nan"], "canonical");

@@ -84,7 +84,7 @@ mod vmad;
 
 pub use error::DecodeError;
 pub use line::{parse_line, Instr};
-pub use same_result::{judge, same_result, Judgement, NanConvention};
+pub use same_result::{judge, same_result, CanonicalNans, Judgement, NanConvention};
 pub use target::{Target, TargetVariant};
 pub use vmad::{decode_vmad, VmadSrc};
 

@@ -48,22 +48,105 @@ pub enum NanConvention {
     /// S10).
     #[default]
     Ptx,
-    /// Where the reference has a NaN, the format's default quiet NaN, lane by lane: f32
-    /// `0x7fc00000`, f64 `0x7ff8000000000000`, binary16 `0x7e00`, bfloat16 `0x7fc0` (RISC-V's
-    /// and Arm's default-NaN mode).
-    Canonical,
+    /// Where the reference has a NaN, the design's one NaN of the lane's format, lane by lane:
+    /// by default the format's default quiet NaN ([`CanonicalNans::default`], RISC-V's and
+    /// Arm's default-NaN mode); a manifest may name others (x86's is negative).
+    Canonical(CanonicalNans),
     /// Where the reference has a NaN, any NaN of the lane's format.
     Any,
+}
+
+/// The NaN a design under [`NanConvention::Canonical`] returns, per format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CanonicalNans {
+    pub f32: u32,
+    pub f64: u64,
+    pub f16: u16,
+    pub bf16: u16,
+}
+
+impl Default for CanonicalNans {
+    /// Each format's default quiet NaN: exponent all ones, the quiet bit alone, sign clear.
+    fn default() -> Self {
+        CanonicalNans {
+            f32: 0x7fc0_0000,
+            f64: 0x7ff8_0000_0000_0000,
+            f16: 0x7e00,
+            bf16: 0x7fc0,
+        }
+    }
+}
+
+impl CanonicalNans {
+    /// The formats by the names a manifest uses, each with its width in bits.
+    pub const FORMATS: [(&'static str, u32); 4] =
+        [("f32", 32), ("f64", 64), ("f16", 16), ("bf16", 16)];
+
+    /// The NaN of format `name` (one of [`CanonicalNans::FORMATS`]).
+    pub fn get(&self, name: &str) -> Option<u64> {
+        match name {
+            "f32" => Some(self.f32.into()),
+            "f64" => Some(self.f64),
+            "f16" => Some(self.f16.into()),
+            "bf16" => Some(self.bf16.into()),
+            _ => None,
+        }
+    }
+
+    /// Sets the NaN of format `name` to `v`: `Err` with the reason where `v` is not a NaN of
+    /// that format.
+    pub fn set(&mut self, name: &str, v: u64) -> Result<(), String> {
+        let f = match name {
+            "f32" => F32,
+            "f64" => F64,
+            "f16" => ptxfma_model::format::F16,
+            "bf16" => ptxfma_model::format::BF16,
+            _ => return Err(format!("`{name}` is not one of f32, f64, f16, bf16")),
+        };
+        let width = f.width();
+        let fits = width == 64 || v >> width == 0;
+        if !fits || f.exp_of(v) != f.exp_max() || v & f.frac_mask() == 0 {
+            return Err(format!("{v:#x} is not a {width}-bit {name} NaN"));
+        }
+        match name {
+            "f32" => self.f32 = v as u32,
+            "f64" => self.f64 = v,
+            "f16" => self.f16 = v as u16,
+            _ => self.bf16 = v as u16,
+        }
+        Ok(())
+    }
+
+    /// The formats whose NaN is not the default, as `f64 0xfff8000000000000`.
+    pub fn overrides(&self) -> Vec<String> {
+        let d = CanonicalNans::default();
+        CanonicalNans::FORMATS
+            .iter()
+            .filter(|(n, _)| self.get(n) != d.get(n))
+            .map(|(n, w)| {
+                format!(
+                    "{n} {:#0width$x}",
+                    self.get(n).unwrap_or(0),
+                    width = *w as usize / 4 + 2
+                )
+            })
+            .collect()
+    }
 }
 
 impl NanConvention {
     pub const ALL: [NanConvention; 3] = [
         NanConvention::Ptx,
-        NanConvention::Canonical,
+        NanConvention::Canonical(CanonicalNans {
+            f32: 0x7fc0_0000,
+            f64: 0x7ff8_0000_0000_0000,
+            f16: 0x7e00,
+            bf16: 0x7fc0,
+        }),
         NanConvention::Any,
     ];
 
-    /// From the manifest's spelling.
+    /// From the manifest's spelling (`canonical` with the default NaNs).
     pub fn parse(s: &str) -> Option<NanConvention> {
         NanConvention::ALL.into_iter().find(|n| n.name() == s)
     }
@@ -72,8 +155,19 @@ impl NanConvention {
     pub fn name(self) -> &'static str {
         match self {
             NanConvention::Ptx => "ptx",
-            NanConvention::Canonical => "canonical",
+            NanConvention::Canonical(_) => "canonical",
             NanConvention::Any => "any",
+        }
+    }
+
+    /// As reports say it: the name, and the NaNs a canonical convention names that are not the
+    /// formats' defaults (`canonical (f32 0xffc00000, f64 0xfff8000000000000)`).
+    pub fn describe(self) -> String {
+        match self {
+            NanConvention::Canonical(t) if !t.overrides().is_empty() => {
+                format!("canonical ({})", t.overrides().join(", "))
+            }
+            _ => self.name().to_string(),
         }
     }
 }
@@ -98,12 +192,19 @@ pub fn judge(ctrl: &Ctrl, got: u64, expected: u64, nan: NanConvention) -> Judgem
             Judgement::Differs
         };
     }
-    let (width, lanes): (u32, u32) = match ctrl.kind {
-        Kind::F32 | Kind::Sm1x => (32, 1),
-        Kind::F32x2 => (32, 2),
-        Kind::F64 => (64, 1),
-        Kind::Half => (16, 1),
-        Kind::Half2 => (16, 2),
+    let (width, lanes, name): (u32, u32, &str) = match ctrl.kind {
+        Kind::F32 | Kind::Sm1x => (32, 1, "f32"),
+        Kind::F32x2 => (32, 2, "f32"),
+        Kind::F64 => (64, 1, "f64"),
+        Kind::Half | Kind::Half2 => (
+            16,
+            if ctrl.kind == Kind::Half2 { 2 } else { 1 },
+            if ctrl.half_fmt() == ptxfma_model::format::BF16 {
+                "bf16"
+            } else {
+                "f16"
+            },
+        ),
         Kind::Vmad => {
             return if got == expected {
                 Judgement::Same
@@ -117,8 +218,10 @@ pub fn judge(ctrl: &Ctrl, got: u64, expected: u64, nan: NanConvention) -> Judgem
         32 => F32,
         _ => ctrl.half_fmt(),
     };
-    // The default quiet NaN: exponent all ones, the quiet bit alone in the fraction.
-    let canon = f.exp_max() << f.frac_bits | f.quiet_bit();
+    let canon = match nan {
+        NanConvention::Canonical(t) => t.get(name).unwrap_or(0),
+        _ => 0,
+    };
     let is_nan = |v: u64| f.exp_of(v) == f.exp_max() && v & f.frac_mask() != 0;
     let used = width * lanes;
     if used < 64 && (got >> used != 0 || expected >> used != 0) {
@@ -133,7 +236,7 @@ pub fn judge(ctrl: &Ctrl, got: u64, expected: u64, nan: NanConvention) -> Judgem
         let (g, e) = (got >> (width * k) & mask, expected >> (width * k) & mask);
         match (is_nan(e), nan) {
             (false, _) => g == e,
-            (true, NanConvention::Canonical) => g == canon,
+            (true, NanConvention::Canonical(_)) => g == canon,
             (true, _) => is_nan(g),
         }
     });
@@ -212,6 +315,7 @@ mod tests {
     #[test]
     fn a_nan_convention_accepts_only_nans_for_nans() {
         use NanConvention::*;
+        let canonical = Canonical(CanonicalNans::default());
         let f64 = Ctrl::fma(Kind::F64, Rnd::Rn);
         let f32 = Ctrl::fma(Kind::F32, Rnd::Rn);
         let x2 = Ctrl::fma(Kind::F32x2, Rnd::Rn);
@@ -219,11 +323,11 @@ mod tests {
         let canon = 0x7ff8_0000_0000_0000;
         assert_eq!(judge(&f64, canon, model_nan, Ptx), Judgement::Differs);
         assert_eq!(
-            judge(&f64, canon, model_nan, Canonical),
+            judge(&f64, canon, model_nan, canonical),
             Judgement::Accepted
         );
         assert_eq!(
-            judge(&f64, model_nan, model_nan, Canonical),
+            judge(&f64, model_nan, model_nan, canonical),
             Judgement::Differs
         );
         assert_eq!(
@@ -232,7 +336,7 @@ mod tests {
         );
         assert_eq!(judge(&f64, model_nan, model_nan, Any), Judgement::Same);
         // A number for a NaN, a NaN for a number, a wrong number: always divergences.
-        for n in [Ptx, Canonical, Any] {
+        for n in [Ptx, canonical, Any] {
             assert_eq!(
                 judge(&f64, 0x3ff0_0000_0000_0000, model_nan, n),
                 Judgement::Differs
@@ -248,21 +352,21 @@ mod tests {
         }
         // f32: any NaN is already PTX's rule; canonical wants exactly 0x7fc00000.
         assert_eq!(
-            judge(&f32, 0x7fff_ffff, 0x7fff_ffff, Canonical),
+            judge(&f32, 0x7fff_ffff, 0x7fff_ffff, canonical),
             Judgement::Differs
         );
         assert_eq!(
-            judge(&f32, 0x7fc0_0000, 0x7fff_ffff, Canonical),
+            judge(&f32, 0x7fc0_0000, 0x7fff_ffff, canonical),
             Judgement::Same
         );
         assert_eq!(judge(&f32, 0x7fc0_0001, 0x7fff_ffff, Any), Judgement::Same);
         // f32x2 lane by lane: the number lane stays exact.
         assert_eq!(
-            judge(&x2, 0x7fc0_0000_3f80_0000, 0x7fff_ffff_3f80_0000, Canonical),
+            judge(&x2, 0x7fc0_0000_3f80_0000, 0x7fff_ffff_3f80_0000, canonical),
             Judgement::Same
         );
         assert_eq!(
-            judge(&x2, 0x7fc0_0000_3f80_0001, 0x7fff_ffff_3f80_0000, Canonical),
+            judge(&x2, 0x7fc0_0000_3f80_0001, 0x7fff_ffff_3f80_0000, canonical),
             Judgement::Differs
         );
         // Half formats: binary16 0x7e00, bfloat16 0x7fc0.
@@ -271,9 +375,57 @@ mod tests {
             ab_fmt: ptxfma_model::ctrl::AbFmt::Bf16,
             ..h
         };
-        assert_eq!(judge(&h, 0x7e00, 0x7fff, Canonical), Judgement::Same);
-        assert_eq!(judge(&h, 0x7e01, 0x7fff, Canonical), Judgement::Differs);
-        assert_eq!(judge(&bf, 0x7fc0, 0x7fff, Canonical), Judgement::Same);
-        assert_eq!(judge(&bf, 0x7e00, 0x7fff, Canonical), Judgement::Differs);
+        assert_eq!(judge(&h, 0x7e00, 0x7fff, canonical), Judgement::Same);
+        assert_eq!(judge(&h, 0x7e01, 0x7fff, canonical), Judgement::Differs);
+        assert_eq!(judge(&bf, 0x7fc0, 0x7fff, canonical), Judgement::Same);
+        assert_eq!(judge(&bf, 0x7e00, 0x7fff, canonical), Judgement::Differs);
+    }
+
+    #[test]
+    fn a_canonical_convention_may_name_each_formats_nan() {
+        let f64 = Ctrl::fma(Kind::F64, Rnd::Rn);
+        let f32 = Ctrl::fma(Kind::F32, Rnd::Rn);
+        let h = Ctrl::fma(Kind::Half, Rnd::Rn);
+        // x86's default NaN is negative.
+        let mut t = CanonicalNans::default();
+        t.set("f64", 0xfff8_0000_0000_0000).unwrap();
+        t.set("f32", 0xffc0_0000).unwrap();
+        let x86 = NanConvention::Canonical(t);
+        let model_nan = 0x7ff8_0000_0000_0001;
+        assert_eq!(
+            judge(&f64, 0xfff8_0000_0000_0000, model_nan, x86),
+            Judgement::Accepted
+        );
+        assert_eq!(
+            judge(&f64, 0x7ff8_0000_0000_0000, model_nan, x86),
+            Judgement::Differs
+        );
+        // The design's one f32 NaN; PTX's rule would take any, the convention takes that one.
+        assert_eq!(judge(&f32, 0xffc0_0000, 0x7fff_ffff, x86), Judgement::Same);
+        assert_eq!(
+            judge(&f32, 0x7fc0_0000, 0x7fff_ffff, x86),
+            Judgement::Differs
+        );
+        // The half formats keep their defaults.
+        assert_eq!(judge(&h, 0x7e00, 0x7fff, x86), Judgement::Same);
+        assert_eq!(
+            x86.describe(),
+            "canonical (f32 0xffc00000, f64 0xfff8000000000000)"
+        );
+        assert_eq!(
+            NanConvention::parse("canonical").unwrap().describe(),
+            "canonical"
+        );
+        // Only a NaN of the format, of its width.
+        for (name, v) in [
+            ("f32", 0x7f80_0000u64),
+            ("f32", 0x1_7fc0_0000),
+            ("f16", 0x7c00),
+            ("bf16", 0x7f80),
+            ("f64", 0x7ff0_0000_0000_0000),
+            ("f8", 0x7f),
+        ] {
+            assert!(t.set(name, v).is_err(), "{name} {v:#x}");
+        }
     }
 }

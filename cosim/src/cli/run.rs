@@ -281,7 +281,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         window: a.window as usize,
         compare: compare_arg.name().into(),
         latency_bound: (compare_arg == CompareArg::Ports).then_some(bound),
-        nan: (compare_arg == CompareArg::Ports).then(|| nan.name().to_string()),
+        nan: (compare_arg == CompareArg::Ports).then(|| nan.describe()),
     };
     let compare = match compare_arg {
         CompareArg::Registers => Compare::Registers,
@@ -324,7 +324,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
             Compare::Registers => String::new(),
             Compare::Ports { bound, nan } if nan != NanConvention::Ptx => format!(
                 ", ports only (latency bound {bound}, NaN convention {})",
-                nan.name()
+                nan.describe()
             ),
             Compare::Ports { bound, .. } => format!(", ports only (latency bound {bound})"),
         },

@@ -327,7 +327,7 @@ impl Checker {
         *slot = None;
         // Bit-exact is the common case and needs no decoding (except under the canonical
         // convention, where the reference's own NaN payload is not the design's to return).
-        let judged = if a == e && self.nan != NanConvention::Canonical {
+        let judged = if a == e && !matches!(self.nan, NanConvention::Canonical(_)) {
             Judgement::Same
         } else {
             ptxfma_ptx::judge(&Ctrl::decode(input.ctrl), a, e, self.nan)

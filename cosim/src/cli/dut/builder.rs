@@ -307,6 +307,11 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
             .nan
             .clone()
             .unwrap_or_else(|| "ptx".into()),
+        canonical_nan: m
+            .canonical_nan
+            .iter()
+            .map(|(name, v)| (name.clone(), format!("{v:#x}")))
+            .collect(),
         handshake,
         rounding: m.forms.map_or([true; 4], |f| f.rnds),
         ftz: m.forms.is_none_or(|f| f.ftz),

@@ -20,6 +20,9 @@
 //! handshake = true                 # in_ready_o / out_ready_i (default false)
 //! nan = "canonical"                # NaN results: ptx (default), canonical, any
 //!
+//! [contract.canonical_nan]         # with canonical: a format's NaN where not the default
+//! f32 = "0xffc00000"
+//!
 //! [forms]
 //! families = ["f32"]               # the stimulus draws only these (left out: all; not empty)
 //! rounding = ["rn", "rz"]          # and of their float words only these modes (default all)
@@ -83,6 +86,9 @@ pub struct Contract {
     /// How its NaN results are judged: `ptx` (default: PTX's rule, docs/semantics.md S1, S2,
     /// S10), `canonical` (the format's default quiet NaN, lane by lane) or `any` (any NaN).
     pub nan: Option<String>,
+    /// With `nan = "canonical"`: the design's NaN of a format where it is not the format's
+    /// default quiet NaN (`f32`, `f64`, `f16`, `bf16` = a hex string or an integer).
+    pub canonical_nan: Option<BTreeMap<String, toml::Value>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -110,6 +116,8 @@ pub struct Resolved {
     pub families: Vec<Family>,
     /// None: every form of the families.
     pub forms: Option<crate::engine::stim::Forms>,
+    /// `contract.canonical_nan`: format name -> the design's NaN of it.
+    pub canonical_nan: BTreeMap<String, u64>,
 }
 
 impl Manifest {
@@ -289,6 +297,7 @@ impl Manifest {
                 )));
             }
         }
+        let canonical_nan = canonical_nans(&manifest.contract).map_err(at)?;
         let range = crate::engine::ports::BOUND_RANGE;
         if let Some(b) = manifest.contract.latency_bound {
             if !range.contains(&b) {
@@ -307,6 +316,39 @@ impl Manifest {
             parameters,
             families,
             forms,
+            canonical_nan,
         })
     }
+}
+
+/// The NaNs `contract.canonical_nan` names (only with `nan = "canonical"`), each a NaN of its
+/// format.
+fn canonical_nans(c: &Contract) -> Result<BTreeMap<String, u64>, String> {
+    let Some(table) = &c.canonical_nan else {
+        return Ok(BTreeMap::new());
+    };
+    if c.nan.as_deref() != Some("canonical") {
+        return Err("contract.canonical_nan applies only to nan = \"canonical\"".into());
+    }
+    let mut nans = ptxfma_ptx::CanonicalNans::default();
+    let mut out = BTreeMap::new();
+    for (name, v) in table {
+        let value = match v {
+            toml::Value::Integer(i) if *i >= 0 => Some(*i as u64),
+            toml::Value::String(s) => s
+                .strip_prefix("0x")
+                .and_then(|h| u64::from_str_radix(&h.replace('_', ""), 16).ok()),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            format!(
+                "contract.canonical_nan.{name}: a hex string such as \"0xffc00000\" or a \
+                 non-negative integer"
+            )
+        })?;
+        nans.set(name, value)
+            .map_err(|e| format!("contract.canonical_nan.{name}: {e}"))?;
+        out.insert(name.clone(), value);
+    }
+    Ok(out)
 }

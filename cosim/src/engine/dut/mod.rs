@@ -58,6 +58,10 @@ pub struct Record {
     pub tag_width: u32,
     /// How its NaN results are judged (`contract.nan`: `ptx`, `canonical`, `any`).
     pub nan: String,
+    /// Under `canonical`, the formats whose NaN the manifest names (`contract.canonical_nan`:
+    /// `f32`, `f64`, `f16`, `bf16` -> hex); the others are the formats' default quiet NaNs.
+    #[serde(default)]
+    pub canonical_nan: BTreeMap<String, String>,
     /// `in_ready_o` and `out_ready_i`.
     pub handshake: bool,
     /// Forms within the families: rounding modes allowed (rn, rz, rm, rp), `.ftz`, `.sat`.
@@ -79,7 +83,7 @@ pub fn record_of(rtl: &str) -> Result<Option<&'static Record>, crate::Error> {
 /// by its record (`contract.nan`), the RTL variants built in by PTX's rule.
 pub fn nan_convention(rtl: &str) -> Result<NanConvention, crate::Error> {
     Ok(record_of(rtl)?
-        .and_then(|r| NanConvention::parse(&r.nan))
+        .and_then(|r| r.nan_convention().ok())
         .unwrap_or_default())
 }
 
@@ -159,6 +163,28 @@ pub fn sha256(bytes: &[u8]) -> String {
 }
 
 impl Record {
+    /// `nan` with the NaNs of `canonical_nan`: an error where either is not what a build
+    /// writes.
+    pub fn nan_convention(&self) -> Result<NanConvention, String> {
+        let n = NanConvention::parse(&self.nan)
+            .ok_or_else(|| format!("nan `{}` is not ptx, canonical or any", self.nan))?;
+        let NanConvention::Canonical(mut nans) = n else {
+            if let Some(f) = self.canonical_nan.keys().next() {
+                return Err(format!("canonical_nan.{f} with nan `{}`", self.nan));
+            }
+            return Ok(n);
+        };
+        for (name, hex) in &self.canonical_nan {
+            let v = hex
+                .strip_prefix("0x")
+                .and_then(|h| u64::from_str_radix(h, 16).ok())
+                .ok_or_else(|| format!("canonical_nan.{name} `{hex}` is not hex"))?;
+            nans.set(name, v)
+                .map_err(|e| format!("canonical_nan.{name}: {e}"))?;
+        }
+        Ok(NanConvention::Canonical(nans))
+    }
+
     /// What a record must hold to be believed (`dut build` writes only such records; an edited
     /// one is refused before its library is mapped): a latency bound a run takes, tags of 1 to
     /// 16 bits, and at least one family, each one this build knows.
@@ -194,9 +220,7 @@ impl Record {
                 self.sources.len()
             ));
         }
-        if NanConvention::parse(&self.nan).is_none() {
-            return Err(format!("nan `{}` is not ptx, canonical or any", self.nan));
-        }
+        self.nan_convention()?;
         if self.families.is_empty() {
             return Err("families is empty".into());
         }
