@@ -282,7 +282,16 @@ fn a_design_slower_than_the_bound_is_caught() {
 
 #[test]
 fn register_checking_refuses_a_design_without_registers() {
-    let (code, out, err) = cosim(&["run", "--rtl", "alt", "--count", "100"]);
+    // Asked for: by default a design without registers is checked by its ports.
+    let (code, out, err) = cosim(&[
+        "run",
+        "--rtl",
+        "alt",
+        "--compare",
+        "registers",
+        "--count",
+        "100",
+    ]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
         err.contains("has only result ports: check it with --compare ports"),
