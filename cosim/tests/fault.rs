@@ -290,14 +290,16 @@ fn the_html_report_is_whole_and_self_contained() {
     let waves = links.iter().filter(|l| l.ends_with(".vcd")).count();
     assert_eq!((saves, waves), (r.signatures.len(), r.signatures.len()));
     assert_eq!(closure_total(&html), bins_hit(&r));
-    assert!(
-        html.contains(
-            "fma-cosim run --seed 1 --count 200000 --filter f32,f64,f32x2,mixed,sm1x,addsubmul,\
-             vmad,half,half2 --chunk-size 65536 --rtl fault_sticky_rz --max-divergences 3 \
-             --window 32 --html run.html"
-        ),
-        "the reproduce command"
+    // The command that reruns it names this binary and this page as they were given (the
+    // comma quoted for the shell, the quotes escaped for HTML).
+    let rerun = format!(
+        "{} run --seed 1 --count 200000 --filter &#39;f32,f64,f32x2,mixed,sm1x,addsubmul,vmad,\
+         half,half2&#39; --chunk-size 65536 --rtl fault_sticky_rz --max-divergences 3 \
+         --window 32 --html {}",
+        env!("CARGO_BIN_EXE_fma-cosim"),
+        page.display()
     );
+    assert!(html.contains(&rerun), "the reproduce command {rerun}");
 
     // Two shards of a passing run, merged: the curve of the whole run.
     let mut shards = Vec::new();

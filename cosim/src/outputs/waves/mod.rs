@@ -776,10 +776,8 @@ pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
     match w {
         Ok(w) => {
             let marked = w.mismatches.contains(&w.replayed(cycle));
-            let open = match &w.save {
-                Some(save) => format!("gtkwave {}", save.display()),
-                None => format!("gtkwave {}", w.path.display()),
-            };
+            let open = crate::outputs::command::ShellCommand::new("gtkwave")
+                .path(w.save.as_deref().unwrap_or(&w.path));
             let time = if w.timeline.is_linear() {
                 "cycle N at N ns"
             } else {
