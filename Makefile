@@ -632,7 +632,8 @@ screenshots: deps screenshot-deps
 	rm -rf $(SHOTS_DIR) && mkdir -p $(SHOTS_DIR)
 	cd $(SHOTS_DIR) && $(CURDIR)/target/release/fma-cosim run --rtl fault_sticky_rz --filter f64 \
 	  --count 200000 --seed 3 --progress off > divergence.txt; test $$? = 1
-	tools/screenshot.sh gtkwave $(SHOTS_DIR)/waves/f64-seed3-cycle27.gtkw docs/img/gtkwave-divergence.png
+	SHOT_WIDTH=1920 SHOT_HEIGHT=1080 tools/screenshot.sh gtkwave $(SHOTS_DIR)/waves/f64-seed3-cycle27.gtkw \
+	  docs/img/gtkwave-divergence.png
 	cd $(SHOTS_DIR) && $(CURDIR)/target/release/fma-cosim run --count 1000000 --seed 1 \
 	  --progress off --html run.html > run.txt
 	SHOT_HEIGHT=2000 tools/screenshot.sh html $(SHOTS_DIR)/run.html docs/img/run-report.png

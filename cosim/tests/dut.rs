@@ -327,19 +327,21 @@ fn a_design_with_a_handshake_passes_with_stalls_and_back_pressure() {
     assert_eq!(at("TOP", "out_tag_o"), tag);
     assert_eq!(at("model_by_tag", "tag"), tag);
     assert_eq!(at("model_by_tag", "expected_valid"), 1);
-    // Its reproduce command, as printed, names the design and the back-pressure, and finds it.
+    // Its reproduce command, run as printed, names the design, the back-pressure and the
+    // waveforms' directory, and finds it.
     let cmd = out
         .lines()
         .map(str::trim)
         .find(|l| l.contains(" run --seed") && l.contains("--backpressure 30"))
         .unwrap_or_else(|| panic!("no reproduce command: {out}"));
     assert!(cmd.contains(&format!("--dut {}", d.path("fault"))), "{cmd}");
+    assert!(
+        cmd.contains(&format!("--waves-dir {}", d.path("waves"))),
+        "{cmd}"
+    );
     let again = std::process::Command::new("sh")
         .arg("-c")
-        .arg(format!(
-            "{cmd} --progress off --waves-dir {}",
-            d.path("waves")
-        ))
+        .arg(cmd)
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(1), "{cmd}");

@@ -7,12 +7,12 @@ mod common;
 use common::cosim;
 use common::outside::{one_line_error, Outside, FORMS};
 
-/// Runs a reproduce line as printed (the paths in it hold no spaces here).
-fn run_line(line: &str) -> (i32, String, String) {
-    let mut words = line.split_whitespace();
-    let program = words.next().unwrap();
-    let out = std::process::Command::new(program)
-        .args(words)
+/// Runs a printed command line through `sh -c`, exactly as printed, in `dir`.
+fn run_line(dir: &str, line: &str) -> (i32, String, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(dir)
         .output()
         .unwrap();
     (
@@ -37,27 +37,34 @@ fn word_after<'a>(report: &'a str, label: &str) -> &'a str {
 
 #[test]
 fn a_ports_divergence_of_a_dut_is_replayed_in_one_step() {
-    let d = Outside::new("replay");
+    // A space in every path: the design's directory, its builds, the waveforms, the results;
+    // every command below is run as printed, from the design's directory.
+    let d = Outside::new("replay dir");
+    let here = d.path("");
     let fault = d.manifest("fault.toml", "defines = [\"FAULT_ALT_STICKY_RP\"]", FORMS);
     let clean = d.manifest("dut.toml", "", FORMS);
-    assert_eq!(d.build(&fault, "fault").0, 0);
-    assert_eq!(d.build(&clean, "build").0, 0);
-    let (dut, waves) = (d.path("fault"), d.path("waves"));
+    let (code, built, err) = d.build(&fault, "dut fault");
+    assert_eq!(code, 0, "{built}{err}");
+    assert_eq!(d.build(&clean, "dut build").0, 0);
+    let dut = d.path("dut fault");
+
+    // `dut build`'s check finds the fault.
+    let check = built
+        .lines()
+        .find_map(|l| l.strip_prefix("check it: "))
+        .unwrap_or_else(|| panic!("no check line: {built}"));
+    assert!(check.contains(&format!("--dut '{dut}'")), "{check}");
+    let (code, cout, cerr) = run_line(&here, check);
+    assert_eq!(code, 1, "{check}\n{cout}{cerr}");
+    assert!(cout.contains("DIVERGENCE (ports)"), "{cout}");
 
     // No --compare: a design with only result ports is checked by them.
-    let (code, out, err) = cosim(&[
-        "run",
-        "--progress",
-        "off",
-        "--dut",
-        &dut,
-        "--count",
-        "20000",
-        "--jobs",
-        "1",
-        "--waves-dir",
-        &waves,
-    ]);
+    let run = format!(
+        "'{}' run --progress off --dut '{dut}' --count 20000 --jobs 1 --waves-dir 'my waves' \
+         --json 'the results.json'",
+        env!("CARGO_BIN_EXE_fma-cosim")
+    );
+    let (code, out, err) = run_line(&here, &run);
     assert_eq!(code, 1, "{out}{err}");
     let expected = word_after(&out, "result d    expected ");
     let retired = word_after(&out, ", retired ");
@@ -70,15 +77,27 @@ fn a_ports_divergence_of_a_dut_is_replayed_in_one_step() {
         .map(str::trim)
         .take_while(|l| !l.starts_with("waveform"))
         .collect();
-    // The operation alone after reset, then with the cycles before it, both `replay`.
-    assert!(lines.len() >= 3, "{out}");
-    for line in &lines[..2] {
+    // The JSON's reproduce lines are the printed ones.
+    let json: serde_json::Value = common::read_json(&d.0.join("the results.json"));
+    assert_eq!(
+        json["divergences"][0]["reproduce"],
+        serde_json::json!(lines)
+    );
+    // The operation alone after reset, then with the cycles before it, both `replay`; the
+    // chunk run again; the model's result.
+    assert_eq!(lines.len(), 4, "{out}");
+    for (k, line) in lines[..3].iter().enumerate() {
         assert!(
-            line.contains(" replay ") && line.contains("--compare ports"),
+            line.contains(if k < 2 { " replay " } else { " run " })
+                && line.contains("--compare ports")
+                && line.contains(&format!("--dut '{dut}'"))
+                && line.contains("--waves-dir 'my waves'"),
             "{line}"
         );
-        assert!(line.contains(&format!("--index {issued} ")), "{line}");
-        let (code, rout, rerr) = run_line(&format!("{line} --waves-dir {waves}"));
+        if k < 2 {
+            assert!(line.contains(&format!("--index {issued} ")), "{line}");
+        }
+        let (code, rout, rerr) = run_line(&here, line);
         assert_eq!(code, 1, "{line}\n{rout}{rerr}");
         assert_eq!(
             word_after(&rout, "result d    expected "),
@@ -93,11 +112,20 @@ fn a_ports_divergence_of_a_dut_is_replayed_in_one_step() {
         );
         assert!(rout.contains("waveform"), "{rout}");
     }
+    let model = std::path::Path::new(env!("CARGO_BIN_EXE_fma-cosim")).with_file_name("fma-model");
+    assert!(
+        model.is_file(),
+        "{} is not built (make test builds it)",
+        model.display()
+    );
+    let (code, model, merr) = run_line(&here, lines[3]);
+    assert_eq!((code, model.trim()), (0, expected), "{}\n{merr}", lines[3]);
     // The same replay on the clean build: no divergence, exit 0.
-    let clean_line = lines[0].replace(&dut, &d.path("build"));
-    let (code, rout, rerr) = run_line(&format!("{clean_line} --waves-dir {waves}"));
+    let clean_line = lines[0].replace("/dut fault'", "/dut build'");
+    let (code, rout, rerr) = run_line(&here, &clean_line);
     assert_eq!(code, 0, "{clean_line}\n{rout}{rerr}");
     assert!(rout.starts_with("no divergence"), "{rout}");
+    let waves = d.path("my waves");
 
     // One operation from the command line, by its ports.
     let (code, rout, rerr) = cosim(&[

@@ -188,6 +188,64 @@ fn the_save_file_opens_on_the_divergence() {
         assert_eq!(named(&mut v, "in_instr", issue), r.instruction);
         let stage = format!("{}_instr", r.stage);
         assert_eq!(named(&mut v, &stage, marker), r.instruction);
+        readable_at_first_sight(&text, marker, &mut v);
+    }
+}
+
+/// What a person sees on opening a save file: a cycle's box wide enough for 18 characters of
+/// GTKWave's wave font (7 pixels each: a 64-bit port in hex, `fma.rn.ftz.sat.f32`), 8 to 12
+/// such cycles in the window with the divergence among them, the waveform's first and last
+/// times (GTKWave's From and To) in ns alike, and instruction names with no padding drawn.
+fn readable_at_first_sight(save: &str, marker: u64, v: &mut Vcd) {
+    let values = |key: &str| -> Vec<f64> {
+        save.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no {key} in {save}"))
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    // GTKWave draws 2^-zoom time units (ps) per 200 pixels.
+    let zoom = values("*")[0];
+    let px_per_cycle = 1000.0 * 200.0 / 2f64.powf(-zoom);
+    assert!((126.0..=160.0).contains(&px_per_cycle), "{px_per_cycle} px");
+    let (start, width, list) = (
+        values("[timestart] ")[0],
+        values("[size] ")[0],
+        values("[signals_width] ")[0],
+    );
+    // Beside the signal list, the tree's handle, a scroll bar and borders take 64 pixels.
+    let cycles = (width - list - 64.0) / px_per_cycle;
+    assert!((8.0..=12.0).contains(&cycles), "{cycles} cycles shown");
+    let marker = marker as f64;
+    assert!(
+        start < marker && marker + 1000.0 <= start + cycles * 1000.0,
+        "the divergence's cycle at {marker} ps is not within {start} ps + {cycles} cycles"
+    );
+
+    let times = v.w.time_table().to_vec();
+    for t in [times[0], *times.last().unwrap()] {
+        assert!(
+            t % 1000 == 0 && (t == 0 || t % 1_000_000 != 0),
+            "{t} ps is not a whole ns (GTKWave would show it in other units)"
+        );
+    }
+
+    for sig in ["in_instr", "s1_instr", "s2_instr", "s3_instr", "out_instr"] {
+        for (t, bits) in v.changes(&["cosim"], sig) {
+            let bytes: Vec<u8> = bits
+                .as_bytes()
+                .chunks(8)
+                .map(|c| u8::from_str_radix(std::str::from_utf8(c).unwrap(), 2).unwrap())
+                .collect();
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            assert!(
+                bytes[..end].iter().all(|b| b.is_ascii_graphic())
+                    && bytes[end..].iter().all(|&b| b == 0),
+                "cosim.{sig} at {t} ps is padded or holds a blank: {:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
     }
 }
 
@@ -290,14 +348,16 @@ fn the_html_report_is_whole_and_self_contained() {
     let waves = links.iter().filter(|l| l.ends_with(".vcd")).count();
     assert_eq!((saves, waves), (r.signatures.len(), r.signatures.len()));
     assert_eq!(closure_total(&html), bins_hit(&r));
-    assert!(
-        html.contains(
-            "fma-cosim run --seed 1 --count 200000 --filter f32,f64,f32x2,mixed,sm1x,addsubmul,\
-             vmad,half,half2 --chunk-size 65536 --rtl fault_sticky_rz --max-divergences 3 \
-             --window 32 --html run.html"
-        ),
-        "the reproduce command"
+    // The command that reruns it names this binary and this page as they were given (the
+    // comma quoted for the shell, the quotes escaped for HTML).
+    let rerun = format!(
+        "{} run --seed 1 --count 200000 --filter &#39;f32,f64,f32x2,mixed,sm1x,addsubmul,vmad,\
+         half,half2&#39; --chunk-size 65536 --rtl fault_sticky_rz --max-divergences 3 \
+         --window 32 --html {}",
+        env!("CARGO_BIN_EXE_fma-cosim"),
+        page.display()
     );
+    assert!(html.contains(&rerun), "the reproduce command {rerun}");
 
     // Two shards of a passing run, merged: the curve of the whole run.
     let mut shards = Vec::new();

@@ -127,11 +127,13 @@ fn dut(a: DutArgs) -> Result<u8, Error> {
                 r.families.join(","),
                 r.latency_bound
             );
-            println!(
-                "check it: fma-cosim run --dut {} --compare ports --filter {}",
-                built.dir.display(),
-                r.families.join(",")
-            );
+            let check = crate::outputs::command::ShellCommand::cosim()
+                .arg("run")
+                .arg("--dut")
+                .path(&built.dir)
+                .args(["--compare", "ports", "--filter"])
+                .arg(r.families.join(","));
+            println!("check it: {check}");
             Ok(0)
         }
     }
@@ -369,38 +371,6 @@ fn check_out_file(path: &Path, what: &str) -> Result<(), Error> {
     check_dir_writable(dir, &format!("directory of {what}"))
 }
 
-/// How to run `fma-cosim` and `fma-model` as the user can type it: this binary's path
-/// (relative to the current directory when below it), and `fma-model` beside it or through
-/// cargo.
-fn commands() -> (String, String) {
-    let exe = std::env::current_exe().ok();
-    let shown = |p: &Path| {
-        let cwd = std::env::current_dir().ok();
-        let rel = cwd
-            .as_deref()
-            .and_then(|c| p.strip_prefix(c).ok())
-            .map(|r| r.to_path_buf())
-            .unwrap_or_else(|| p.to_path_buf());
-        let s = rel.display().to_string();
-        if s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b))
-        {
-            s
-        } else {
-            format!("'{}'", s.replace('\'', r"'\''"))
-        }
-    };
-    let cosim = exe.as_deref().map_or("fma-cosim".into(), shown);
-    let model = exe
-        .as_deref()
-        .map(|e| e.with_file_name("fma-model"))
-        .filter(|m| m.is_file())
-        .map_or("cargo run -q --release -p fma-model -- eval".into(), |m| {
-            format!("{} eval", shown(&m))
-        });
-    (cosim, model)
-}
-
 fn merge(a: MergeArgs) -> Result<u8, Error> {
     for p in [&a.json, &a.junit, &a.html].into_iter().flatten() {
         check_out_file(p, "output file")?;
@@ -442,7 +412,9 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
         merged.write_junit(p)?;
     }
     if let Some(p) = &a.html {
-        crate::outputs::html::run::write(&merged, p)?;
+        // The merged results carry the shards' coverage.
+        let coverage = a.json.as_deref().filter(|_| merged.coverage.is_some());
+        crate::outputs::html::run::write(&merged, p, coverage)?;
     }
     if !merged.problems.is_empty() {
         return Err(Error::new(format!(

@@ -18,7 +18,11 @@ use crate::Error;
 use super::run::MAX_WINDOW;
 use crate::engine::ports::{self, Compare};
 
-use super::{check_dir_writable, commands, families, in_range, number, CompareArg, SidesArgs};
+use super::{check_dir_writable, families, in_range, number, CompareArg, SidesArgs};
+use crate::outputs::command::{with_note, ShellCommand};
+
+/// Where `run` and `replay` write waveforms unless told.
+pub const DEFAULT_WAVES_DIR: &str = "waves";
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("stream").args(["seed", "filter", "count", "index", "window"]).multiple(true).conflicts_with("op")))]
@@ -54,7 +58,7 @@ pub struct Args {
     #[command(flatten)]
     sides: SidesArgs,
     /// Directory for the waveform written on divergence.
-    #[arg(long, default_value = "waves", value_name = "DIR")]
+    #[arg(long, default_value = DEFAULT_WAVES_DIR, value_name = "DIR")]
     waves_dir: PathBuf,
     /// Write the waveform as FST instead of VCD.
     #[arg(long)]
@@ -96,7 +100,6 @@ pub fn parse_ctrl(s: &str, target: &str) -> Result<u32, Error> {
 pub fn replay(a: Args) -> Result<u8, Error> {
     let sides = a.sides.sides()?;
     check_dir_writable(&a.waves_dir, "waves directory")?;
-    let (cosim_cmd, model_cmd) = commands();
     let mut origin = Origin {
         stream_args: None,
         family: "command line".into(),
@@ -105,8 +108,9 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         rtl: sides.rtl.clone(),
         golden: sides.golden.clone(),
         window: a.window.unwrap_or(0) as usize,
-        cosim_cmd,
-        model_cmd,
+        waves_args: waves_args(&a.waves_dir, a.fst),
+        cosim: ShellCommand::cosim(),
+        model: ShellCommand::model_eval(),
     };
     let mut drain_from = None;
     let (inputs, first, name) = if let Some(ctrl) = &a.ctrl {
@@ -156,7 +160,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             )));
         }
         drain_from = Some(cycles - LATENCY as u64);
-        origin.stream_args = Some(format!("--seed {seed} --filter {fams} --count {count}"));
+        origin.stream_args = Some(crate::engine::chunk::stream_words(seed, fams, count));
         origin.family = fams.to_string();
         origin.seed = Some(seed);
         let base = waves::file_name(&fams.to_string(), seed, index, a.fst);
@@ -326,26 +330,49 @@ pub fn ports_reproduce(
     issue: Option<u64>,
     bound: u64,
 ) -> Vec<String> {
-    let cosim = &origin.cosim_cmd;
-    let ports = format!(
-        " --compare ports --latency-bound {bound}{}",
-        origin.sides_args
-    );
+    let ports: Vec<String> = ["--compare", "ports", "--latency-bound"]
+        .map(String::from)
+        .into_iter()
+        .chain([bound.to_string()])
+        .collect();
     let mut lines = Vec::new();
     match (&origin.stream_args, issue) {
         (Some(args), Some(issue)) => {
-            lines.push(format!("{cosim} replay {args} --index {issue}{ports}"));
+            let index = ["--index".to_string(), issue.to_string()];
+            lines.push(
+                origin
+                    .replay(args)
+                    .args(index.clone())
+                    .args(origin.tail(&ports))
+                    .to_string(),
+            );
             let window = (origin.window as u64).min(issue);
             if window > 0 {
-                lines.push(format!(
-                    "{cosim} replay {args} --index {issue} --window {window}{ports}"
-                ));
+                let line = origin
+                    .replay(args)
+                    .args(index)
+                    .args(["--window".to_string(), window.to_string()])
+                    .args(origin.tail(&ports));
+                lines.push(with_note(line, &report::before(window)));
             }
         }
-        _ => lines.push(format!(
-            "{cosim} replay --ctrl {:#08x} --a {:#x} --b {:#x} --c {:#x}{ports}",
-            input.ctrl, input.a, input.b, input.c
-        )),
+        _ => lines.push(origin.replay_operation(input, &ports).to_string()),
     }
     lines
+}
+
+/// The `--waves-dir` and `--fst` arguments that write a waveform where `dir` and `fst` say
+/// (none for the defaults).
+pub fn waves_args(dir: &std::path::Path, fst: bool) -> Vec<String> {
+    let mut a = Vec::new();
+    if dir != std::path::Path::new(DEFAULT_WAVES_DIR) {
+        a.extend([
+            "--waves-dir".to_string(),
+            dir.to_string_lossy().into_owned(),
+        ]);
+    }
+    if fst {
+        a.push("--fst".to_string());
+    }
+    a
 }

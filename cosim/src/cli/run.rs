@@ -68,7 +68,7 @@ pub struct Args {
     #[arg(long, default_value = "32", value_parser = in_range(1, MAX_WINDOW))]
     window: u64,
     /// Directory for the waveforms.
-    #[arg(long, default_value = "waves", value_name = "DIR")]
+    #[arg(long, default_value = super::replay::DEFAULT_WAVES_DIR, value_name = "DIR")]
     waves_dir: PathBuf,
     /// Write the waveforms as FST instead of VCD.
     #[arg(long)]
@@ -492,7 +492,12 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
     if let Some(p) = &a.html {
         outputs.push(temporary::stage(
             p,
-            crate::outputs::html::run::page(&result, p).as_bytes(),
+            crate::outputs::html::run::page(
+                &result,
+                p,
+                a.coverage.as_deref().or(a.json.as_deref()),
+            )
+            .as_bytes(),
         )?);
     }
     temporary::finish(outputs)?;

@@ -20,7 +20,7 @@ use crate::outputs::results::{hex, DivergenceRow, FieldRow};
 use crate::outputs::waves;
 use crate::Error;
 
-use super::commands;
+use crate::outputs::command::{with_note, ShellCommand};
 
 /// Where the waveforms go, and how many cycles each holds.
 pub struct WaveOpts<'a> {
@@ -48,7 +48,7 @@ pub fn triage(
     max_examples: usize,
     stop: &AtomicBool,
 ) -> Result<Triaged, Error> {
-    let (cosim_cmd, model_cmd) = commands();
+    let (cosim, model) = (ShellCommand::cosim(), ShellCommand::model_eval());
     let mut divergences = Vec::new();
     let mut by_signature = Vec::with_capacity(ran.chunks.len());
     // Per signature, the divergences listed so far.
@@ -57,15 +57,16 @@ pub fn triage(
     let mut replayer: Option<crate::engine::replay::Replayer> = None;
     for (c, out) in &ran.chunks {
         let origin = Origin {
-            stream_args: Some(c.stream_args()),
+            stream_args: Some(c.replay_args()),
             family: c.families.to_string(),
             seed: Some(c.seed),
             sides_args: sides.args(),
             rtl: sides.rtl.clone(),
             golden: sides.golden.clone(),
             window: waves.window as usize,
-            cosim_cmd: cosim_cmd.clone(),
-            model_cmd: model_cmd.clone(),
+            waves_args: super::replay::waves_args(waves.dir, waves.fst),
+            cosim: cosim.clone(),
+            model: model.clone(),
         };
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for d in &out.divergences {
@@ -92,7 +93,7 @@ pub fn triage(
                 Divergence::Registers { .. } if !stopped => replayer.as_mut(),
                 _ => None,
             };
-            let mut row = record(c, d, &origin, replay, sides)?;
+            let mut row = record(c, d, &origin, replay)?;
             if first {
                 print!("\n{}", row.report);
                 if !stopped {
@@ -158,7 +159,6 @@ fn record(
     d: &Divergence,
     origin: &Origin,
     replay: Option<&mut crate::engine::replay::Replayer>,
-    sides: &Sides,
 ) -> Result<DivergenceRow, Error> {
     let alone = match (d.input(), replay) {
         (Some(inp), Some(r)) => r
@@ -174,14 +174,19 @@ fn record(
             let mut lines = input.map_or_else(Vec::new, |i| {
                 super::replay::ports_reproduce(origin, i, issue, p.bound)
             });
-            lines.push(format!(
-                "{} run {} --chunk-size {} --compare ports --latency-bound {}{}",
-                origin.cosim_cmd,
-                c.stream_args(),
-                c.ops,
-                p.bound,
-                sides.args()
-            ));
+            let run = origin
+                .cosim
+                .clone()
+                .arg("run")
+                .args(c.replay_args())
+                .args(["--chunk-size".to_string(), c.ops.to_string()])
+                .args(origin.tail(&[
+                    "--compare".into(),
+                    "ports".into(),
+                    "--latency-bound".into(),
+                    p.bound.to_string(),
+                ]));
+            lines.push(with_note(run, "the chunk run again"));
             lines.extend(input.and_then(|i| origin.model_line(i)));
             lines
         }

@@ -190,7 +190,6 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
     );
     let mut rtl = crate::engine::rtl::Rtl::new(&sides.rtl, false)?;
     let mut golden = golden::from_spec(&sides.golden)?;
-    let (cosim_cmd, model_cmd) = super::commands();
     let origin = Origin {
         stream_args: None,
         family: "vectors".into(),
@@ -199,8 +198,9 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
         rtl: sides.rtl.clone(),
         golden: sides.golden.clone(),
         window: 0,
-        cosim_cmd,
-        model_cmd,
+        waves_args: super::replay::waves_args(waves_dir, false),
+        cosim: crate::outputs::command::ShellCommand::cosim(),
+        model: crate::outputs::command::ShellCommand::model_eval(),
     };
     let cfg = Config {
         max_divergences: 1,

@@ -36,13 +36,27 @@ impl Chunk {
         Stream::new(self.seed, &self.families, self.ops)
     }
 
-    /// The `fma-cosim replay` arguments that regenerate this chunk's stream.
-    pub fn stream_args(&self) -> String {
-        format!(
-            "--seed {} --filter {} --count {}",
-            self.seed, self.families, self.ops
-        )
+    /// The `fma-cosim replay` arguments that regenerate this chunk's stream, as words.
+    pub fn replay_args(&self) -> Vec<String> {
+        stream_words(self.seed, &self.families, self.ops)
     }
+
+    /// The same, as one line for a message.
+    pub fn stream_args(&self) -> String {
+        self.replay_args().join(" ")
+    }
+}
+
+/// The `replay` arguments of the stream of `ops` operations of `families` seeded `seed`.
+pub fn stream_words(seed: u64, families: &Families, ops: u64) -> Vec<String> {
+    vec![
+        "--seed".into(),
+        seed.to_string(),
+        "--filter".into(),
+        families.to_string(),
+        "--count".into(),
+        ops.to_string(),
+    ]
 }
 
 /// The seed of the `k`-th chunk (from 0) of a run seeded `seed`.

@@ -36,27 +36,27 @@ impl Sides {
         })
     }
 
-    /// Extra replay arguments when not the defaults.
-    pub fn args(&self) -> String {
+    /// Extra replay arguments when not the defaults, as words.
+    pub fn args(&self) -> Vec<String> {
         let mut a = sides_args(&self.rtl, &self.golden);
         if self.backpressure > 0 {
-            a.push_str(&format!(" --backpressure {}", self.backpressure));
+            a.extend(["--backpressure".to_string(), self.backpressure.to_string()]);
         }
         a
     }
 }
 
-/// The `--rtl`/`--dut` and `--golden` arguments that name these sides (empty for the
-/// defaults), with a leading space.
-pub fn sides_args(rtl: &str, golden: &str) -> String {
-    let mut a = String::new();
+/// The `--rtl`/`--dut` and `--golden` arguments that name these sides (none for the defaults),
+/// as words.
+pub fn sides_args(rtl: &str, golden: &str) -> Vec<String> {
+    let mut a = Vec::new();
     if let Some(dir) = rtl.strip_prefix("dut:") {
-        a.push_str(&format!(" --dut {dir}"));
+        a.extend(["--dut".to_string(), dir.to_string()]);
     } else if rtl != "default" {
-        a.push_str(&format!(" --rtl {rtl}"));
+        a.extend(["--rtl".to_string(), rtl.to_string()]);
     }
     if golden != "model" {
-        a.push_str(&format!(" --golden {golden}"));
+        a.extend(["--golden".to_string(), golden.to_string()]);
     }
     a
 }

@@ -8,6 +8,7 @@ use ptxfma_model::machine::pipeline::PipeIn;
 use crate::engine::frame::{self, FieldDiff};
 use crate::engine::lockstep::Divergence;
 use crate::engine::stim::{self, Vector};
+use crate::outputs::command::{with_note, ShellCommand};
 
 /// Fields listed per divergence before "... and N more".
 const MAX_FIELDS: usize = 8;
@@ -17,45 +18,79 @@ const MAX_FIELDS: usize = 8;
 pub struct Origin {
     /// `fma-cosim replay` arguments that regenerate the stream (seed, filter, count), or
     /// `None` when the inputs came from the command line.
-    pub stream_args: Option<String>,
+    pub stream_args: Option<Vec<String>>,
     /// Family name, or `command line`.
     pub family: String,
     pub seed: Option<u64>,
-    /// `--rtl`/`--golden` arguments when not the defaults.
-    pub sides_args: String,
+    /// `--rtl`/`--dut`/`--golden` (and `--backpressure`) arguments when not the defaults.
+    pub sides_args: Vec<String>,
     pub rtl: String,
     pub golden: String,
     /// `--window` of the windowed replay line.
     pub window: usize,
-    /// How to run `fma-cosim` and `fma-model` from where the user is, so that the reproduce
-    /// lines run as printed.
-    pub cosim_cmd: String,
-    pub model_cmd: String,
+    /// `--waves-dir` and `--fst` as the run was given them, so that a replay writes its
+    /// waveform beside the run's.
+    pub waves_args: Vec<String>,
+    /// `fma-cosim` and `fma-model eval` as the person can type them where they ran this.
+    pub cosim: ShellCommand,
+    pub model: ShellCommand,
 }
 
 impl Origin {
     /// The reproduce commands of a divergence of operation `input`, presented in cycle `issue`
-    /// and seen in cycle `cycle`, as the report prints them.
+    /// and seen in cycle `cycle`, as the report prints them and the JSON holds them: the
+    /// operation replayed alone from reset, with the cycles before it, from the command line,
+    /// and the model's result.
     pub fn reproduce(&self, input: &PipeIn, issue: u64, cycle: u64) -> Vec<String> {
         let mut lines = Vec::new();
-        let cosim = &self.cosim_cmd;
         if let Some(args) = &self.stream_args {
-            lines.push(format!(
-                "{cosim} replay {args} --index {issue}{}",
-                self.sides_args
-            ));
-            lines.push(format!(
-                "{cosim} replay {args} --index {cycle} --window {}{}",
-                (self.window as u64).min(cycle),
-                self.sides_args
-            ));
+            lines.push(
+                self.replay(args)
+                    .args(["--index".into(), issue.to_string()])
+                    .args(self.tail(&[]))
+                    .to_string(),
+            );
+            let window = (self.window as u64).min(cycle);
+            if window > 0 {
+                let line = self
+                    .replay(args)
+                    .args(["--index".into(), cycle.to_string()])
+                    .args(["--window".into(), window.to_string()])
+                    .args(self.tail(&[]));
+                lines.push(with_note(line, &before(window)));
+            }
         }
-        lines.push(format!(
-            "{cosim} replay --ctrl {:#08x} --a {:#x} --b {:#x} --c {:#x}{}",
-            input.ctrl, input.a, input.b, input.c, self.sides_args
-        ));
+        lines.push(self.replay_operation(input, &[]).to_string());
         lines.extend(self.model_line(input));
         lines
+    }
+
+    /// `fma-cosim replay` with the stream's arguments.
+    pub fn replay(&self, stream_args: &[String]) -> ShellCommand {
+        self.cosim
+            .clone()
+            .arg("replay")
+            .args(stream_args.iter().cloned())
+    }
+
+    /// `fma-cosim replay` of `input` alone, from the command line, with `extra` arguments.
+    pub fn replay_operation(&self, input: &PipeIn, extra: &[String]) -> ShellCommand {
+        self.cosim
+            .clone()
+            .arg("replay")
+            .args(["--ctrl".into(), format!("{:#08x}", input.ctrl)])
+            .args(["--a".into(), format!("{:#x}", input.a)])
+            .args(["--b".into(), format!("{:#x}", input.b)])
+            .args(["--c".into(), format!("{:#x}", input.c)])
+            .args(self.tail(extra))
+    }
+
+    /// What ends every replay line: `extra`, the sides, where the waveform goes.
+    pub fn tail(&self, extra: &[String]) -> Vec<String> {
+        let mut t = extra.to_vec();
+        t.extend(self.sides_args.iter().cloned());
+        t.extend(self.waves_args.iter().cloned());
+        t
     }
 
     /// The `fma-model eval` command that gives the model's result of a valid operation.
@@ -70,12 +105,22 @@ impl Origin {
             b: input.b,
             c: input.c,
         };
-        let target = stim::target(&ctrl).map_or(String::new(), |t| format!(".target {t}\\n"));
-        Some(format!(
-            "printf '{target}{}\\n' | {}",
-            stim::eval_line(&v),
-            self.model_cmd
-        ))
+        // One line per argument, the `.target` line first where the spelling needs one.
+        let eval = self
+            .model
+            .clone()
+            .args(stim::target(&ctrl).map(|t| format!(".target {t}")))
+            .arg(stim::eval_line(&v));
+        Some(with_note(eval, "the model's result"))
+    }
+}
+
+/// The note of a replay line with `window` cycles before the one replayed.
+pub fn before(window: u64) -> String {
+    if window == 1 {
+        "with the cycle before it".into()
+    } else {
+        format!("with the {window} cycles before it")
     }
 }
 
@@ -270,17 +315,8 @@ pub fn divergence(
                 }
             }
             let _ = writeln!(s, "  reproduce");
-            let lines = origin.reproduce(inp, issue, cycle);
-            let model_line = lines.len() - usize::from(inp.valid);
-            for (k, line) in lines.iter().enumerate() {
-                let note = if k == 1 && origin.stream_args.is_some() {
-                    "   (with the preceding cycles)"
-                } else if k == model_line {
-                    "   (the model's result)"
-                } else {
-                    ""
-                };
-                let _ = writeln!(s, "              {line}{note}");
+            for line in origin.reproduce(inp, issue, cycle) {
+                let _ = writeln!(s, "              {line}");
             }
         }
         _ => {

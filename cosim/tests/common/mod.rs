@@ -223,12 +223,14 @@ pub fn has_signal(v: &Vcd, full: &str) -> bool {
     found
 }
 
-/// ASCII text of a bit string (msb first), trailing spaces dropped.
+/// ASCII text of a bit string (msb first), its zero bytes (the padding) dropped as GTKWave
+/// drops them.
 pub fn ascii(bits: &str) -> String {
     let bytes: Vec<u8> = bits
         .as_bytes()
         .chunks(8)
         .map(|c| u8::from_str_radix(std::str::from_utf8(c).unwrap(), 2).unwrap())
+        .filter(|&b| b != 0)
         .collect();
-    String::from_utf8(bytes).unwrap().trim_end().to_string()
+    String::from_utf8(bytes).unwrap()
 }

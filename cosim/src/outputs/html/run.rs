@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use crate::checks::coverage::{Closure, Coverage};
+use crate::outputs::command::ShellCommand;
 use crate::outputs::results::{rate, RunResult, Totals};
 
 const STYLE: &str = "\
@@ -29,40 +30,52 @@ const COLOURS: [&str; 10] = [
 ];
 
 /// Bins listed as the thinnest (fewest hits, hit at least once), and unhit bins listed at most
-/// (`fma-cosim coverage FILE` lists every one).
+/// (`fma-cosim coverage` lists every one).
 const THINNEST: usize = 25;
 const UNHIT_SHOWN: usize = 100;
 
-/// The command that reruns the run `r` describes and writes its page as `page` (any `--jobs`
-/// gives the same result).
+/// The command that reruns the run `r` describes and writes its page to `page` (as the run was
+/// given it; any `--jobs` gives the same result).
 pub fn command(r: &RunResult, page: &Path) -> String {
     let p = &r.params;
-    let mut s = format!(
-        "fma-cosim run --seed {} --count {} --filter {} --chunk-size {}{}",
-        p.seed,
-        p.count,
-        p.filter.join(","),
-        p.chunk_size,
-        crate::engine::sides::sides_args(&p.rtl, &p.golden)
-    );
+    let mut c = ShellCommand::cosim()
+        .arg("run")
+        .args(["--seed".to_string(), p.seed.to_string()])
+        .args(["--count".to_string(), p.count.to_string()])
+        .args(["--filter".to_string(), p.filter.join(",")])
+        .args(["--chunk-size".to_string(), p.chunk_size.to_string()])
+        .args(crate::engine::sides::sides_args(&p.rtl, &p.golden));
     if p.compare != "registers" {
-        let _ = write!(s, " --compare {}", p.compare);
+        c = c.args(["--compare", &p.compare]);
         if let Some(b) = p.latency_bound {
-            let _ = write!(s, " --latency-bound {b}");
+            c = c.args(["--latency-bound".to_string(), b.to_string()]);
         }
     }
     if p.max_examples != crate::outputs::results::DEFAULT_MAX_EXAMPLES {
-        let _ = write!(s, " --max-examples {}", p.max_examples);
+        c = c.args(["--max-examples".to_string(), p.max_examples.to_string()]);
     }
-    let _ = write!(
-        s,
-        " --max-divergences {} --window {} --html {}",
-        p.max_divergences,
-        p.window,
-        page.file_name()
-            .map_or("run.html".into(), |n| n.to_string_lossy())
-    );
-    s
+    c.args([
+        "--max-divergences".to_string(),
+        p.max_divergences.to_string(),
+    ])
+    .args(["--window".to_string(), p.window.to_string()])
+    .arg("--html")
+    .path(page)
+    .to_string()
+}
+
+/// Where the page sends a reader for every bin: `fma-cosim coverage` on the file the run wrote
+/// its coverage to (`--coverage`, or the `--json` results that carry it), when it wrote one.
+fn every_bin(coverage_file: Option<&Path>) -> String {
+    match coverage_file {
+        Some(f) => format!(
+            "<code>{}</code> lists every bin",
+            esc(&ShellCommand::cosim().arg("coverage").path(f).to_string())
+        ),
+        None => "the run wrote no coverage file: <code>--coverage FILE</code> writes one, which \
+                 <code>fma-cosim coverage</code> lists in full"
+            .to_string(),
+    }
 }
 
 /// A link from the page at `page` to `target` (as the run printed it, relative to where it
@@ -210,8 +223,8 @@ fn throughput_svg(r: &RunResult) -> String {
 }
 
 /// The whole page for `r`, to be written at `page` (links to waveforms are made relative to
-/// it).
-pub fn page(r: &RunResult, page: &Path) -> String {
+/// it); `coverage_file` is where the run wrote its coverage, if it did.
+pub fn page(r: &RunResult, page: &Path, coverage_file: Option<&Path>) -> String {
     let mut s = String::new();
     let verdict = r.verdict();
     let _ = write!(
@@ -316,9 +329,9 @@ pub fn page(r: &RunResult, page: &Path) -> String {
             }
             if let Some(w) = &g.waveform_save {
                 links.push(format!(
-                    "<a href=\"{}\">GTKWave save file</a> (<code>gtkwave {}</code>)",
+                    "<a href=\"{}\">GTKWave save file</a> (<code>{}</code>)",
                     esc(&href(page, w)),
-                    esc(w)
+                    esc(&ShellCommand::new("gtkwave").arg(w.as_str()).to_string())
                 ));
             }
             let _ = write!(
@@ -337,7 +350,7 @@ pub fn page(r: &RunResult, page: &Path) -> String {
     s.push_str("<h2>Coverage closure</h2>");
     match &r.coverage {
         None => s.push_str("<p>No coverage was sampled.</p>"),
-        Some(c) => coverage_section(&mut s, c),
+        Some(c) => coverage_section(&mut s, c, coverage_file),
     }
 
     // Throughput.
@@ -356,7 +369,7 @@ pub fn page(r: &RunResult, page: &Path) -> String {
     s
 }
 
-fn coverage_section(s: &mut String, c: &Coverage) {
+fn coverage_section(s: &mut String, c: &Coverage, coverage_file: Option<&Path>) {
     let closure = c.closure();
     let n = closure.curves.len();
     let (hit, of) = closure
@@ -430,18 +443,19 @@ fn coverage_section(s: &mut String, c: &Coverage) {
     let _ = write!(
         s,
         "</table><p>{} reachable bin(s) unhit (listed first, in red{}), then the {} with the \
-         fewest hits; <code>fma-cosim coverage FILE</code> lists every bin.</p>",
+         fewest hits; {}.</p>",
         unhit.len(),
         if unhit.len() > UNHIT_SHOWN {
             format!(", the first {UNHIT_SHOWN}")
         } else {
             String::new()
         },
-        thin.len()
+        thin.len(),
+        every_bin(coverage_file)
     );
 }
 
-/// Writes the page for `r` to `path` (whole or not at all).
-pub fn write(r: &RunResult, path: &Path) -> Result<(), crate::Error> {
-    crate::temporary::write_atomically(path, page(r, path).as_bytes())
+/// Writes the page for `r` to `path` (whole or not at all); `coverage_file` as [`page`]'s.
+pub fn write(r: &RunResult, path: &Path, coverage_file: Option<&Path>) -> Result<(), crate::Error> {
+    crate::temporary::write_atomically(path, page(r, path, coverage_file).as_bytes())
 }

@@ -1,6 +1,7 @@
-//! A [`View`] as a GTKWave save file (`.gtkw`): `gtkwave file.gtkw` opens the waveform zoomed
-//! to the window, the primary marker on the first differing cycle, named marker A on the
-//! operation's issue, and the view's signals in order, grouped.
+//! A [`View`] as a GTKWave save file (`.gtkw`): `gtkwave file.gtkw` opens the waveform at the
+//! view's start, zoomed so that each cycle's box holds its values ([`CYCLE_PX`]) in a window as
+//! wide as the view's cycles need, the primary marker on the first differing cycle, named
+//! marker A on the operation's issue, and the view's signals in order, grouped.
 //!
 //! The format is GTKWave's own (what its File > Write Save File writes): `[key] value` lines,
 //! a `*zoom marker A..Z` line, and the signal list, each run of signals preceded by `@flags`
@@ -10,6 +11,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::outputs::waves::names::PERIOD;
 use crate::outputs::waves::view::{Format, Row, View};
 use crate::temporary::Temporary;
 
@@ -25,12 +27,31 @@ const CLOSED: u32 = 0x40_0000;
 const GRP_BEGIN: u32 = 0x80_0000;
 const GRP_END: u32 = 0x100_0000;
 
-/// The window size written, and the part of its width the waves get (the signal list takes
-/// the rest): the zoom fits the view's span into it.
-const WIDTH: u32 = 1600;
-const HEIGHT: u32 = 1000;
-const SIGNALS_WIDTH: u32 = 620;
-const WAVES_WIDTH: f64 = (WIDTH - SIGNALS_WIDTH - 60) as f64;
+/// Pixels per cycle: a cycle's box holds 18 characters of GTKWave's wave font (about 6 pixels
+/// each), so a 64-bit port in hex and an instruction name such as `fma.rn.ftz.sat.f32` read
+/// whole.
+pub const CYCLE_PX: u64 = 135;
+/// The signal list's width: its longest names and the value at the marker.
+const SIGNALS_WIDTH: u64 = 540;
+/// What the window takes beside the signal list and the waves (the collapsed tree, the
+/// scroll bar, the borders).
+const FRAME_WIDTH: u64 = 64;
+/// The widest and the height of the window written: a screen of 1920 by 1080 holds it.
+const MAX_WIDTH: u64 = 1900;
+const HEIGHT: u64 = 1000;
+
+/// GTKWave's zoom for `px` pixels per cycle: it draws 2^-zoom time units per frame of 200
+/// pixels (`calczoom` in its `wavewindow.c`).
+pub fn zoom(px: u64) -> f64 {
+    (px as f64 / (200.0 * PERIOD as f64)).log2()
+}
+
+/// The window width that shows `view`'s span at [`CYCLE_PX`] (at most [`MAX_WIDTH`]; then the
+/// end of the span is a scroll away).
+pub fn width(view: &View) -> u64 {
+    let span = view.end.saturating_sub(view.start);
+    (SIGNALS_WIDTH + FRAME_WIDTH + (span * CYCLE_PX).div_ceil(PERIOD)).min(MAX_WIDTH)
+}
 
 /// The save file text for `view`, its waveform named by `dump` (absolute, with `save` the save
 /// file's own absolute path, so GTKWave finds the waveform even when both are moved together).
@@ -40,12 +61,9 @@ pub fn text(view: &View, dump: &Path, save: &Path) -> String {
     let _ = writeln!(s, "[dumpfile] \"{}\"", dump.display());
     let _ = writeln!(s, "[savefile] \"{}\"", save.display());
     let _ = writeln!(s, "[timestart] {}", view.start);
-    let _ = writeln!(s, "[size] {WIDTH} {HEIGHT}");
+    let _ = writeln!(s, "[size] {} {HEIGHT}", width(view));
     let _ = writeln!(s, "[pos] -1 -1");
-    // GTKWave draws 2^-zoom time units per frame of 200 pixels; the span is widened a little so
-    // that it fits whatever the window manager leaves of the width.
-    let span = 1.05 * (view.end.saturating_sub(view.start)).max(1) as f64;
-    let zoom = (WAVES_WIDTH / (200.0 * span)).log2();
+    let zoom = zoom(CYCLE_PX);
     let mut named = vec![-1i64; 26];
     if let Some(t) = view.issue {
         named[0] = t as i64;

@@ -333,6 +333,7 @@ fn retime(text: &str, first_edge: u64, first_cycle: u64) -> Result<String, Strin
             }
         }
     };
+    let mut last: Option<i128> = None;
     for line in text[at..].lines() {
         if let Some(t) = line.strip_prefix('#') {
             let t: i128 = t.trim().parse().map_err(|_| format!("bad time `{line}`"))?;
@@ -343,8 +344,18 @@ fn retime(text: &str, first_edge: u64, first_cycle: u64) -> Result<String, Strin
             }
             if folding {
                 folding = false;
+                if !folded.is_empty() {
+                    last = Some(0);
+                }
                 flush(&mut out, &mut folded);
             }
+            // The first values from the whole ns before them (nothing is earlier).
+            let t = if last.is_none() {
+                in_whole_ns(t, false)
+            } else {
+                t
+            };
+            last = Some(t);
             out.push_str(&format!("#{t}\n"));
             continue;
         }
@@ -366,7 +377,29 @@ fn retime(text: &str, first_edge: u64, first_cycle: u64) -> Result<String, Strin
         out.push('\n');
     }
     flush(&mut out, &mut folded);
+    // The last values held to a whole ns.
+    if let Some(t) = last.filter(|&t| in_whole_ns(t, true) != t) {
+        out.push_str(&format!("#{}\n", in_whole_ns(t, true)));
+    }
     Ok(out)
+}
+
+/// `t` (ps) moved down (or `up`) to a whole ns that is not a whole µs: GTKWave shows a dump's
+/// first and last times (its From and To) in the largest unit that divides them, so these two
+/// then read in ns alike ("37 ns" to "74 ns", not "37500 ps" to "74 ns" or "1 us" to
+/// "1032 ns").
+fn in_whole_ns(t: i128, up: bool) -> i128 {
+    const NS: i128 = 1000;
+    let n = if up {
+        (t + NS - 1).div_euclid(NS) * NS
+    } else {
+        t.div_euclid(NS) * NS
+    };
+    match (n > 0 && n % (1000 * NS) == 0, up) {
+        (true, true) => n + NS,
+        (true, false) => n - NS,
+        _ => n,
+    }
 }
 
 /// The model's part: header scopes, and value changes by time.
@@ -679,13 +712,9 @@ fn name_change(
     Ok(())
 }
 
-/// `text` as an [`INSTR_CHARS`]-character ASCII vector, first character in the top byte, padded
-/// with spaces (GTKWave's ASCII data format shows it as text).
+/// `text` as an [`INSTR_CHARS`]-character ASCII vector ([`names::instr_bytes`]).
 fn put_text(w: &mut vcd::Writer<Vec<u8>>, id: IdCode, text: &str) -> std::io::Result<()> {
-    let bytes = text
-        .bytes()
-        .chain(std::iter::repeat(b' '))
-        .take(INSTR_CHARS);
+    let bytes = names::instr_bytes(text);
     w.change_vector(
         id,
         bytes.flat_map(|b| (0..8).rev().map(move |k| Value::from((b >> k) & 1 != 0))),
@@ -776,10 +805,8 @@ pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
     match w {
         Ok(w) => {
             let marked = w.mismatches.contains(&w.replayed(cycle));
-            let open = match &w.save {
-                Some(save) => format!("gtkwave {}", save.display()),
-                None => format!("gtkwave {}", w.path.display()),
-            };
+            let open = crate::outputs::command::ShellCommand::new("gtkwave")
+                .path(w.save.as_deref().unwrap_or(&w.path));
             let time = if w.timeline.is_linear() {
                 "cycle N at N ns"
             } else {
@@ -838,11 +865,26 @@ mod tests {
             .collect();
         // Folded into 0 ps, cycle 0's edge: each signal once, at its last value (clk high, v
         // 01); the fall half a cycle later.
-        assert_eq!(body, ["#0", "1!", "b01 \"", "#500", "0!", "b10 \""]);
-        // A window from cycle 7: nothing folds, the edge at 25 is 7 ns.
+        assert_eq!(
+            body,
+            ["#0", "1!", "b01 \"", "#500", "0!", "b10 \"", "#1000"]
+        );
+        // A window from cycle 7: nothing folds, the edge at 25 is 7 ns; the first values are
+        // from the whole ns before them, and the last ones held to the whole ns after them,
+        // so that GTKWave's From and To read "5 ns" and "8 ns".
         let out = retime(vcd, 25, 7).unwrap();
-        assert!(out.contains("#5500\n0!\nb00 \"\n#6000\n1!\n"), "{out}");
-        assert!(out.contains("#7000\n1!\n#7500\n"), "{out}");
+        assert!(out.contains("\n#5000\n0!\nb00 \"\n#6000\n1!\n"), "{out}");
+        assert!(
+            out.ends_with("#7000\n1!\n#7500\n0!\nb10 \"\n#8000\n"),
+            "{out}"
+        );
+        // A whole µs would read "1 us": a ns earlier (or later) instead.
+        let out = retime(vcd, 25, 1002).unwrap();
+        assert!(out.contains("\n#999000\n0!\n"), "{out}");
+        assert_eq!(
+            (in_whole_ns(999_500, true), in_whole_ns(1_000_500, false)),
+            (1_001_000, 999_000)
+        );
         assert!(retime("$enddefinitions $end\n", 25, 0).is_err());
     }
 }

@@ -38,6 +38,16 @@ pub fn stage_ctrl(frame: &[u32], bank: Bank) -> Option<u32> {
     valid.then_some(ctrl)
 }
 
+/// `text` as the bytes of an instruction name signal, first character first: cut to
+/// [`INSTR_CHARS`] and padded with zero bytes, which GTKWave's ASCII format leaves out (spaces
+/// would be drawn, and cut to a lone `+` where a box is narrow); an empty slot is all zeros.
+pub fn instr_bytes(text: &str) -> impl Iterator<Item = u8> + '_ {
+    text.bytes()
+        .filter(|&b| b != 0)
+        .chain(std::iter::repeat(0))
+        .take(INSTR_CHARS)
+}
+
 /// The PTX spelling of a control word, as the instruction name signals and the report write it.
 pub fn instr_name(ctrl: u32) -> String {
     crate::engine::stim::ptx_spelling(&ptxfma_model::ctrl::Ctrl::decode(ctrl))
@@ -106,6 +116,17 @@ impl Timeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_instruction_name_is_padded_with_zero_bytes_not_spaces() {
+        let b: Vec<u8> = instr_bytes("fma.rn.f32").collect();
+        assert_eq!(b.len(), INSTR_CHARS);
+        assert_eq!(&b[..10], b"fma.rn.f32");
+        assert!(b[10..].iter().all(|&c| c == 0), "{b:?}");
+        // An empty slot (a bubble) holds no character at all.
+        assert!(instr_bytes("").all(|c| c == 0));
+        assert_eq!(instr_bytes(&"x".repeat(99)).count(), INSTR_CHARS);
+    }
 
     #[test]
     fn a_timeline_places_stream_cycles_and_goes_on_past_its_ends() {

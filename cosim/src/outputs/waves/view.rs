@@ -20,10 +20,13 @@ use ptxfma_model::machine::pipeline::{lanes, PipeIn};
 use super::names::{self, stage_ctrl, Timeline, BY_TAG, INSTR_SIGNALS, PERIOD};
 use crate::engine::frame::{self, Bank};
 
-/// Cycles shown before the first differing one, and after it (the rest of the window is a
-/// scroll away).
-const SHOWN_BEFORE: u64 = 11;
-const SHOWN_AFTER: u64 = 5;
+/// Cycles shown before the first differing one, and after it: with it, nine cycles, each
+/// wide enough for its values (the rest of the window is a scroll away).
+pub const SHOWN_BEFORE: u64 = 6;
+pub const SHOWN_AFTER: u64 = 2;
+/// The most cycles shown: the issue of a design's operation is shown with its retirement when
+/// both fit in it, else it is a scroll away (named marker A).
+pub const SHOWN_MOST: u64 = 12;
 
 /// How a trace's value is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,16 +263,22 @@ pub fn choose(w: &Window<'_>) -> View {
     }
 
     // The replayed window, cut to the cycles before and after the divergence that show its
-    // operation's way through the pipe at a size where the names can be read.
-    // The issue too, when it is further back (a design checked by its ports, of a long latency).
-    let back = issue.map_or(SHOWN_BEFORE, |c| {
-        (w.mismatch.saturating_sub(c) + 2).max(SHOWN_BEFORE)
-    });
+    // operation's way through the pipe at a size where the names can be read; the issue and
+    // the cycle before it too, when it is further back (a design checked by its ports) and the
+    // whole fits in SHOWN_MOST cycles.
+    let back = match issue.map(|c| w.mismatch.saturating_sub(c) + 1) {
+        Some(b) if b + 1 + SHOWN_AFTER <= SHOWN_MOST => b.max(SHOWN_BEFORE),
+        _ => SHOWN_BEFORE,
+    };
     let first = w.first_cycle.max(w.mismatch.saturating_sub(back));
     // GTKWave honours the start only when the span shown ends within the waveform, whose last
     // change is at the last replayed cycle's edge: a cycle short of it, for the writer's margin.
+    // A window cut short at its start shows more after the divergence instead.
     let last = (w.first_cycle + w.inputs.len() as u64).saturating_sub(2);
-    let end = last.min(w.mismatch + SHOWN_AFTER).max(first + 1);
+    let shown = SHOWN_BEFORE + 1 + SHOWN_AFTER;
+    let end = last
+        .min((w.mismatch + SHOWN_AFTER).max(first + shown - 1))
+        .max(first + 1);
     let t = w.timeline;
     View {
         dump: w.dump.to_path_buf(),
