@@ -110,7 +110,9 @@ deps:
 # The main job: a default regression over every family, rounding mode and modifier, interleaved,
 # with functional coverage. Exits non-zero on any divergence, after writing the report and the
 # VCD to $(WAVES_DIR); results and coverage in $(RESULTS_DIR) (`fma-cosim coverage
-# $(RESULTS_DIR)/cosim-coverage.json --html cov.html` for the report).
+# $(RESULTS_DIR)/cosim-coverage.json --html cov.html` for the report). The summary comes last:
+# the coverage in one line (COSIM_ARGS=--coverage-table prints its per-group table before the
+# summary), where the run stopped, the verdict.
 RUN_ARGS = --filter $(COSIM_FILTER) --window $(COSIM_WINDOW) --waves-dir $(WAVES_DIR) \
   $(if $(COSIM_JOBS),--jobs $(COSIM_JOBS)) $(COSIM_ARGS)
 
@@ -631,9 +633,10 @@ screenshots: deps screenshot-deps
 	$(CARGO) build --release -p ptxfma-cosim --features fault-sticky
 	rm -rf $(SHOTS_DIR) && mkdir -p $(SHOTS_DIR)
 	cd $(SHOTS_DIR) && $(CURDIR)/target/release/fma-cosim run --rtl fault_sticky_rz --filter f64 \
-	  --count 200000 --seed 3 --progress off > divergence.txt; test $$? = 1
+	  --count 200000 --seed 3 --progress off --html divergence.html > divergence.txt; test $$? = 1
 	SHOT_WIDTH=1920 SHOT_HEIGHT=1080 tools/screenshot.sh gtkwave $(SHOTS_DIR)/waves/f64-seed3-cycle27.gtkw \
 	  docs/img/gtkwave-divergence.png
+	SHOT_HEIGHT=1100 tools/screenshot.sh html $(SHOTS_DIR)/divergence.html docs/img/run-divergence.png
 	cd $(SHOTS_DIR) && $(CURDIR)/target/release/fma-cosim run --count 1000000 --seed 1 \
 	  --progress off --html run.html > run.txt
 	SHOT_HEIGHT=2000 tools/screenshot.sh html $(SHOTS_DIR)/run.html docs/img/run-report.png

@@ -282,6 +282,27 @@ fn main() {
         model_cxx.describe(&tool)
     )
     .unwrap();
+    writeln!(
+        meta,
+        "/// The pipe's sources (`rtl/files.txt`), by file name: what drives a stage register's \
+         field is read from them (`outputs::rtl_drivers`)."
+    )
+    .unwrap();
+    meta.push_str("pub const PIPE_SOURCES: &[(&str, &str)] = &[\n");
+    for s in &sources {
+        let name = s
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into());
+        // include_str! takes a path relative to the generated file: give it an absolute one.
+        let path = std::path::absolute(s).unwrap_or_else(|_| s.clone());
+        writeln!(
+            meta,
+            "    ({name:?}, include_str!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    meta.push_str("];\n");
     writeln!(meta, "/// Every RTL variant built into this binary.").unwrap();
     meta.push_str("pub const VARIANTS: &[VariantMeta] = &[\n");
     for v in &variants {

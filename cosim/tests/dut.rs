@@ -382,7 +382,7 @@ fn the_stimulus_draws_only_the_forms_a_design_declares() {
     let (code, out, err) = d.build(&m, "rnrz");
     assert_eq!(code, 0, "{out}{err}");
     let cov = d.path("cov.json");
-    let (code, out, err) = d.check("rnrz", "2", &["--coverage", &cov]);
+    let (code, out, err) = d.check("rnrz", "2", &["--coverage", &cov, "--coverage-table"]);
     assert_eq!(code, 0, "{out}{err}");
     let j: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cov).unwrap()).unwrap();

@@ -341,6 +341,13 @@ fn the_html_report_is_whole_and_self_contained() {
     let html = std::fs::read_to_string(&page).unwrap();
     let links = page_links(&html);
     for l in &links {
+        if let Some(id) = l.strip_prefix('#') {
+            assert!(
+                html.contains(&format!("id=\"{id}\"")),
+                "a link to nothing: {l}"
+            );
+            continue;
+        }
         let target = page.parent().unwrap().join(l);
         assert!(target.is_file(), "a link to nothing: {l}");
     }
@@ -402,4 +409,172 @@ fn the_html_report_is_whole_and_self_contained() {
     assert!(page_links(&html).is_empty());
     assert_eq!(closure_total(&html), bins_hit(&merged));
     assert!(bins_hit(&merged) > 7000, "{}", bins_hit(&merged));
+}
+
+/// The text after `label` on the report's line that starts with it.
+fn report_line<'a>(out: &'a str, label: &str) -> &'a str {
+    out.lines()
+        .map(str::trim_start)
+        .find_map(|l| l.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{out}"))
+        .trim()
+}
+
+/// The part of `html` inside the element that opens with `open` (up to its first `close`).
+fn inside<'a>(html: &'a str, open: &str, close: &str) -> &'a str {
+    let from = html
+        .find(open)
+        .unwrap_or_else(|| panic!("no {open} in the page"));
+    let rest = &html[from..];
+    &rest[..rest.find(close).expect("closed")]
+}
+
+/// The text of the page's "stopped" paragraph up to its parenthesis, tags taken out.
+fn stopped_paragraph(html: &str) -> Option<String> {
+    let (_, p) = html.split_once("<p class=\"stopped\">")?;
+    let p = p
+        .split_once("</p>")?
+        .0
+        .replace("<code>", "")
+        .replace("</code>", "");
+    Some(p.split(" (about").next()?.to_string())
+}
+
+/// The run's page of a planted register fault carries the divergence as the terminal report
+/// gives it (the differing field with both values, the operands and the result `d` decoded),
+/// names the RTL module that drives the field, folds the bins under a summary line, and says,
+/// as the terminal and the JSON do, after how many of the run's operations it stopped; the
+/// `--max-divergences` it proposes runs to the end; the operations coverage sampled are the
+/// ones the summary counts.
+#[test]
+fn the_run_page_carries_the_divergence_and_where_the_run_stopped() {
+    use ptxfma_cosim::outputs::html::esc;
+    let dir = scratch("html-divergence");
+    let page = dir.join("run.html");
+    let cov = dir.join("cov.json");
+    let args = [
+        "--rtl",
+        "fault_sticky_rz",
+        "--filter",
+        "f32,f64",
+        "--count",
+        "20000",
+        "--seed",
+        "11",
+        "--coverage",
+        cov.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ];
+    let (code, out, err, r) = run_json::<RunResult>(&dir, &dir.join("r.json"), &args);
+    assert_eq!(code, 1, "{out}{err}");
+    let d = the_divergence(&r);
+    let html = std::fs::read_to_string(&page).unwrap();
+    page_links(&html);
+    let card = inside(&html, "<div class=\"div\" id=\"sig0\">", "<details>");
+
+    // The field, as the report prints it: `NAME [W bits]: expected X, actual Y`.
+    let field = report_line(&out, "field");
+    let (name, values) = field.split_once(" [").unwrap();
+    let (expected, actual) = values
+        .split_once("]: expected ")
+        .unwrap()
+        .1
+        .split_once(", actual ")
+        .unwrap();
+    assert_eq!(name, d.field);
+    assert!(
+        card.contains(&format!("<code>{}</code>", esc(name))),
+        "{card}"
+    );
+    for v in [expected, actual] {
+        assert!(card.contains(&format!(">{}</code>", esc(v))), "{v}: {card}");
+    }
+    assert_ne!(expected, actual);
+    // The operands and the result, decoded as the report decodes them.
+    let a = report_line(&out, "operands");
+    let b = report_line(&out, "b =");
+    let c = report_line(&out, "c =");
+    for operand in [a.to_string(), format!("b = {b}"), format!("c = {c}")] {
+        assert!(operand.contains('('), "not decoded: {operand}");
+        assert!(card.contains(&esc(&operand)), "{operand}: {card}");
+    }
+    let result = report_line(&out, "result d");
+    let (e, rest) = result
+        .strip_prefix("expected ")
+        .unwrap()
+        .split_once(", actual ")
+        .unwrap();
+    let a = rest.split("   (").next().unwrap();
+    for v in [e, a] {
+        assert!(card.contains(&esc(v)), "{v}: {card}");
+    }
+    assert!(card.contains(&esc(&d.instruction)), "{card}");
+    // The driver of the field: the aligner's sticky (read from the sources), and the line
+    // the planted fault's define adds.
+    assert!(
+        card.contains("RTL driving s1_q.") || card.contains("RTL driving s2_q."),
+        "{card}"
+    );
+    assert!(card.contains("FAULT_STICKY_RZ"), "{card}");
+    for l in &d.reproduce {
+        assert!(card.contains(&esc(l)), "{l}");
+    }
+
+    // The bins: folded under one summary line, every unhit row inside it.
+    let folded = inside(&html, "<details id=\"thinnest\">", "</details>");
+    assert!(folded.contains("<summary>"), "{folded}");
+    let unhit = html.matches("class=\"unhit\"").count();
+    assert!(unhit > 0);
+    assert_eq!(folded.matches("class=\"unhit\"").count(), unhit);
+
+    // Where it stopped: N operations compared (the summary's total) of the 20000.
+    let st = r
+        .stopped
+        .as_ref()
+        .expect("the run stopped at its first divergence");
+    let total: u64 = report_line(&out, "total")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(st.operations, total);
+    assert_eq!(st.operations, r.total_vectors());
+    assert!(st.operations < 20_000);
+    assert_eq!(st.planned, 20_000);
+    let line = format!(
+        "stopped at the first divergence after {total} of 20000 operations; \
+         `--max-divergences {}` runs on",
+        st.run_on
+    );
+    assert!(out.contains(&line), "{line}\n{out}");
+    assert_eq!(stopped_paragraph(&html), Some(line.replace('`', "")));
+    // The last lines printed are the summary: the stopped line, then the verdict.
+    let last: Vec<&str> = out.lines().rev().take(2).collect();
+    assert!(last[0].starts_with("FAILED"), "{out}");
+    assert!(last[1].starts_with("stopped at"), "{out}");
+    // The operations coverage sampled are the ones compared.
+    let sampled = r.coverage.as_ref().unwrap().operations();
+    assert_eq!(sampled, total);
+    assert!(
+        out.contains(&format!(", {total} operations;")),
+        "the coverage line:\n{out}"
+    );
+
+    // The proposed --max-divergences runs to the end: nothing says it stopped.
+    let k = st.run_on.to_string();
+    let mut on = args.to_vec();
+    on.extend(["--max-divergences", &k]);
+    let (code, out, err, r) = run_json::<RunResult>(&dir, &dir.join("on.json"), &on);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(r.stopped, None);
+    assert_eq!(r.total_vectors(), 20_000);
+    assert_eq!(r.coverage.as_ref().unwrap().operations(), 20_000);
+    assert!(r.divergence_count() > 1);
+    assert!(!out.contains("stopped at"), "{out}");
+    assert_eq!(
+        stopped_paragraph(&std::fs::read_to_string(&page).unwrap()),
+        None
+    );
 }

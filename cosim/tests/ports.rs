@@ -125,6 +125,8 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
     let dir = scratch("ports-fault");
     let json = dir.join("r.json");
     let junit = dir.join("r.xml");
+    let page = dir.join("r.html");
+    let cov = dir.join("cov.json");
     let (code, out, err) = ports_f32(
         &dir,
         "alt_fault",
@@ -139,6 +141,10 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
             json.to_str().unwrap(),
             "--junit",
             junit.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+            "--coverage",
+            cov.to_str().unwrap(),
         ],
     );
     assert_eq!(code, 1, "the fault was not caught:\n{out}{err}");
@@ -183,6 +189,7 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
     assert_eq!(res.divergences[0].waveform_mismatch_time, Some(r.edge_time));
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("ports out_d_o | f32 | fma.rp"), "{xml}");
+    the_page_carries_the_ports_divergence(&out, &res, &r, &page);
 
     // The waveform holds the design's own hierarchy; at the marked edge its result port shows
     // the wrong result.
@@ -223,6 +230,78 @@ fn the_injected_fault_is_caught_with_report_json_junit_and_waveform() {
     assert_eq!(
         ascii(&v.value_at(&["cosim"], "in_instr", issue)),
         r.instruction.split_whitespace().next().unwrap()
+    );
+}
+
+/// The run's page holds the first divergence as the report gives it: the issue and retire
+/// cycles, the operands and both results decoded; it says, as the terminal and the JSON do,
+/// where the run stopped; the coverage sampled the operations compared.
+fn the_page_carries_the_ports_divergence(
+    out: &str,
+    res: &RunResult,
+    r: &Report,
+    page: &std::path::Path,
+) {
+    use ptxfma_cosim::outputs::html::esc;
+    let html = std::fs::read_to_string(page).unwrap();
+    let from = html
+        .find("<div class=\"div\" id=\"sig0\">")
+        .expect("a card");
+    let card = &html[from..from + html[from..].find("<details>").unwrap()];
+    let line = |label: &str| -> String {
+        out.lines()
+            .map(str::trim_start)
+            .find_map(|l| l.strip_prefix(label))
+            .unwrap_or_else(|| panic!("no `{label}` line"))
+            .trim()
+            .to_string()
+    };
+    assert!(
+        card.contains(&format!(
+            "issued {}, retired {} (latency 5; bound 64)",
+            r.issued, r.retired_cycle
+        )),
+        "{card}"
+    );
+    let result = line("result d");
+    let (e, a) = result
+        .strip_prefix("expected ")
+        .unwrap()
+        .split_once(", retired ")
+        .unwrap();
+    assert!(e.starts_with(&format!("{:#010x} (", r.expected)), "{e}");
+    assert!(a.starts_with(&format!("{:#010x} (", r.retired)), "{a}");
+    for v in [e, a] {
+        assert!(card.contains(&esc(v)), "{v}: {card}");
+    }
+    for op in [
+        line("operands"),
+        format!("b = {}", line("b =")),
+        format!("c = {}", line("c =")),
+    ] {
+        assert!(card.contains(&esc(&op)), "{op}: {card}");
+    }
+    let st = res.stopped.as_ref().expect("stopped at 20 divergences");
+    assert_eq!((st.divergences, st.planned), (20, 20_000));
+    assert_eq!(st.operations, res.total_vectors());
+    let stopped = format!(
+        "stopped at 20 divergences (--max-divergences 20) after {} of 20000 operations; \
+         `--max-divergences 20000` runs on",
+        st.operations
+    );
+    assert!(out.contains(&stopped), "{stopped}\n{out}");
+    let para = html
+        .split_once("<p class=\"stopped\">")
+        .and_then(|(_, p)| p.split_once("</p>"))
+        .map(|(p, _)| p.replace("<code>", "").replace("</code>", ""));
+    assert!(
+        para.as_deref()
+            .is_some_and(|p| p.starts_with(&esc(&stopped.replace('`', "")))),
+        "{para:?}"
+    );
+    assert_eq!(
+        res.coverage.as_ref().unwrap().operations(),
+        res.total_vectors()
     );
 }
 

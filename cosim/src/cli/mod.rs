@@ -404,6 +404,9 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
         );
     }
     println!("\n{}", merged.table());
+    if let Some(line) = merged.stopped_line() {
+        println!("{line}");
+    }
     println!("{}", merged.verdict());
     if let Some(p) = &a.json {
         merged.write_json(p)?;

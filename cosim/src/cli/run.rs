@@ -56,7 +56,8 @@ pub struct Args {
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Divergent operations to collect before stopping (grouped by signature).
-    #[arg(long, default_value = "1", value_parser = in_range(1, 1_000_000))]
+    #[arg(long, default_value = "1",
+          value_parser = in_range(1, crate::outputs::results::MAX_DIVERGENCES as u64))]
     max_divergences: u64,
     /// Divergences listed per signature in the report, the JSON and the JUnit XML (the first
     /// N, in chunk and cycle order); every divergence is still counted.
@@ -79,15 +80,21 @@ pub struct Args {
     /// Write JUnit XML (a testsuite per family, a testcase per chunk).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// Write the run as one self-contained HTML page: parameters and the command that
-    /// reproduces it, families, divergences with links to their waveforms, the coverage
-    /// closure curve, the thinnest bins, throughput per worker (samples coverage).
+    /// Write the run as one self-contained HTML page: the verdict and where the run stopped,
+    /// each divergence signature's first divergence (fields, operands and results decoded,
+    /// the RTL module driving the field, replay commands, waveform links), parameters and the
+    /// command that reproduces it, families, the coverage closure curve, the thinnest bins,
+    /// throughput per worker (samples coverage).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// Sample functional coverage (docs/coverage.md), print its summary and write the counts
+    /// Sample functional coverage (docs/coverage.md), print its headline and write the counts
     /// to FILE (`fma-cosim coverage FILE` reports them); the JSON result carries them too.
     #[arg(long, value_name = "FILE")]
     coverage: Option<PathBuf>,
+    /// With --coverage: print the per-group coverage table too (before the summary, which
+    /// stays last); without it one line says what was hit.
+    #[arg(long, requires = "coverage")]
+    coverage_table: bool,
     /// Draw the RTL's initial state (every flop before the reset) at random, from a seed derived
     /// from SEED and the chunk (`+verilator+rand+reset+2`): a result that changes shows a flop
     /// the reset does not clear. Only with a variant Verilated with --x-initial unique
@@ -461,15 +468,25 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
         result.interrupted = true;
         result.passed = false;
     }
+    result.note_stop(plan.chunks.iter().map(|c| c.ops).sum());
+    // The summary comes last, so that a terminal shows it with the divergence report above it:
+    // the coverage table (when asked for) before it, the coverage in one line within it.
+    if let (Some(c), true) = (&result.coverage, a.coverage_table) {
+        print!("\n{}", crate::outputs::coverage_text::summary(c));
+    }
     println!("\n{}", result.table());
     if interrupted {
         println!("interrupted: the summary covers the part that ran");
     }
     if let (Some(c), Some(p)) = (&result.coverage, &a.coverage) {
         println!(
-            "functional coverage ({} operations sampled):\n{}",
-            c.operations(),
-            crate::outputs::coverage_text::summary(c)
+            "{}",
+            crate::outputs::coverage_text::run_line(
+                c,
+                result.totals().vectors,
+                &result.params.golden,
+                (!a.coverage_table).then_some(p.as_path())
+            )
         );
         c.write_json(p)?;
     }
@@ -478,6 +495,9 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
             "note: the RTL started from random initial state (--random-init {seed}); replays and \
              waveforms start from zeros, so rerun this command to reproduce"
         );
+    }
+    if let Some(line) = result.stopped_line() {
+        println!("{line}");
     }
     println!("{}", result.verdict());
     // Renamed into place together, after which a second Ctrl-C no longer makes the exit status

@@ -196,12 +196,17 @@ impl<'c> Checker<'c> {
                 self.set_window(b, i, cycle);
             }
         }
+        let done = stop_at.unwrap_or(n);
+        // Only the cycles compared: coverage counts what the run checked, the operations the
+        // summary counts (not the rest of a batch after the divergence that stopped it).
         if let Some(w) = &mut self.subscriber {
-            for (inp, f) in b.inputs.iter().zip(b.expected.chunks_exact(frame::WORDS)) {
+            for (inp, f) in b.inputs[..done]
+                .iter()
+                .zip(b.expected.chunks_exact(frame::WORDS))
+            {
                 w.feed(inp, f);
             }
         }
-        let done = stop_at.unwrap_or(n);
         if self.cfg.retired {
             for f in self.actual[..done * frame::WORDS].chunks_exact(frame::WORDS) {
                 // The output ports lead the frame: valid, tag, d (low word first).

@@ -28,6 +28,64 @@ pub fn headline(t: &Totals, operations: u64) -> String {
     )
 }
 
+/// The one line `run` prints of its coverage: the headline, a note where its operations are
+/// not the ones the summary table counts (`compared`), and, with `file`, where the per-group
+/// table is.
+pub fn run_line(
+    c: &Coverage,
+    compared: u64,
+    golden: &str,
+    file: Option<&std::path::Path>,
+) -> String {
+    let mut s = format!(
+        "functional coverage: {}",
+        headline(&c.totals(), c.operations())
+    );
+    if let Some(note) = sampled_note(c, compared, golden) {
+        let _ = write!(s, "; {note}");
+    }
+    if let Some(f) = file {
+        let _ = write!(
+            s,
+            " (per group: --coverage-table, or `fma-cosim coverage {}`)",
+            f.display()
+        );
+    }
+    s
+}
+
+/// Why the operations the coverage counts differ from the `compared` ones the summary table
+/// counts; none when they are the same. Coverage samples the cycles the run compared, so they
+/// differ only where it samples nothing (a reference other than the model, whose stage
+/// registers it reads), where operations had a control word no instruction decodes to (counted
+/// apart), or in a merge whose shards ran chunks past its cut at `--max-divergences`.
+pub fn sampled_note(c: &Coverage, compared: u64, golden: &str) -> Option<String> {
+    let sampled = c.operations() + c.unspelled();
+    if sampled == 0 && compared > 0 && golden != "model" {
+        return Some(format!(
+            "nothing sampled: coverage reads the model's stage registers, and the reference is \
+             `{golden}`"
+        ));
+    }
+    if sampled == compared {
+        return (c.unspelled() > 0).then(|| {
+            format!(
+                "{} more operation(s) compared had a control word no instruction decodes to \
+                 (not binned)",
+                c.unspelled()
+            )
+        });
+    }
+    Some(format!(
+        "{sampled} operations sampled, {compared} compared{}",
+        if sampled > compared {
+            " (the shards ran chunks after the merge's cut at --max-divergences)"
+        } else {
+            ""
+        }
+    ))
+}
+
 /// The per-group table: bins hit / reachable, percent, unreachable bins (and those outside the
 /// run, when there are any); groups wholly outside the run are counted, not listed.
 pub fn summary(c: &Coverage) -> String {

@@ -7,6 +7,7 @@
 //! - [`results`]: the JSON results, their merge, JUnit XML and the text summary;
 //! - [`html`]: the run's page and the coverage page;
 //! - [`coverage_text`]: the coverage as text;
+//! - [`rtl_drivers`]: which RTL module drives a stage register's field, read from the sources;
 //! - [`rtlcov`]: RTL line and toggle coverage (`.dat` files: merge, figures).
 
 pub mod command;
@@ -14,5 +15,6 @@ pub mod coverage_text;
 pub mod html;
 pub mod report;
 pub mod results;
+pub mod rtl_drivers;
 pub mod rtlcov;
 pub mod waves;

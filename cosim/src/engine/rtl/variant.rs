@@ -25,7 +25,7 @@ mod meta {
     use super::VariantMeta;
     include!(concat!(env!("OUT_DIR"), "/rtl_meta.rs"));
 }
-pub use meta::{BUILDS, VARIANTS, VERILATOR_VERSION};
+pub use meta::{BUILDS, PIPE_SOURCES, VARIANTS, VERILATOR_VERSION};
 
 impl VariantMeta {
     /// Verilated with line and toggle coverage (`--coverage-*`): [`super::Rtl::write_coverage`] works.

@@ -1,9 +1,9 @@
 //! `run --html` / `merge --html`: a run on one self-contained page (inline CSS and SVG, no
-//! script, no network) that a lead can read to see whether the run is done: its parameters
-//! and the command that reproduces it, the per-family table, each divergence signature with its
-//! replay command and links to its waveform and save file, the coverage closure curve (reachable
-//! bins hit against operations, log scale, per family and in total), the thinnest and the unhit
-//! bins, and throughput per worker.
+//! script, no network) that a lead can read to see whether the run is done and what failed:
+//! its verdict and where it stopped, each divergence signature with its first divergence
+//! (`divergence.rs`), its parameters and the command that reproduces it, the per-family
+//! table, the coverage closure curve (reachable bins hit against operations, log scale, per family
+//! and in total), the thinnest and the unhit bins (folded), and throughput per worker.
 
 use super::esc;
 use std::fmt::Write as _;
@@ -21,6 +21,12 @@ th{border-bottom:1px solid #999}.num{text-align:right;font-variant-numeric:tabul
 code,pre{font-family:monospace;font-size:.92em}pre{background:#f4f4f4;padding:.5em;white-space:pre-wrap}
 .pass{color:#fff;background:#2a7a3a;padding:2px 8px}.fail{color:#fff;background:#b22;padding:2px 8px}
 .unhit{color:#b00}svg text{font-family:system-ui,sans-serif;font-size:12px}
+.stopped{background:#fff4d6;border-left:4px solid #d90;padding:.4em .8em}
+.div{border:1px solid #ccc;padding:.2em 1em .8em;margin:1em 0}.div h3{font-size:1em}
+.card>tbody>tr>th{white-space:nowrap;color:#555;font-weight:normal;border-bottom:none}
+.card>tbody>tr>*{border-top:1px solid #e4e4e4}.dim{color:#777}
+.bad{color:#b00;font-weight:bold}.fields td,.fields th{padding:0 8px}
+details>summary{cursor:pointer}
 ";
 
 /// Colours of the closure curves, in curve order (`total` is drawn black and thick).
@@ -80,7 +86,7 @@ fn every_bin(coverage_file: Option<&Path>) -> String {
 
 /// A link from the page at `page` to `target` (as the run printed it, relative to where it
 /// ran): relative when both are relative, else absolute.
-fn href(page: &Path, target: &str) -> String {
+pub(super) fn href(page: &Path, target: &str) -> String {
     let target = Path::new(target);
     let base = page.parent().unwrap_or(Path::new(""));
     let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
@@ -239,6 +245,16 @@ pub fn page(r: &RunResult, page: &Path, coverage_file: Option<&Path>) -> String 
         if r.passed { "pass" } else { "fail" },
         esc(&verdict)
     );
+    if let Some(line) = r.stopped_line() {
+        let _ = write!(
+            s,
+            "<p class=\"stopped\">{}</p>",
+            super::tick_code(&esc(&line))
+        );
+    }
+
+    // The divergences first: what a reader of a failed run came for.
+    super::divergence::section(&mut s, r, page);
 
     // Parameters and the command.
     let p = &r.params;
@@ -306,51 +322,11 @@ pub fn page(r: &RunResult, page: &Path, coverage_file: Option<&Path>) -> String 
         rate(v, t)
     );
 
-    // Divergences.
-    s.push_str("<h2>Divergences</h2>");
-    if r.signatures.is_empty() {
-        s.push_str("<p>None.</p>");
-    } else {
-        s.push_str(
-            "<table><tr><th class=\"num\">count</th><th>signature</th><th>replay</th>\
-             <th>waveform</th></tr>",
-        );
-        for g in &r.signatures {
-            let first = r
-                .divergences
-                .iter()
-                .find(|d| d.chunk == g.first_chunk && d.cycle == g.first_cycle);
-            let replay = first
-                .and_then(|d| d.reproduce.first())
-                .map_or(String::new(), |c| format!("<code>{}</code>", esc(c)));
-            let mut links = Vec::new();
-            if let Some(w) = &g.waveform {
-                links.push(format!("<a href=\"{}\">waveform</a>", esc(&href(page, w))));
-            }
-            if let Some(w) = &g.waveform_save {
-                links.push(format!(
-                    "<a href=\"{}\">GTKWave save file</a> (<code>{}</code>)",
-                    esc(&href(page, w)),
-                    esc(&ShellCommand::new("gtkwave").arg(w.as_str()).to_string())
-                ));
-            }
-            let _ = write!(
-                s,
-                "<tr><td class=\"num\">{}</td><td><code>{}</code></td><td>{replay}</td>\
-                 <td>{}</td></tr>",
-                g.count,
-                esc(&g.signature),
-                links.join("<br/>")
-            );
-        }
-        s.push_str("</table>");
-    }
-
     // Coverage.
     s.push_str("<h2>Coverage closure</h2>");
     match &r.coverage {
         None => s.push_str("<p>No coverage was sampled.</p>"),
-        Some(c) => coverage_section(&mut s, c, coverage_file),
+        Some(c) => coverage_section(&mut s, c, r, coverage_file),
     }
 
     // Throughput.
@@ -369,7 +345,7 @@ pub fn page(r: &RunResult, page: &Path, coverage_file: Option<&Path>) -> String 
     s
 }
 
-fn coverage_section(s: &mut String, c: &Coverage, coverage_file: Option<&Path>) {
+fn coverage_section(s: &mut String, c: &Coverage, r: &RunResult, coverage_file: Option<&Path>) {
     let closure = c.closure();
     let n = closure.curves.len();
     let (hit, of) = closure
@@ -378,11 +354,13 @@ fn coverage_section(s: &mut String, c: &Coverage, coverage_file: Option<&Path>) 
         .map_or((0, 0), |p| (p.1[n - 1], closure.reachable[n - 1]));
     let _ = write!(
         s,
-        "<p>{}.</p>",
+        "<p>{}{}.</p>",
         esc(&crate::outputs::coverage_text::headline(
             &c.totals(),
             c.operations()
-        ))
+        )),
+        crate::outputs::coverage_text::sampled_note(c, r.totals().vectors, &r.params.golden)
+            .map_or(String::new(), |n| format!("; {}", esc(&n)))
     );
     let _ = write!(
         s,
@@ -422,7 +400,21 @@ fn coverage_section(s: &mut String, c: &Coverage, coverage_file: Option<&Path>) 
         .collect();
     thin.sort_by_key(|r| r.hits);
     thin.truncate(THINNEST);
-    s.push_str("<h2>Thinnest bins</h2><table><tr><th class=\"num\">hits</th><th>group</th><th>bin</th></tr>");
+    // Folded: a hundred rows would bury the rest of the page.
+    let _ = write!(
+        s,
+        "<h2>Thinnest bins</h2><details id=\"thinnest\"><summary>{} reachable bin(s) unhit, \
+         and the {} least hit{}: {} row(s)</summary><table><tr><th class=\"num\">hits</th>\
+         <th>group</th><th>bin</th></tr>",
+        unhit.len(),
+        thin.len(),
+        match (thin.first(), thin.last()) {
+            (Some(a), Some(b)) if a.hits == b.hits => format!(" ({} hit(s) each)", a.hits),
+            (Some(a), Some(b)) => format!(" ({} to {} hits)", a.hits, b.hits),
+            _ => String::new(),
+        },
+        unhit.len().min(UNHIT_SHOWN) + thin.len()
+    );
     for r in unhit.iter().take(UNHIT_SHOWN) {
         let _ = write!(
             s,
@@ -443,7 +435,7 @@ fn coverage_section(s: &mut String, c: &Coverage, coverage_file: Option<&Path>) 
     let _ = write!(
         s,
         "</table><p>{} reachable bin(s) unhit (listed first, in red{}), then the {} with the \
-         fewest hits; {}.</p>",
+         fewest hits; {}.</p></details>",
         unhit.len(),
         if unhit.len() > UNHIT_SHOWN {
             format!(", the first {UNHIT_SHOWN}")

@@ -190,5 +190,6 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
     }
     merged.problems = problems;
     merged.derive_totals();
+    merged.note_stop(merged.params.count);
     Ok(merged)
 }

@@ -252,10 +252,35 @@ pub struct RunResult {
     pub signatures: Vec<SignatureRow>,
     /// The first `params.max_examples` divergences of each signature, by chunk then cycle.
     pub divergences: Vec<DivergenceRow>,
+    /// Set when the run stopped at `params.max_divergences` before its planned end; null
+    /// when it ran to its end (or was interrupted: `interrupted`).
+    #[serde(default)]
+    pub stopped: Option<Stopped>,
     /// Functional coverage of the chunks that ran (`run --coverage`), merged by addition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coverage: Option<Coverage>,
 }
+
+/// Where a run stopped at `--max-divergences` ([`RunResult::note_stop`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stopped {
+    /// Divergences counted when it stopped (at least `params.max_divergences`).
+    pub divergences: usize,
+    /// Operations compared by then (the chunks' `vectors`).
+    pub operations: u64,
+    /// Operations the run (or the shard) planned.
+    pub planned: u64,
+    /// Divergences the whole run would give at the rate seen so far (rounded up).
+    pub expected: u64,
+    /// A `--max-divergences` that runs to the end: one per operation planned (a divergence
+    /// is one operation's), at most the option's largest, 1,000,000. Only the first
+    /// `--max-examples` of each signature are reported, so a large one costs memory, not
+    /// pages of output.
+    pub run_on: usize,
+}
+
+/// The largest `--max-divergences`.
+pub const MAX_DIVERGENCES: usize = 1_000_000;
 
 impl RunResult {
     /// A result with the totals (families, signatures, `passed`) derived from `chunks` (whose
@@ -292,10 +317,34 @@ impl RunResult {
             chunks,
             signatures: Vec::new(),
             divergences,
+            stopped: None,
             coverage: None,
         };
         r.derive_totals();
         r
+    }
+
+    /// Records whether the run stopped at `params.max_divergences` before the `planned`
+    /// operations (the run's `count`, or its shard's) were compared: it did when it counted
+    /// that many divergences with operations left, and was not interrupted.
+    pub fn note_stop(&mut self, planned: u64) {
+        let operations = self.totals().vectors;
+        let divergences = self.divergence_count();
+        self.stopped = (divergences >= self.params.max_divergences
+            && divergences > 0
+            && operations < planned
+            && !self.interrupted)
+            .then(|| {
+                let expected =
+                    (divergences as f64 * planned as f64 / operations.max(1) as f64).ceil();
+                Stopped {
+                    divergences,
+                    operations,
+                    planned,
+                    expected: expected as u64,
+                    run_on: planned.min(MAX_DIVERGENCES as u64) as usize,
+                }
+            });
     }
 
     /// Recomputes families, signatures, `interrupted` and `passed` from chunks and divergences.

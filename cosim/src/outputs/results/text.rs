@@ -82,6 +82,25 @@ impl RunResult {
         s
     }
 
+    /// The line that says the run stopped at `--max-divergences` before its end, and what
+    /// runs on; none when it ran to its end.
+    pub fn stopped_line(&self) -> Option<String> {
+        let st = self.stopped.as_ref()?;
+        let at = if st.divergences == 1 {
+            "at the first divergence".to_string()
+        } else {
+            format!(
+                "at {} divergences (--max-divergences {})",
+                st.divergences, self.params.max_divergences
+            )
+        };
+        Some(format!(
+            "stopped {at} after {} of {} operations; `--max-divergences {}` runs on (about {} \
+             divergence(s) in the whole run at this rate)",
+            st.operations, st.planned, st.run_on, st.expected
+        ))
+    }
+
     /// The verdict line.
     pub fn verdict(&self) -> String {
         let div = self.divergence_count();
