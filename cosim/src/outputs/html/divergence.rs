@@ -148,10 +148,12 @@ fn card(s: &mut String, r: &RunResult, g: &SignatureRow, d: &DivergenceRow, page
     }
     if let Some(w) = &g.waveform_save {
         links.push(format!(
-            "<a href=\"{}\">GTKWave save file</a> (<code>gtkwave {}</code>: opens on the \
+            "<a href=\"{}\">GTKWave save file</a> (<code>{}</code>: opens on the \
              divergence)",
             esc(&href(page, w)),
-            esc(w)
+            esc(&crate::outputs::command::ShellCommand::new("gtkwave")
+                .arg(w.as_str())
+                .to_string())
         ));
     }
     if !links.is_empty() {
