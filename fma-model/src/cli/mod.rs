@@ -14,6 +14,7 @@ use std::ffi::OsString;
 use clap::Parser;
 
 use clap::error::ErrorKind;
+use ptxfma_cli_common::stdio::{self, Stream};
 use ptxfma_cli_common::usage::usage_error;
 
 const ABOUT: &str =
@@ -101,14 +102,15 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
         Ok(Command::Check(a)) => check::main(a),
         Ok(Command::Silicon(a)) => silicon::main(a),
         Ok(Command::GenRtlPkg(a)) => gen_rtl_pkg::main(a),
-        Err(Stop::Info(e)) => {
-            // A closed stdout has nothing to report; with SIGPIPE at its default this process
-            // is gone before this returns anyway.
-            let _ = e.print();
-            0
-        }
+        Err(Stop::Info(e)) => match stdio::printed_by(Stream::Out, || e.print()) {
+            Ok(()) => 0,
+            Err(e) => {
+                stdio::report(&[format!("error: {e}")]);
+                2
+            }
+        },
         Err(Stop::Usage(msg)) => {
-            eprintln!("error: {msg}");
+            stdio::report(&[format!("error: {msg}")]);
             2
         }
     }
