@@ -181,7 +181,13 @@ fn check_output_into_a_closed_pipe_ends_quietly() {
     let n = (MANY / 4).to_string();
     // A mismatch was found before the pipe closed: status 1.
     into_closed_pipe(
-        &["check", "--max-report", &n, "f32_mulAdd", p.to_str().unwrap()],
+        &[
+            "check",
+            "--max-report",
+            &n,
+            "f32_mulAdd",
+            p.to_str().unwrap(),
+        ],
         1,
     );
 }

@@ -43,7 +43,8 @@ Results are compared bit for bit, except that any NaN matches any NaN unless --s
 TestFloat's NaNs follow SoftFloat's x86 convention, PTX's do not. The flags are read but not
 compared: the model has no exception flags.
 
-Exit status: 0 no mismatch, 1 mismatches, 2 bad usage or unreadable/malformed input.";
+Exit status: 0 no mismatch, 1 mismatches, 2 bad usage, unreadable/malformed input or output
+that cannot be written.";
 
 /// Examples at the end of `fma-model check --help`.
 pub(super) const AFTER_HELP: &str = "\

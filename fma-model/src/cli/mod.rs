@@ -2,7 +2,8 @@
 //!
 //! [`main`] parses the command line with clap and hands the subcommand to [`eval`] or
 //! [`check`]. Every usage error is one line on stderr (`error: ...`) and exit status 2; help
-//! and version go to stdout with status 0.
+//! and version go to stdout with status 0. Output goes through `ptxfma_cli_common::stdio`: a
+//! write that fails is such an error too, a closed pipe ends a command quietly.
 
 pub mod check;
 pub mod eval;
@@ -28,7 +29,8 @@ Examples:
   fma-model check -rmin f64_mulAdd f64_mulAdd_rmin.txt.gz
 
 Run `fma-model eval --help` or `fma-model check --help` for the details of each.
-Exit status: 0 success, 1 a bad instruction or a mismatch, 2 bad usage or bad input.";
+Exit status: 0 success, 1 a bad instruction or a mismatch, 2 bad usage, bad input or output
+that cannot be written.";
 
 /// Help text is wrapped to the terminal, but no wider than this.
 const MAX_WIDTH: usize = 100;
