@@ -3,7 +3,10 @@
 //! - [`usage`]: one-line wording of a clap error, so that every command words and quotes a bad
 //!   command line alike (clap);
 //! - [`testfloat`]: the Berkeley TestFloat vector reader (plain or gzipped, flate2), so that
-//!   `fma-model check` and `fma-cosim run --testfloat` read a corpus the same way.
+//!   `fma-model check` and `fma-cosim run --testfloat` read a corpus the same way;
+//! - [`stdio`]: standard output and error written so that no write crashes a command (a full
+//!   disk, a closed stream, a closed pipe), and the one place an error line is printed.
 
+pub mod stdio;
 pub mod testfloat;
 pub mod usage;

@@ -68,6 +68,17 @@ pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
         {
             format!("`{a}` given more than once")
         }
+        // clap lists several conflicting arguments on lines of their own.
+        (ErrorKind::ArgumentConflict, Some(a), _) => match e.get(ContextKind::PriorArg) {
+            Some(ContextValue::Strings(v)) if !v.is_empty() => format!(
+                "the argument '{a}' cannot be used with {}",
+                v.iter()
+                    .map(|o| format!("'{o}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => clap_first_line(e),
+        },
         (ErrorKind::MissingRequiredArgument, _, _) => format!(
             "missing {}",
             list(ContextKind::InvalidArg).unwrap_or_else(|| "a required argument".into())
@@ -84,12 +95,19 @@ pub fn usage_error(e: &clap::Error, args: &[OsString]) -> String {
 }
 
 /// The first line of clap's message, without its `error: ` prefix, for the kinds
-/// [`usage_error`] does not word itself.
+/// [`usage_error`] does not word itself; a line that ends in `:` is followed by the indented
+/// lines of its list, joined to it, so that the line is whole.
 fn clap_first_line(e: &clap::Error) -> String {
     let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or_default();
-    quote::quote_cut(
-        first.strip_prefix("error: ").unwrap_or(first),
-        quote::MESSAGE_MAX,
-    )
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if line.ends_with(':') {
+        let items: Vec<&str> = lines
+            .take_while(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        line = format!("{} {}", line, items.join(", "));
+    }
+    quote::quote_cut(line.trim_end(), quote::MESSAGE_MAX)
 }

@@ -49,3 +49,10 @@ impl Error {
         Error::Msg(msg.into())
     }
 }
+
+/// A failed write to standard output or error is the command's error (exit 2).
+impl From<ptxfma_cli_common::stdio::WriteError> for Error {
+    fn from(e: ptxfma_cli_common::stdio::WriteError) -> Error {
+        Error::new(e.to_string())
+    }
+}

@@ -12,6 +12,9 @@ use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use ptxfma_cli_common::errln;
+use ptxfma_cli_common::stdio::WriteError;
+
 use crate::engine::regress::Progress;
 
 /// How progress is shown.
@@ -29,7 +32,14 @@ pub enum Mode {
 const LINE_EVERY: Duration = Duration::from_secs(10);
 
 /// Watches `p` until `done()` says the run is over, showing progress of `total` operations.
-pub fn watch(p: &Progress, total: u64, mode: Mode, done: impl Fn() -> bool) {
+/// A progress line that cannot be written stops the run (as Ctrl-C does) and is its error:
+/// stderr is full or closed, and the run's last word would be lost too.
+pub fn watch(
+    p: &Progress,
+    total: u64,
+    mode: Mode,
+    done: impl Fn() -> bool,
+) -> Result<(), WriteError> {
     let mode = match mode {
         Mode::Auto if std::io::stderr().is_terminal() => Mode::Bar,
         Mode::Auto => Mode::Lines,
@@ -47,6 +57,7 @@ pub fn watch(p: &Progress, total: u64, mode: Mode, done: impl Fn() -> bool) {
         b
     });
     let mut last_line = Instant::now();
+    let mut failed = None;
     while !done() {
         std::thread::sleep(Duration::from_millis(100));
         let ops = p.done.load(Ordering::Relaxed);
@@ -54,7 +65,7 @@ pub fn watch(p: &Progress, total: u64, mode: Mode, done: impl Fn() -> bool) {
         if let Some(b) = &bar {
             b.set_position(ops);
             b.set_message(format!("{div} divergence(s)"));
-        } else if mode == Mode::Lines && last_line.elapsed() >= LINE_EVERY {
+        } else if mode == Mode::Lines && failed.is_none() && last_line.elapsed() >= LINE_EVERY {
             last_line = Instant::now();
             let secs = t0.elapsed().as_secs_f64();
             let rate = ops as f64 / secs;
@@ -63,16 +74,21 @@ pub fn watch(p: &Progress, total: u64, mode: Mode, done: impl Fn() -> bool) {
             } else {
                 "-".into()
             };
-            eprintln!(
+            let line = errln!(
                 "progress: {ops}/{total} operations ({:.1}%), {rate:.0} ops/s, ETA {eta}, \
                  {div} divergence(s)",
                 100.0 * ops as f64 / total.max(1) as f64
             );
+            if let Err(e) = line {
+                p.stop.store(true, Ordering::SeqCst);
+                failed = Some(e);
+            }
         }
     }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    failed.map_or(Ok(()), Err)
 }
 
 /// The stop flag Ctrl-C sets, installed once per process.
@@ -86,10 +102,12 @@ pub fn on_interrupt(p: &'static Progress) {
                 crate::temporary::exit_now(130);
                 return;
             }
-            eprintln!("\ninterrupted: finishing the current batches (Ctrl-C again to quit now)");
+            // Nothing to do about a stderr that cannot take it: the run ends as interrupted.
+            let _ =
+                errln!("\ninterrupted: finishing the current batches (Ctrl-C again to quit now)");
         });
         if let Err(e) = r {
-            eprintln!("warning: Ctrl-C will not stop the run cleanly: {e}");
+            let _ = errln!("warning: Ctrl-C will not stop the run cleanly: {e}");
         }
     });
 }

@@ -10,6 +10,12 @@
 //! creation waits for the lock until the process is gone: no thread can create a file after
 //! the removal and before the exit. Writing to a file already open needs no lock: after the
 //! removal it writes to an unlinked file.
+//!
+//! A process killed outright (SIGKILL, a lost node) removes nothing. Its temporaries are named
+//! `.NAME.WHAT<pid>@<host>` ([`Temporary::beside`]), so the next run that writes to the same
+//! directory on the same host removes those whose process is gone ([`sweep`]); the host keeps a
+//! run on another machine sharing the directory (a farm's shards) from taking a live run's
+//! temporary for a dead one.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -23,12 +29,15 @@ use crate::Error;
 struct Registry {
     files: Vec<PathBuf>,
     finished: bool,
+    /// Directories [`sweep`] has cleared of dead runs' temporaries.
+    swept: Vec<PathBuf>,
 }
 
 fn registry() -> MutexGuard<'static, Registry> {
     static R: Mutex<Registry> = Mutex::new(Registry {
         files: Vec::new(),
         finished: false,
+        swept: Vec::new(),
     });
     // A panic elsewhere leaves the list as valid as before it.
     R.lock().unwrap_or_else(|p| p.into_inner())
@@ -52,13 +61,18 @@ impl Temporary {
         }
     }
 
-    /// Registers `.NAME.WHAT<pid>` beside `dest`, whose file name is `NAME`: hidden, in the same
-    /// file system (so renaming it onto `dest` is atomic), and no other process's.
+    /// Registers `.NAME.WHAT<pid>@<host>` beside `dest`, whose file name is `NAME`: hidden, in
+    /// the same file system (so renaming it onto `dest` is atomic), and no other process's.
+    /// `what` ends in `tmp`, the mark [`sweep`] knows a temporary by. The directory is first
+    /// cleared of dead runs' temporaries.
     pub fn beside(dest: &Path, what: &str) -> Temporary {
+        debug_assert!(what.ends_with(MARK), "{what}");
         let mut name = OsString::from(".");
         name.push(dest.file_name().unwrap_or_default());
-        name.push(format!(".{what}{}", std::process::id()));
-        Temporary::new(dest.with_file_name(name))
+        name.push(format!(".{what}{}@{}", std::process::id(), host()));
+        let path = dest.with_file_name(name);
+        sweep(path.parent().unwrap_or(Path::new("")));
+        Temporary::new(path)
     }
 
     pub fn path(&self) -> &Path {
@@ -97,6 +111,100 @@ impl Drop for Temporary {
         }
         if let Some(i) = r.files.iter().position(|p| p == &self.path) {
             r.files.swap_remove(i);
+        }
+    }
+}
+
+/// How every temporary's `WHAT` ends ([`Temporary::beside`]).
+const MARK: &str = "tmp";
+
+/// This host's name as temporaries carry it: the characters a file name keeps as they are.
+fn host() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let mut buf = [0u8; 256];
+        #[cfg(unix)]
+        // SAFETY: the buffer is writable for its whole length; the name is cut at its NUL.
+        let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+        #[cfg(not(unix))]
+        let ok = false;
+        let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        let name: String = buf[..len]
+            .iter()
+            .map(|&b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' => b as char,
+                _ => '_',
+            })
+            .collect();
+        if ok && !name.is_empty() {
+            name
+        } else {
+            "localhost".into()
+        }
+    })
+}
+
+/// The process id in `name` when it is a temporary of this host
+/// (`.NAME.WHAT<pid>@<host>`, `WHAT` ending in [`MARK`]).
+fn owner(name: &str) -> Option<u32> {
+    let (left, at) = name.strip_prefix('.')?.rsplit_once('@')?;
+    if at != host() {
+        return None;
+    }
+    let digits = left.len() - left.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (rest, pid) = left.split_at(left.len() - digits);
+    let (file, _what) = rest.strip_suffix(MARK)?.rsplit_once('.')?;
+    if file.is_empty() {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether process `pid` exists (on this host); a process of another user counts.
+fn alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return true;
+        };
+        // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    true
+}
+
+/// Removes from `dir` the temporaries of this host's processes that are gone (killed before
+/// they could remove them), once per directory per process. Only regular files named as
+/// [`Temporary::beside`] names them; anything that cannot be read or removed is left.
+pub fn sweep(dir: &Path) {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    {
+        let mut r = registry();
+        if r.swept.contains(&key) {
+            return;
+        }
+        r.swept.push(key);
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(owner) else {
+            continue;
+        };
+        if e.file_type().is_ok_and(|t| t.is_file()) && !alive(pid) {
+            let _ = fs::remove_file(e.path());
         }
     }
 }
@@ -183,4 +291,38 @@ pub fn exit_now(code: i32) {
     }
     #[cfg(not(unix))]
     std::process::exit(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_temporary_is_known_by_its_name_and_host() {
+        let h = host();
+        let t = Temporary::beside(Path::new("/nonexistent/out.json"), "tmp");
+        let name = t.path().file_name().unwrap().to_str().unwrap().to_string();
+        assert_eq!(owner(&name), Some(std::process::id()), "{name}");
+        assert_eq!(owner(&format!(".w.vcd.rtl.tmp42@{h}")), Some(42));
+        assert_eq!(owner(&format!(".fma-cosim-probe.tmp7@{h}")), Some(7));
+        for not in [
+            format!(".out.json.tmp42@{h}x"),
+            format!("out.json.tmp42@{h}"),
+            format!(".out.json.tmp@{h}"),
+            format!(".tmp42@{h}"),
+            format!(".out.json.bak42@{h}"),
+            ".out.json.tmp42".to_string(),
+        ] {
+            assert_eq!(owner(&not), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn this_process_is_alive_and_a_reaped_child_is_not() {
+        assert!(alive(std::process::id()));
+        let mut c = std::process::Command::new("true").spawn().unwrap();
+        let pid = c.id();
+        c.wait().unwrap();
+        assert!(!alive(pid));
+    }
 }

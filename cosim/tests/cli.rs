@@ -130,8 +130,21 @@ fn bad_numbers_ranges_and_lists_are_one_line_errors() {
         "expected `model` or `rtl:<variant>`",
     );
     rejects(&["walk"], "unknown command `walk`");
-    rejects(&[], "fma-cosim --help");
     rejects(&["merge"], "missing");
+}
+
+/// No command (or `dut` without its own) prints the usage as `--help` does, but on stderr and
+/// with status 2.
+#[test]
+fn no_command_prints_the_usage_on_stderr_with_status_2() {
+    for (none, help) in [(&[][..], &["--help"][..]), (&["dut"], &["dut", "--help"])] {
+        let (_, usage, _) = cosim(help);
+        let (code, out, err) = cosim(none);
+        assert_eq!(code, 2, "{none:?}: {err}");
+        assert!(out.is_empty(), "{none:?}: {out}");
+        assert!(err.contains("Usage: fma-cosim"), "{none:?}: {err}");
+        assert_eq!(err, usage, "{none:?}");
+    }
 }
 
 #[test]
@@ -152,9 +165,19 @@ fn replay_checks_its_stream_before_running() {
     );
     rejects(&replay("0x8000000", ZEROS, &[]), "wider than 27 bits");
     rejects(&replay("fma.rx.f32", ZEROS, &[]), "--ctrl");
+    // A word no instruction encodes to: a reserved code (`kind` 7), or fields no instruction
+    // sets together (f32 with vmad's negation of a*b), as the model's rule judges them.
+    use ptxfma_model::ctrl::{legal::is_legal, Ctrl};
+    rejects(&replay("0x7ffffff", ZEROS, &[]), "field `kind` holds 7");
+    assert!(is_legal(&Ctrl::decode(0x9)) && !is_legal(&Ctrl::decode(0x1000)));
+    rejects(
+        &replay("0x1000", ZEROS, &[]),
+        "no PTX instruction encodes to",
+    );
+    // clap lists several conflicting options on lines of their own: the line names them all.
     rejects(
         &replay("0x9", ZEROS, &["--seed", "1"]),
-        "cannot be used with",
+        "'--seed <SEED>' cannot be used with '--ctrl <CTRL>', '--a <A>', '--b <B>', '--c <C>'",
     );
     // A drain cycle is not reported as an operation.
     let fams = ptxfma_cosim::engine::stream::Families::parse("vmad").unwrap();

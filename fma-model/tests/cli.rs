@@ -119,10 +119,10 @@ fn non_utf8_arguments_are_a_one_line_error() {
 }
 
 /// Runs `fma-model args` with its stdout a pipe whose read end is closed before the program
-/// starts, so its first write fails. It must end quietly: by SIGPIPE, or with a status that is
-/// not a panic's 101.
+/// starts, so its first write fails (EPIPE). It must end quietly, with `status`: that of what
+/// it did before.
 #[cfg(unix)]
-fn into_closed_pipe(args: &[&str]) {
+fn into_closed_pipe(args: &[&str], status: i32) {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
     let o = Command::new(BIN)
@@ -132,20 +132,15 @@ fn into_closed_pipe(args: &[&str]) {
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    assert_quiet_end(&o, args);
+    assert_quiet_end(&o, args, status);
 }
 
+/// Nothing on stderr, and exit `status`.
 #[cfg(unix)]
-fn assert_quiet_end(o: &Output, what: &[&str]) {
-    use std::os::unix::process::ExitStatusExt;
+fn assert_quiet_end(o: &Output, what: &[&str], status: i32) {
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("panicked"), "{what:?}: {err}");
-    assert!(
-        o.status.success() || o.status.signal() == Some(libc::SIGPIPE),
-        "{what:?}: {:?}\n{err}",
-        o.status
-    );
-    assert_ne!(o.status.code(), Some(101), "{what:?}");
+    assert!(err.is_empty(), "{what:?}: {err}");
+    assert_eq!(o.status.code(), Some(status), "{what:?}");
 }
 
 /// Many lines of output: more than a pipe holds, so some write fails even if the reader was
@@ -155,10 +150,10 @@ const MANY: usize = 20_000;
 #[cfg(unix)]
 #[test]
 fn help_into_a_closed_pipe_ends_quietly() {
-    into_closed_pipe(&["eval", "--help"]);
-    into_closed_pipe(&["check", "--help"]);
-    into_closed_pipe(&["--help"]);
-    into_closed_pipe(&["--version"]);
+    into_closed_pipe(&["eval", "--help"], 0);
+    into_closed_pipe(&["check", "--help"], 0);
+    into_closed_pipe(&["--help"], 0);
+    into_closed_pipe(&["--version"], 0);
 }
 
 #[cfg(unix)]
@@ -167,7 +162,7 @@ fn eval_output_into_a_closed_pipe_ends_quietly() {
     let line = "fma.rn.f32 0x3f800000 0x40000000 0x3f800000";
     let mut args = vec!["eval"];
     args.extend(std::iter::repeat_n(line, MANY));
-    into_closed_pipe(&args);
+    into_closed_pipe(&args, 0);
 }
 
 #[cfg(unix)]
@@ -184,13 +179,17 @@ fn check_output_into_a_closed_pipe_ends_quietly() {
     }
     drop(f);
     let n = (MANY / 4).to_string();
-    into_closed_pipe(&[
-        "check",
-        "--max-report",
-        &n,
-        "f32_mulAdd",
-        p.to_str().unwrap(),
-    ]);
+    // A mismatch was found before the pipe closed: status 1.
+    into_closed_pipe(
+        &[
+            "check",
+            "--max-report",
+            &n,
+            "f32_mulAdd",
+            p.to_str().unwrap(),
+        ],
+        1,
+    );
 }
 
 /// The other way round: the reader goes away after the program started, as with `| head`.
@@ -206,7 +205,7 @@ fn reader_closing_after_start_ends_quietly() {
         .unwrap();
     drop(child.stdout.take());
     let o = child.wait_with_output().unwrap();
-    assert_quiet_end(&o, &["eval", "--help"]);
+    assert_quiet_end(&o, &["eval", "--help"], 0);
 
     let line = "fma.rn.f32 0x3f800000 0x40000000 0x3f800000";
     let mut child = Command::new(BIN)
@@ -219,7 +218,7 @@ fn reader_closing_after_start_ends_quietly() {
         .unwrap();
     drop(child.stdout.take());
     let o = child.wait_with_output().unwrap();
-    assert_quiet_end(&o, &["eval", "(many lines)"]);
-    // MANY results do not fit in a pipe: this one cannot have succeeded.
-    assert!(!o.status.success(), "{:?}", o.status);
+    // MANY results do not fit in a pipe, so some write met the closed pipe: the status is
+    // still that of the lines, all good.
+    assert_quiet_end(&o, &["eval", "(many lines)"], 0);
 }

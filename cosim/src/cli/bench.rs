@@ -2,6 +2,7 @@
 //! lockstep's scaling over workers. Ratios within one run, best of several interleaved rounds,
 //! so a busy neighbour on a shared machine does not decide them.
 
+use ptxfma_cli_common::outln;
 use std::time::Instant;
 
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
@@ -93,10 +94,10 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
     let enc: Vec<u64> = inputs.iter().flat_map(rtl::encode_input).collect();
     if a.spin_only {
         Rtl::new(&sides.rtl, false)?.spin(&enc, count)?;
-        println!(
+        outln!(
             "fma-cosim bench: stepped the RTL `{}` through {count} cycles",
             sides.rtl
-        );
+        )?;
         return Ok(0);
     }
     let design = match crate::engine::dut::record_of(&sides.rtl)? {
@@ -108,7 +109,7 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
         ),
         None => format!("RTL `{}`", sides.rtl),
     };
-    println!(
+    outln!(
         "fma-cosim bench: {count} operations, families {}, {design}, reference {}, {} cores",
         a.filter
             .0
@@ -118,8 +119,8 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
             .join(","),
         sides.golden,
         regress::placement::available_cores()
-    );
-    println!("  RTL builds: {}", rtl::variant::BUILDS);
+    )?;
+    outln!("  RTL builds: {}", rtl::variant::BUILDS)?;
 
     // 1. The RTL alone, stepped by a pure C++ loop: the limit for the co-simulation. A design
     // with a handshake is the exception: stepped raw it would ignore in_ready_o, so alone it
@@ -175,18 +176,18 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
     });
     match &model {
         Ok((alone, packed)) => {
-            println!("  model alone, best of {ROUNDS}      {alone:>12.0} ops/s");
-            println!("  model + frames, best of {ROUNDS}   {packed:>12.0} ops/s");
+            outln!("  model alone, best of {ROUNDS}      {alone:>12.0} ops/s")?;
+            outln!("  model + frames, best of {ROUNDS}   {packed:>12.0} ops/s")?;
             let ratio = packed / alone;
-            println!(
+            outln!(
                 "  frames / model alone        {ratio:.3}  {}",
                 verdict(ratio >= FRAMES_TARGET, &FRAMES_TARGET.to_string())
-            );
+            )?;
         }
-        Err(p) => println!(
+        Err(p) => outln!(
             "  model alone              n/a (the model panicked: {})",
             lockstep::panic_text(p)
-        ),
+        )?,
     }
 
     // 3. One lockstep stream, model on its own thread, in rounds alternating with the RTL alone.
@@ -203,14 +204,14 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
         let out = lockstep::run(&mut rtl, golden.as_mut(), cycles.iter().copied(), &cfg)?;
         best = best.max(out.cycles as f64 / out.seconds);
         if !out.divergences.is_empty() {
-            println!(
+            outln!(
                 "  note: the stream diverged after {} cycles; the rate covers those only",
                 out.cycles
-            );
+            )?;
             break;
         }
     }
-    println!(
+    outln!(
         "  RTL alone, best of {ROUNDS}    {rtl_rate:>12.0} ops/s  {}{}",
         verdict(rtl_rate >= RTL_TARGET, &format!("{} M", RTL_TARGET / 1e6)),
         if handshake {
@@ -218,13 +219,13 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
         } else {
             ""
         }
-    );
-    println!("  lockstep, best of {ROUNDS}     {best:>12.0} ops/s");
+    )?;
+    outln!("  lockstep, best of {ROUNDS}     {best:>12.0} ops/s")?;
     let ratio = best / rtl_rate;
-    println!(
+    outln!(
         "  co-simulation / RTL alone   {ratio:.3}  {}",
         verdict(ratio >= LOCKSTEP_TARGET, &LOCKSTEP_TARGET.to_string())
-    );
+    )?;
 
     // 4. Workers: the regression engine over chunks of the same run, one worker (model on its
     // own thread, and in the worker's thread) against --jobs workers (model in the worker's).
@@ -248,12 +249,12 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
         one_inline = one_inline.max(measure(1, Placement::Inline)?);
         many = many.max(measure(jobs, Placement::Inline)?);
     }
-    println!(
+    outln!(
         "  run --jobs 1, model on its own thread  {one_thread:>12.0} ops/s  (the default for \
          one job on a multi-core machine)"
-    );
-    println!("  run --jobs 1, model in the worker      {one_inline:>12.0} ops/s");
-    println!("  run --jobs {jobs}, model in each worker   {many:>12.0} ops/s");
+    )?;
+    outln!("  run --jobs 1, model in the worker      {one_inline:>12.0} ops/s")?;
+    outln!("  run --jobs {jobs}, model in each worker   {many:>12.0} ops/s")?;
     let scaling = many / one_inline;
     let verdict = if jobs < 2 {
         String::new()
@@ -262,11 +263,11 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
     } else {
         format!(": MISSED (target >= {:.1}x)", 0.9 * jobs as f64)
     };
-    println!("  scaling --jobs {jobs} / --jobs 1 (same worker)     {scaling:.2}x{verdict}");
-    println!(
+    outln!("  scaling --jobs {jobs} / --jobs 1 (same worker)     {scaling:.2}x{verdict}")?;
+    outln!(
         "  gain of --jobs {jobs} over the best single job   {:.2}x",
         many / one_thread.max(one_inline)
-    );
+    )?;
     Ok(0)
 }
 

@@ -1,5 +1,6 @@
 //! `fma-cosim coverage`: merges coverage files and reports them, uncovered bins first.
 
+use ptxfma_cli_common::{out, outln};
 use std::path::PathBuf;
 
 use crate::checks::coverage::Coverage;
@@ -40,6 +41,7 @@ fn pct(s: &str) -> Result<f64, String> {
 /// Prints the merged report; writes `--json` and `--html`. Exit status: 0, or 1 when
 /// `--fail-under` is not met or a bin declared unreachable was hit (a wrong declaration).
 pub fn coverage(a: Args) -> Result<u8, Error> {
+    super::distinct_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
     for p in [&a.json, &a.html].into_iter().flatten() {
         check_out_file(p, "output file")?;
     }
@@ -52,15 +54,15 @@ pub fn coverage(a: Args) -> Result<u8, Error> {
         }
     }
     let total = total.unwrap_or_default();
-    println!("fma-cosim coverage: {} file(s) merged", a.files.len());
-    print!(
+    outln!("fma-cosim coverage: {} file(s) merged", a.files.len())?;
+    out!(
         "{}",
         if a.all {
             coverage_text::text(&total, true)
         } else {
             coverage_text::text(&total, false)
         }
-    );
+    )?;
     if let Some(p) = &a.json {
         total.write_json(p)?;
     }
@@ -71,12 +73,12 @@ pub fn coverage(a: Args) -> Result<u8, Error> {
     let mut code = 0;
     if let Some(min) = a.fail_under {
         if pct < min {
-            println!("FAILED: {pct:.1}% of the reachable bins hit, below --fail-under {min}%");
+            outln!("FAILED: {pct:.1}% of the reachable bins hit, below --fail-under {min}%")?;
             code = 1;
         }
     }
     if !total.unreachable_hit().is_empty() {
-        println!("FAILED: bins declared unreachable were hit (listed above)");
+        outln!("FAILED: bins declared unreachable were hit (listed above)")?;
         code = 1;
     }
     Ok(code)

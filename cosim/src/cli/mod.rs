@@ -1,7 +1,10 @@
 //! The `fma-cosim` command line (clap, derive).
 //!
 //! Exit status: 0 agreement, 1 a divergence (or a file that disagrees), 2 bad usage or input,
-//! 130 interrupted. Every usage error is one line on stderr.
+//! 130 interrupted. Every usage error is one line on stderr. Output goes through
+//! `ptxfma_cli_common::stdio` (`outln!`): a write that fails is the command's error (exit 2,
+//! printed by [`main`] on stderr, or on stdout when stderr failed), a closed pipe drops what
+//! follows.
 
 mod bench;
 mod coverage;
@@ -17,6 +20,8 @@ use std::path::{Path, PathBuf};
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser};
+use ptxfma_cli_common::stdio::{self, Stream};
+use ptxfma_cli_common::{errln, outln};
 
 use crate::engine::rtl;
 use crate::engine::sides::Sides;
@@ -110,15 +115,22 @@ enum DutCommand {
 fn dut(a: DutArgs) -> Result<u8, Error> {
     match a.command {
         DutCommand::Build { manifest, out } => {
+            // Said before the build, which takes minutes: and an unwritable stdout stops it
+            // before it starts.
+            outln!(
+                "fma-cosim dut build: {} into {}",
+                manifest.display(),
+                out.display()
+            )?;
             let built = match crate::cli::dut::builder::build(&manifest, &out) {
                 Err(_) if crate::cli::dut::children::interrupted() => {
-                    eprintln!("fma-cosim dut build: interrupted; nothing was written");
+                    errln!("fma-cosim dut build: interrupted; nothing was written")?;
                     return Ok(130);
                 }
                 r => r?,
             };
             let r = &built.record;
-            println!(
+            outln!(
                 "built `{}` into {} in {:.1} s: {} source(s), families {}, latency bound {}",
                 r.top,
                 built.dir.display(),
@@ -126,14 +138,14 @@ fn dut(a: DutArgs) -> Result<u8, Error> {
                 r.sources.len(),
                 r.families.join(","),
                 r.latency_bound
-            );
+            )?;
             let check = crate::outputs::command::ShellCommand::cosim()
                 .arg("run")
                 .arg("--dut")
                 .path(&built.dir)
                 .args(["--compare", "ports", "--filter"])
                 .arg(r.families.join(","));
-            println!("check it: {check}");
+            outln!("check it: {check}")?;
             Ok(0)
         }
     }
@@ -254,41 +266,31 @@ fn version() -> String {
 /// Runs the command line (`args` starts with the program name); returns the exit status.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args: Vec<OsString> = args.into_iter().collect();
+    let code = match command(&args) {
+        Ok(code) => code,
+        Err(e) => return fail(&e),
+    };
+    // What is left of a line printed without its newline.
+    match stdio::flush_out() {
+        Ok(()) => code,
+        Err(e) => fail(&e.into()),
+    }
+}
+
+/// Parses the command line and runs the command; returns its exit status.
+fn command(args: &[OsString]) -> Result<u8, Error> {
     let cmd = Cli::command().version(Box::leak(version().into_boxed_str()) as &str);
     let parsed = cmd
-        .try_get_matches_from(&args)
+        .try_get_matches_from(args)
         .and_then(|m| Cli::from_arg_matches(&m));
     let mut cli = match parsed {
         Ok(c) => c,
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            let _ = e.print();
-            return 0;
-        }
-        Err(e) => {
-            let sub = args
-                .get(1)
-                .and_then(|a| a.to_str())
-                .filter(|a| !a.starts_with('-'));
-            let help = match sub {
-                Some(s) if Cli::command().find_subcommand(s).is_some() => {
-                    format!("fma-cosim {s} --help")
-                }
-                _ => "fma-cosim --help".into(),
-            };
-            eprintln!(
-                "error: {} (see `{help}`)",
-                ptxfma_cli_common::usage::usage_error(&e, &args)
-            );
-            return 2;
-        }
+        Err(e) => return clap_answer(&e, args),
     };
     if let Some(sides) = cli.command.sides_mut() {
-        if let Err(e) = sides.resolve_dut() {
-            eprintln!("error: {}", ptxfma_ptx::quote::quote_spans(&e.to_string()));
-            return 2;
-        }
+        sides.resolve_dut()?;
     }
-    let r = match cli.command {
+    match cli.command {
         Command::Run(a) => run::run(a),
         Command::Replay(a) => replay::replay(a),
         Command::Wave(a) => wave::wave(a),
@@ -297,19 +299,55 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Variants => variants(),
         Command::Coverage(a) => coverage::coverage(a),
         Command::Dut(a) => dut(a),
-    };
-    match r {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {}", ptxfma_ptx::quote::quote_spans(&e.to_string()));
-            if let Error::Diagnosed { details, .. } = &e {
-                for d in details {
-                    eprintln!("{}", ptxfma_ptx::quote::quote_spans(d));
-                }
-            }
-            2
-        }
     }
+}
+
+/// What clap says instead of running a command: help or the version (on stdout, exit 0); the
+/// usage of a command given without its subcommand (on stderr, exit 2, as `--help` prints
+/// it); a usage error, in one line.
+fn clap_answer(e: &clap::Error, args: &[OsString]) -> Result<u8, Error> {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let stream = if e.use_stderr() {
+            Stream::Err
+        } else {
+            Stream::Out
+        };
+        stdio::printed_by(stream, || e.print())?;
+        return Ok(if e.use_stderr() { 2 } else { 0 });
+    }
+    let sub = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .filter(|a| !a.starts_with('-'));
+    let help = match sub {
+        Some(s) if Cli::command().find_subcommand(s).is_some() => {
+            format!("fma-cosim {s} --help")
+        }
+        _ => "fma-cosim --help".into(),
+    };
+    Err(Error::new(format!(
+        "{} (see `{help}`)",
+        ptxfma_cli_common::usage::usage_error(e, args)
+    )))
+}
+
+/// Prints the error (its line, and a diagnosed error's details) on stderr, or on stdout when
+/// stderr cannot take it; returns exit status 2.
+fn fail(e: &Error) -> u8 {
+    let mut lines = vec![format!(
+        "error: {}",
+        ptxfma_ptx::quote::quote_spans(&e.to_string())
+    )];
+    if let Error::Diagnosed { details, .. } = e {
+        lines.extend(details.iter().map(|d| ptxfma_ptx::quote::quote_spans(d)));
+    }
+    stdio::report(&lines);
+    2
 }
 
 /// A number, decimal or `0x` hex, `_` allowed between digits.
@@ -348,7 +386,7 @@ fn check_dir_writable(dir: &Path, what: &str) -> Result<(), Error> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::new(format!("{what} {}: {e}", dir.display())))?;
     // A temporary, so that not even a Ctrl-C now leaves it behind.
-    let probe = Temporary::new(dir.join(format!(".fma-cosim-probe{}", std::process::id())));
+    let probe = Temporary::beside(&dir.join("fma-cosim-probe"), "tmp");
     probe
         .create()
         .map_err(|e| Error::new(format!("{what} {} is not writable: {e}", dir.display())))?;
@@ -371,7 +409,66 @@ fn check_out_file(path: &Path, what: &str) -> Result<(), Error> {
     check_dir_writable(dir, &format!("directory of {what}"))
 }
 
+/// Refuses two outputs on one file (`--json X --coverage X`): the one written last would
+/// replace the other. `outputs` are the options' names and values. Paths are compared as a
+/// rename into place replaces them: the file name in its directory, the directory
+/// canonicalised (so `x`, `./x` and `d/../x` are one file, and a link to a directory is that
+/// directory).
+fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), Error> {
+    let mut seen: Vec<(PathBuf, &str, &Path)> = Vec::new();
+    for &(flag, path) in outputs {
+        let Some(path) = path else { continue };
+        let key = output_identity(path);
+        if let Some((_, other, first)) = seen.iter().find(|(k, ..)| *k == key) {
+            return Err(Error::new(format!(
+                "{other} {} and {flag} {} are one file: give each output its own",
+                first.display(),
+                path.display()
+            )));
+        }
+        seen.push((key, flag, path));
+    }
+    Ok(())
+}
+
+/// The file an output path names: its directory canonicalised (the deepest part of it that
+/// exists, for a directory the run will create), then its file name.
+fn output_identity(path: &Path) -> PathBuf {
+    let Some(name) = path.file_name() else {
+        return path.to_path_buf();
+    };
+    let mut dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut missing = Vec::new();
+    let mut key = loop {
+        if let Ok(c) = dir.canonicalize() {
+            break c;
+        }
+        match (dir.parent(), dir.file_name()) {
+            (Some(up), Some(n)) => {
+                missing.push(n);
+                dir = if up.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    up
+                };
+            }
+            _ => break dir.to_path_buf(),
+        }
+    };
+    key.extend(missing.iter().rev());
+    key.push(name);
+    key
+}
+
 fn merge(a: MergeArgs) -> Result<u8, Error> {
+    distinct_outputs(&[
+        ("--json", a.json.as_deref()),
+        ("--junit", a.junit.as_deref()),
+        ("--html", a.html.as_deref()),
+    ])?;
     for p in [&a.json, &a.junit, &a.html].into_iter().flatten() {
         check_out_file(p, "output file")?;
     }
@@ -381,7 +478,7 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
     }
     let merged = results::merge::merge(&inputs)?;
     let shards = inputs[0].1.shard.map_or(1, |s| s.count);
-    println!(
+    outln!(
         "fma-cosim merge: {} file(s), {shards} shard(s) of a run with seed {}, {} operations \
          over {} families, RTL `{}` vs {} ({})",
         inputs.len(),
@@ -391,9 +488,9 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
         merged.params.rtl,
         merged.params.golden,
         merged.verilator
-    );
+    )?;
     for d in &merged.divergences {
-        println!(
+        outln!(
             "  divergence: chunk {} cycle {}: {}{}",
             d.chunk,
             d.cycle,
@@ -401,13 +498,13 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
             d.waveform
                 .as_deref()
                 .map_or(String::new(), |w| format!("  (waveform {w})"))
-        );
+        )?;
     }
-    println!("\n{}", merged.table());
+    outln!("\n{}", merged.table())?;
     if let Some(line) = merged.stopped_line() {
-        println!("{line}");
+        outln!("{line}")?;
     }
-    println!("{}", merged.verdict());
+    outln!("{}", merged.verdict())?;
     if let Some(p) = &a.json {
         merged.write_json(p)?;
     }
@@ -429,9 +526,9 @@ fn merge(a: MergeArgs) -> Result<u8, Error> {
 }
 
 fn variants() -> Result<u8, Error> {
-    println!("{}", rtl::variant::VERILATOR_VERSION);
+    outln!("{}", rtl::variant::VERILATOR_VERSION)?;
     for v in rtl::variant::VARIANTS {
-        println!(
+        outln!(
             "{:<24} defines: {}{}",
             v.name,
             if v.defines.is_empty() {
@@ -444,7 +541,7 @@ fn variants() -> Result<u8, Error> {
             } else {
                 format!("; Verilator: {}", v.flags.join(" "))
             }
-        );
+        )?;
     }
     Ok(0)
 }

@@ -1,9 +1,10 @@
 //! `fma-cosim replay`: one cycle of a chunk's stream (with a window of cycles before it), or
 //! one operation from the command line, from reset on both sides.
 
+use ptxfma_cli_common::{out, outln};
 use std::path::PathBuf;
 
-use ptxfma_model::ctrl::{Ctrl, CTRL_BITS};
+use ptxfma_model::ctrl::{legal, Ctrl, CtrlField, CTRL_BITS, CTRL_FIELDS};
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::{self as op, Target};
 
@@ -81,7 +82,8 @@ impl Args {
     }
 }
 
-/// The control word of `--ctrl`: a number of at most `CTRL_BITS` bits, or a PTX spelling.
+/// The control word of `--ctrl`: a number of at most `CTRL_BITS` bits that some PTX
+/// instruction encodes to, or a PTX spelling.
 pub fn parse_ctrl(s: &str, target: &str) -> Result<u32, Error> {
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         let v = number(s).map_err(Error::new)?;
@@ -90,7 +92,28 @@ pub fn parse_ctrl(s: &str, target: &str) -> Result<u32, Error> {
                 "--ctrl {v:#x} is wider than {CTRL_BITS} bits"
             )));
         }
-        return Ok(v as u32);
+        let w = v as u32;
+        // `decode` maps a reserved code to some valid one, so the word would be replayed as
+        // another: refuse it, and a combination of fields no instruction sets.
+        let ctrl = Ctrl::decode(w);
+        let code = |f: &CtrlField, w: u32| (w >> f.lsb) & ((1 << f.width) - 1);
+        if let Some(f) = CTRL_FIELDS
+            .iter()
+            .find(|f| code(f, w) != code(f, ctrl.encode()))
+        {
+            return Err(Error::new(format!(
+                "--ctrl {w:#x}: field `{}` holds {}, a code no instruction uses",
+                f.name,
+                code(f, w)
+            )));
+        }
+        if !legal::is_legal(&ctrl) {
+            return Err(Error::new(format!(
+                "--ctrl {w:#x}: no PTX instruction encodes to this control word (its fields are \
+                 a combination none sets); give the instruction, as in --ctrl fma.rn.f32"
+            )));
+        }
+        return Ok(w);
     }
     let t = Target::parse(target).map_err(|e| Error::new(format!("--target: {}", e.message())))?;
     let ctrl = op::decode(s, t).map_err(|e| Error::new(format!("--ctrl: {}", e.message())))?;
@@ -209,7 +232,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             .input()
             .map(|inp| crate::engine::replay::replay_alone(&sides.rtl, golden.as_ref(), inp))
             .transpose()?;
-        print!("{}", report::divergence(&d, &origin, alone.as_ref()));
+        out!("{}", report::divergence(&d, &origin, alone.as_ref()))?;
         print_waves(
             &waves::write_window(
                 &a.waves_dir.join(name),
@@ -219,23 +242,24 @@ pub fn replay(a: Args) -> Result<u8, Error> {
                 out.window_start + first,
             ),
             d.cycle(),
-        );
+        )?;
         return Ok(1);
     }
     let last = first + inputs.len() as u64 - 1;
-    print!(
+    out!(
         "no divergence: RTL `{}` and {} agree on cycles {first}..{last} plus drain",
-        sides.rtl, sides.golden
-    );
+        sides.rtl,
+        sides.golden
+    )?;
     let at_index = inputs.last().copied().unwrap_or_default();
     if at_index.issues() {
         let alone = crate::engine::replay::replay_alone(&sides.rtl, golden.as_ref(), &at_index)?;
         let ctrl = Ctrl::decode(at_index.ctrl);
-        println!(
+        outln!(
             "; the operation of cycle {last} ({}) gives d = {}",
             stim::ptx_spelling(&ctrl),
             report::result(&ctrl, alone.expected_d)
-        );
+        )?;
     } else if let Some(drain) = drain_from {
         let what = if at_index.reset {
             "a reset cycle (rst_ni low; its other inputs are ignored)"
@@ -244,9 +268,9 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         } else {
             "a bubble (valid = 0)"
         };
-        println!("; cycle {last} holds no operation: it is {what}");
+        outln!("; cycle {last} holds no operation: it is {what}")?;
     } else {
-        println!();
+        outln!()?;
     }
     Ok(0)
 }
@@ -286,11 +310,12 @@ fn replay_ports(
     let last = first + inputs.len() as u64 - 1;
     let Some(d) = out.divergences.first() else {
         let ops = inputs.iter().filter(|i| i.issues()).count();
-        println!(
+        outln!(
             "no divergence: `{}` retired the {ops} operation(s) of cycles {first}..{last} as {} \
              computes them, each within {bound} cycles (judged by the ports)",
-            sides.rtl, sides.golden
-        );
+            sides.rtl,
+            sides.golden
+        )?;
         return Ok(0);
     };
     let mut d = d.clone();
@@ -303,7 +328,7 @@ fn replay_ports(
             lines
         })
         .unwrap_or_default();
-    print!("{}", report::ports_divergence(&d, origin, &reproduce));
+    out!("{}", report::ports_divergence(&d, origin, &reproduce))?;
     // The waveform covers the replayed cycles and the drain up to the divergence.
     let mut shown: Vec<PipeIn> = inputs.to_vec();
     let seen = d.cycle() - first;
@@ -318,7 +343,7 @@ fn replay_ports(
         focus: Some(d.cycle()),
         issue: d.issue(),
     };
-    print_waves(&waves::write(&a.waves_dir.join(name), &spec), d.cycle());
+    print_waves(&waves::write(&a.waves_dir.join(name), &spec), d.cycle())?;
     Ok(1)
 }
 

@@ -1,5 +1,6 @@
 //! `fma-cosim run`: a regression of chunks over workers, with triage of its divergences.
 
+use ptxfma_cli_common::{out, outln};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -158,6 +159,13 @@ impl Args {
 }
 
 pub fn run(mut a: Args) -> Result<u8, Error> {
+    super::distinct_outputs(&[
+        ("--json", a.json.as_deref()),
+        ("--junit", a.junit.as_deref()),
+        ("--coverage", a.coverage.as_deref()),
+        ("--rtl-coverage", a.rtl_coverage.as_deref()),
+        ("--html", a.html.as_deref()),
+    ])?;
     // Ctrl-C from here on stops the run cleanly.
     let progress: &'static Progress = Box::leak(Box::default());
     progress::on_interrupt(progress);
@@ -202,11 +210,11 @@ pub fn run(mut a: Args) -> Result<u8, Error> {
     let (ran, seconds) = regress(&a, &plan, &sides, progress)?;
     if crate::engine::dut::record_of(&sides.rtl)?.is_some_and(|r| r.handshake) {
         let (stalls, held) = crate::engine::dut::handshake::totals();
-        println!(
+        outln!(
             "handshake: {stalls} design cycle(s) with an operation held (in_ready_o low), \
              {held} with a result held (out_ready_i low, --backpressure {})",
             a.backpressure
-        );
+        )?;
     }
     let waves = WaveOpts {
         dir: &a.waves_dir,
@@ -305,7 +313,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
     let overlap = a
         .golden_thread
         .overlap(jobs, regress::placement::available_cores());
-    println!(
+    outln!(
         "fma-cosim run: seed {}, {} operations over {} famil{} in {} chunk(s){}, {jobs} job(s) \
          (model in {}), RTL `{}`{} vs {}{} ({})",
         a.seed,
@@ -336,9 +344,9 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
             Compare::Ports { bound, .. } => format!(", ports only (latency bound {bound})"),
         },
         rtl::variant::VERILATOR_VERSION
-    );
+    )?;
     if chunks.is_empty() {
-        println!("  this shard holds no chunk: the run has fewer chunks than shards");
+        outln!("  this shard holds no chunk: the run has fewer chunks than shards")?;
     }
     let cfg = Config {
         batch: a.batch as usize,
@@ -377,27 +385,32 @@ fn regress(
     let total: u64 = plan.chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();
     let finished = AtomicBool::new(false);
-    let ran = std::thread::scope(|s| {
+    let (ran, shown) = std::thread::scope(|s| {
         let h = s.spawn(|| {
             let r = regress::run(&plan.chunks, sides, &plan.cfg, jobs, progress);
             finished.store(true, Ordering::Release);
             r
         });
-        progress::watch(progress, total, a.progress, || {
+        let shown = progress::watch(progress, total, a.progress, || {
             finished.load(Ordering::Acquire)
         });
-        h.join()
-            .unwrap_or_else(|p| Err(Error::new(crate::engine::lockstep::panic_text(&p))))
-    })?;
+        let ran = h
+            .join()
+            .unwrap_or_else(|p| Err(Error::new(crate::engine::lockstep::panic_text(&p))));
+        (ran, shown)
+    });
+    // A progress line that could not be written stopped the run: that is its end.
+    shown?;
+    let ran = ran?;
     let seconds = t0.elapsed().as_secs_f64();
     if let Some(file) = &a.rtl_coverage {
         let points = rtlcov::merge_workers(file, jobs)?;
-        println!(
+        outln!(
             "RTL coverage ({}, {} points):\n{}",
             file.display(),
             points.len(),
             rtlcov::Summary::new(&points).table()
-        );
+        )?;
     }
     Ok((ran, seconds))
 }
@@ -472,14 +485,14 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
     // The summary comes last, so that a terminal shows it with the divergence report above it:
     // the coverage table (when asked for) before it, the coverage in one line within it.
     if let (Some(c), true) = (&result.coverage, a.coverage_table) {
-        print!("\n{}", crate::outputs::coverage_text::summary(c));
+        out!("\n{}", crate::outputs::coverage_text::summary(c))?;
     }
-    println!("\n{}", result.table());
+    outln!("\n{}", result.table())?;
     if interrupted {
-        println!("interrupted: the summary covers the part that ran");
+        outln!("interrupted: the summary covers the part that ran")?;
     }
     if let (Some(c), Some(p)) = (&result.coverage, &a.coverage) {
-        println!(
+        outln!(
             "{}",
             crate::outputs::coverage_text::run_line(
                 c,
@@ -487,19 +500,19 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
                 &result.params.golden,
                 (!a.coverage_table).then_some(p.as_path())
             )
-        );
+        )?;
         c.write_json(p)?;
     }
     if let (Some(seed), false) = (a.random_init, result.passed) {
-        println!(
+        outln!(
             "note: the RTL started from random initial state (--random-init {seed}); replays and \
              waveforms start from zeros, so rerun this command to reproduce"
-        );
+        )?;
     }
     if let Some(line) = result.stopped_line() {
-        println!("{line}");
+        outln!("{line}")?;
     }
-    println!("{}", result.verdict());
+    outln!("{}", result.verdict())?;
     // Renamed into place together, after which a second Ctrl-C no longer makes the exit status
     // 130: the files and the status agree on whether the run was interrupted.
     let mut outputs = Vec::new();

@@ -4,6 +4,7 @@
 //! same signature; the rest are only counted, so that a million divergences stay a few lines
 //! and a few MB of JSON.
 
+use ptxfma_cli_common::{errln, out, outln};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -95,10 +96,10 @@ pub fn triage(
             };
             let mut row = record(c, d, &origin, replay)?;
             if first {
-                print!("\n{}", row.report);
+                out!("\n{}", row.report)?;
                 if !stopped {
                     if let Some((path, save, time)) =
-                        wave_for(c, d, sides, waves.dir, waves.window, waves.fst)
+                        wave_for(c, d, sides, waves.dir, waves.window, waves.fst)?
                     {
                         row.waveform = Some(path);
                         row.waveform_save = save;
@@ -106,12 +107,12 @@ pub fn triage(
                     }
                 }
             } else {
-                println!(
+                outln!(
                     "\ndivergence in chunk {} cycle {}: same signature as an earlier one ({})",
                     c.index,
                     d.cycle(),
                     row.signature
-                );
+                )?;
             }
             divergences.push(row);
         }
@@ -161,10 +162,13 @@ fn record(
     replay: Option<&mut crate::engine::replay::Replayer>,
 ) -> Result<DivergenceRow, Error> {
     let alone = match (d.input(), replay) {
-        (Some(inp), Some(r)) => r
-            .alone(inp)
-            .map_err(|e| eprintln!("warning: replaying the operation alone failed: {e}"))
-            .ok(),
+        (Some(inp), Some(r)) => match r.alone(inp) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                errln!("warning: replaying the operation alone failed: {e}")?;
+                None
+            }
+        },
         _ => None,
     };
     let reproduce = match (d, d.input(), d.issue()) {
@@ -253,7 +257,7 @@ fn record(
 
 /// Writes the waveform of `d` (the `window` cycles up to it, regenerated from the chunk's
 /// stream) and prints where it is; returns its path and the trace time of the divergence's
-/// edge, where `cosim.mismatch` rises.
+/// edge, where `cosim.mismatch` rises (none when it could not be written).
 fn wave_for(
     c: &Chunk,
     d: &Divergence,
@@ -261,7 +265,7 @@ fn wave_for(
     dir: &Path,
     window: u64,
     fst: bool,
-) -> Option<(String, Option<String>, u64)> {
+) -> Result<Option<(String, Option<String>, u64)>, Error> {
     let cycle = d.cycle();
     let first = (cycle + 1).saturating_sub(window);
     // A design checked by its ports may retire later than the window reaches back: the window
@@ -285,8 +289,8 @@ fn wave_for(
     let reference = match golden::from_spec(&sides.golden) {
         Ok(g) => g,
         Err(e) => {
-            println!("  waveform    not written: {e}");
-            return None;
+            outln!("  waveform    not written: {e}")?;
+            return Ok(None);
         }
     };
     // At the ports the model's results come at its own latency: mark the divergence's cycle.
@@ -301,9 +305,9 @@ fn wave_for(
         issue: d.issue(),
     };
     let w = waves::write(&path, &spec);
-    waves::print_waves(&w, cycle);
-    w.ok().map(|w| {
+    waves::print_waves(&w, cycle)?;
+    Ok(w.ok().map(|w| {
         let save = w.save.as_ref().map(|s| s.display().to_string());
         (w.path.display().to_string(), save, w.edge_time(cycle))
-    })
+    }))
 }

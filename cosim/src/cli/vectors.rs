@@ -11,6 +11,7 @@
 //! The file runs in segments of [`SEGMENT`] operations, each from reset, one operation per
 //! cycle back to back, so memory stays bounded for any corpus.
 
+use ptxfma_cli_common::{out, outln};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -181,13 +182,13 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
         Some((f, rnd)) => format!("TestFloat {} {:?}", f.name(), rnd),
         None => "fma-model eval lines".into(),
     };
-    println!(
+    outln!(
         "fma-cosim run --vectors {}: {what}, RTL `{}` vs {} ({})",
         src.path.display(),
         sides.rtl,
         sides.golden,
         crate::engine::rtl::variant::VERILATOR_VERSION
-    );
+    )?;
     let mut rtl = crate::engine::rtl::Rtl::new(&sides.rtl, false)?;
     let mut golden = golden::from_spec(&sides.golden)?;
     let origin = Origin {
@@ -244,10 +245,10 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
                 .issue()
                 .and_then(|c| segment.get(c as usize))
                 .map_or(0, |v| v.line);
-            print!(
+            out!(
                 "\n(file line {line}) {}",
                 report::divergence(d, &origin, alone.as_ref())
-            );
+            )?;
             let path = waves_dir.join(format!("vectors-line{line}.vcd"));
             crate::outputs::waves::print_waves(
                 &crate::outputs::waves::write_window(
@@ -258,7 +259,7 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
                     out.window_start,
                 ),
                 d.cycle(),
-            );
+            )?;
             break;
         }
         // The RTL's retired results against the file, matched by tag as ports checking does.
@@ -289,13 +290,13 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
                     b: v.inp.b,
                     c: v.inp.c,
                 };
-                println!(
+                outln!(
                     "MISMATCH with the file at line {}: {}\n  expected {}\n  RTL      {}",
                     v.line,
                     stim::eval_line(&vec),
                     report::result(&ctrl, expected),
                     report::result(&ctrl, d)
-                );
+                )?;
             }
         }
         if let Some(i) = tags.oldest() {
@@ -309,19 +310,19 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
             src.path.display()
         )));
     }
-    println!(
+    outln!(
         "\n{vectors} vectors through the RTL, {checked} results checked against the file: \
          {mismatches} mismatch(es); RTL vs {}: {divergences} divergence(s)",
         sides.golden
-    );
+    )?;
     if mismatches > SHOWN {
-        println!("({} more mismatches not shown)", mismatches - SHOWN);
+        outln!("({} more mismatches not shown)", mismatches - SHOWN)?;
     }
     if mismatches == 0 && divergences == 0 {
-        println!("PASSED");
+        outln!("PASSED")?;
         Ok(0)
     } else {
-        println!("FAILED");
+        outln!("FAILED")?;
         Ok(1)
     }
 }

@@ -1,5 +1,6 @@
 //! `fma-cosim wave`: the waveform of any instruction sequence, whether or not it diverges.
 
+use ptxfma_cli_common::outln;
 use std::io::BufRead;
 use std::path::PathBuf;
 
@@ -96,7 +97,7 @@ pub fn wave(a: Args) -> Result<u8, Error> {
         return ports_wave(&a, &sides, reference.as_ref(), inputs);
     }
     let w = waves::write_window(&a.vcd, &sides.rtl, reference.as_ref(), &inputs, 0)?;
-    println!(
+    outln!(
         "waveform {}: {} operation(s) in cycles 0..{} plus {LATENCY} drain cycles (cycle N at N \
          ns), RTL `{}` under `TOP`, {} under `model`{}",
         w.path.display(),
@@ -108,12 +109,12 @@ pub fn wave(a: Args) -> Result<u8, Error> {
             "; open it with `gtkwave {}`",
             s.display()
         ))
-    );
+    )?;
     let mut replayer = crate::engine::replay::Replayer::new(&sides.rtl, reference.as_ref())?;
     for (k, inp) in inputs.iter().enumerate().take(SHOWN) {
         let alone = replayer.alone(inp)?;
         let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
-        println!(
+        outln!(
             "  cycle {k:>5}  {}  d = {}{}",
             crate::engine::stim::ptx_spelling(&ctrl),
             report::result(&ctrl, alone.expected_d),
@@ -122,20 +123,20 @@ pub fn wave(a: Args) -> Result<u8, Error> {
             } else {
                 format!("  RTL: {}", report::result(&ctrl, alone.actual_d))
             }
-        );
+        )?;
     }
     if inputs.len() > SHOWN {
-        println!("  ... and {} more", inputs.len() - SHOWN);
+        outln!("  ... and {} more", inputs.len() - SHOWN)?;
     }
     if w.mismatches.is_empty() {
-        println!("no divergence");
+        outln!("no divergence")?;
         Ok(0)
     } else {
         let cycles: Vec<String> = w.mismatches.iter().map(u64::to_string).collect();
-        println!(
+        outln!(
             "DIVERGENCE after the edge of cycle(s) {} (cosim.mismatch in the waveform)",
             cycles.join(", ")
-        );
+        )?;
         Ok(1)
     }
 }
@@ -189,7 +190,7 @@ fn ports_wave(
     } else {
         "a design cycle per ns, the stream's cycle in cosim.cycle"
     };
-    println!(
+    outln!(
         "waveform {}: {ops} operation(s) in cycles 0..{} plus {bound} idle cycles (the latency \
          bound; {time}), RTL `{}` under `TOP`, {} under `model`, the model's result for the tag \
          the design retires under `model_by_tag`, judged by the ports{}",
@@ -201,7 +202,7 @@ fn ports_wave(
             "; open it with `gtkwave {}`",
             s.display()
         ))
-    );
+    )?;
     // The reference retires operation k at its fixed latency.
     let age = frame::Bank::Ports.age() as usize;
     for (k, inp) in inputs.iter().enumerate().take(ops.min(SHOWN)) {
@@ -214,24 +215,24 @@ fn ports_wave(
             Some((Fault::Unretired, _)) => "  RTL: not retired within the bound".to_string(),
             _ => String::new(),
         };
-        println!(
+        outln!(
             "  cycle {k:>5}  {}  d = {}{rtl}",
             crate::engine::stim::ptx_spelling(&ctrl),
             report::result(&ctrl, expected)
-        );
+        )?;
     }
     if ops > SHOWN {
-        println!("  ... and {} more", ops - SHOWN);
+        outln!("  ... and {} more", ops - SHOWN)?;
     }
     if found.is_empty() {
-        println!("no divergence");
+        outln!("no divergence")?;
         Ok(0)
     } else {
         let cycles: Vec<String> = marks.iter().map(u64::to_string).collect();
-        println!(
+        outln!(
             "DIVERGENCE (ports) at cycle(s) {} (cosim.mismatch in the waveform)",
             cycles.join(", ")
-        );
+        )?;
         Ok(1)
     }
 }

@@ -71,6 +71,15 @@ pub fn chunk_seed(seed: u64, k: u64) -> u64 {
 /// The chunks of a run: `count` operations of the stream interleaving `families`, cut into
 /// chunks of at most `size` operations.
 pub fn plan(seed: u64, count: u64, families: &Families, size: u64) -> Result<Vec<Chunk>, Error> {
+    check(count, families, size)?;
+    Ok((0..count.div_ceil(size))
+        .map_while(|k| nth(seed, count, families, size, k))
+        .collect())
+}
+
+/// Whether a run of `count` operations of `families` in chunks of `size` checks something in
+/// every family: what [`plan`] asks of its parameters.
+pub fn check(count: u64, families: &Families, size: u64) -> Result<(), Error> {
     if families.0.is_empty() {
         return Err(Error::new("no family to run"));
     }
@@ -84,19 +93,19 @@ pub fn plan(seed: u64, count: u64, families: &Families, size: u64) -> Result<Vec
     if size == 0 {
         return Err(Error::new("--chunk-size must be at least 1"));
     }
-    let mut out = Vec::new();
-    let mut left = count;
-    while left > 0 {
-        let ops = left.min(size);
-        out.push(Chunk {
-            index: out.len(),
-            families: families.clone(),
-            seed: chunk_seed(seed, out.len() as u64),
-            ops,
-        });
-        left -= ops;
-    }
-    Ok(out)
+    Ok(())
+}
+
+/// Chunk `k` (from 0) of [`plan`]'s list, without listing the others (a results file's
+/// parameters are checked chunk by chunk); `None` past the end.
+pub fn nth(seed: u64, count: u64, families: &Families, size: u64, k: u64) -> Option<Chunk> {
+    let start = k.checked_mul(size).filter(|&s| s < count)?;
+    Some(Chunk {
+        index: usize::try_from(k).ok()?,
+        families: families.clone(),
+        seed: chunk_seed(seed, k),
+        ops: (count - start).min(size),
+    })
 }
 
 /// Shard `index` (1-based) of `count`: the chunks whose position is `index - 1` modulo `count`,

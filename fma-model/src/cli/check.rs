@@ -18,6 +18,8 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
+use ptxfma_cli_common::stdio::{self, Stream, Writer};
+
 use ptxfma_cli_common::testfloat::{open, parse_line, parse_rounding, Case, Func};
 use ptxfma_model::ctrl::{Ctrl, Rnd};
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline, LATENCY};
@@ -41,7 +43,8 @@ Results are compared bit for bit, except that any NaN matches any NaN unless --s
 TestFloat's NaNs follow SoftFloat's x86 convention, PTX's do not. The flags are read but not
 compared: the model has no exception flags.
 
-Exit status: 0 no mismatch, 1 mismatches, 2 bad usage or unreadable/malformed input.";
+Exit status: 0 no mismatch, 1 mismatches, 2 bad usage, unreadable/malformed input or output
+that cannot be written.";
 
 /// Examples at the end of `fma-model check --help`.
 pub(super) const AFTER_HELP: &str = "\
@@ -148,6 +151,9 @@ enum Stop {
     Input(String),
     /// The pipeline broke its own protocol (lost or reordered a tag): exit 1.
     Pipe(String),
+    /// Standard output took no more: a reader gone (a closed pipe) ends the run quietly with
+    /// the status of what ran, any other failure is exit 2.
+    Output(io::Error),
 }
 
 struct Checker<'w> {
@@ -194,7 +200,7 @@ impl Checker<'_> {
                     case.line, out.tag
                 )));
             }
-            self.compare(case, out.d);
+            self.compare(case, out.d)?;
         }
         if self.in_flight.len() > LATENCY {
             let line = self.in_flight.front().map_or(0, |(_, c)| c.line);
@@ -221,20 +227,20 @@ impl Checker<'_> {
         }
     }
 
-    fn compare(&mut self, case: Case, got: u64) {
+    fn compare(&mut self, case: Case, got: u64) -> Result<(), Stop> {
         self.vectors += 1;
         if got == case.expected {
-            return;
+            return Ok(());
         }
         let func = self.opts.func;
         if func.matches(got, case.expected, self.opts.strict_nan) {
             self.nan_accepted += 1;
-            return;
+            return Ok(());
         }
         self.mismatches += 1;
         if self.mismatches <= self.opts.max_report as u64 {
             let w = func.digits();
-            let _ = writeln!(
+            writeln!(
                 self.out,
                 "mismatch at line {}: {}\n  expected 0x{:0w$x} ({})\n  got      0x{:0w$x} ({})",
                 case.line,
@@ -243,8 +249,10 @@ impl Checker<'_> {
                 func.show(case.expected),
                 got,
                 func.show(got),
-            );
+            )
+            .map_err(Stop::Output)?;
         }
+        Ok(())
     }
 }
 
@@ -313,10 +321,7 @@ impl<'w> Checker<'w> {
 pub fn main(args: Args) -> u8 {
     let opts = match options(args) {
         Ok(o) => o,
-        Err(msg) => {
-            eprintln!("error: {msg}; see `fma-model check --help`");
-            return 2;
-        }
+        Err(msg) => return fail(&format!("{msg}; see `fma-model check --help`")),
     };
     let name = opts
         .input
@@ -324,10 +329,7 @@ pub fn main(args: Args) -> u8 {
         .map_or_else(|| "<stdin>".into(), |p| quote_os(p.as_os_str()));
     let input = match open(opts.input.as_deref()) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
-            return 2;
-        }
+        Err(e) => return fail(&format!("cannot read {name}: {e}")),
     };
     let mode = match opts.rnd {
         Rnd::Rn => "-rnear_even",
@@ -337,45 +339,68 @@ pub fn main(args: Args) -> u8 {
     };
     let func = opts.func;
     let max_report = opts.max_report as u64;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = io::BufWriter::new(Writer(Stream::Out));
     let mut input = input;
     let mut ck = Checker::new(opts, &mut out);
-    let code = match ck.run(&mut input) {
-        Ok(()) => u8::from(ck.mismatches > 0),
+    let ran = ck.run(&mut input);
+    let code = u8::from(ck.mismatches > 0);
+    match ran {
+        Ok(()) => {}
         Err(Stop::Input(msg)) => {
-            eprintln!("error: {name}: {msg}");
-            return 2;
+            // The mismatches found before it first.
+            let _ = ck.out.flush();
+            return fail(&format!("{name}: {msg}"));
         }
         Err(Stop::Pipe(msg)) => {
-            eprintln!("error: {name}: {msg}");
-            1
+            let _ = ck.out.flush();
+            // Exit 1 whatever becomes of the line: the pipeline itself is wrong.
+            fail(&format!("{name}: {msg}"));
+            return 1;
         }
-    };
+        Err(Stop::Output(e)) => return output_failed(e, code),
+    }
     if code == 0 && ck.vectors == 0 {
         // A run that checked nothing is no pass: an empty or truncated download, the wrong file.
-        eprintln!("error: no vectors in {name} (it is empty or has only blank lines)");
-        return 2;
+        return fail(&format!(
+            "no vectors in {name} (it is empty or has only blank lines)"
+        ));
     }
     let (vectors, mismatches, nan_accepted) = (ck.vectors, ck.mismatches, ck.nan_accepted);
+    let mut summary = String::new();
     if mismatches > max_report {
-        let _ = writeln!(
-            ck.out,
-            "... {} more mismatches not shown",
+        summary.push_str(&format!(
+            "... {} more mismatches not shown\n",
             mismatches - max_report
-        );
+        ));
     }
-    let mut summary = format!(
+    summary.push_str(&format!(
         "{} {mode}: {vectors} vectors, {mismatches} mismatches",
         func.name()
-    );
+    ));
     if nan_accepted > 0 {
         summary.push_str(&format!(
             " ({nan_accepted} NaN results differing only in NaN bits accepted; --strict-nan counts them)"
         ));
     }
-    let _ = writeln!(ck.out, "{summary}");
-    code
+    match writeln!(ck.out, "{summary}").and_then(|()| ck.out.flush()) {
+        Ok(()) => code,
+        Err(e) => output_failed(e, code),
+    }
+}
+
+/// The one-line error (exit 2).
+fn fail(msg: &str) -> u8 {
+    stdio::report(&[format!("error: {msg}")]);
+    2
+}
+
+/// Standard output failed: quietly `code` (the status of what ran) when its reader went away,
+/// else the error (exit 2).
+fn output_failed(e: io::Error, code: u8) -> u8 {
+    match stdio::settle(Stream::Out, Err(e)) {
+        Ok(()) => code,
+        Err(e) => fail(&e.to_string()),
+    }
 }
 
 #[cfg(test)]

@@ -8,14 +8,18 @@
 //! zip them: the result as `0x%04x` (f16, bf16), `0x%08x` (other 32-bit results: f16x2, bf16x2,
 //! binary32, vmad) or `0x%016x` (f64, f32x2), or
 //! `error: <line number>: <reason>` on stdout in place of a result. A bad line does not stop the
-//! run; the exit code is 1 if any line was bad, 2 if stdin could not be read. Errors quote the
-//! input through [`ptxfma_ptx::quote`], so a huge or hostile token cannot flood or garble them.
+//! run; the exit code is 1 if any line was bad, 2 if stdin could not be read or stdout not
+//! written (a closed pipe, `| head`, ends the run quietly with the status of the lines before).
+//! Errors quote the input through [`ptxfma_ptx::quote`], so a huge or hostile token cannot
+//! flood or garble them.
 
 use ptxfma_model::ctrl::Ctrl;
 use ptxfma_model::machine::pipeline;
 use ptxfma_ptx::read::{read, read_line, MAX_LINE};
 use ptxfma_ptx::Target;
 use std::io::{self, BufRead, IsTerminal, Write};
+
+use ptxfma_cli_common::stdio::{self, Stream, Writer};
 
 /// `fma-model eval --help`, after the one-line summary.
 pub(super) const LONG_ABOUT: &str = "\
@@ -34,7 +38,8 @@ default is sm_100. Blank lines and `//` comments print nothing.
 Output: one line per instruction, in order, so output line k answers the k-th instruction: the
 result in hex (0x%04x for f16/bf16, 0x%08x for 32-bit results, 0x%016x for f64 and f32x2), or
 `error: <line number>: <reason>` in its place. A bad line does not stop the run.
-Exit status: 0 every line was good, 1 some line was bad, 2 bad usage or unreadable input.";
+Exit status: 0 every line was good, 1 some line was bad, 2 bad usage, unreadable input or
+unwritable output.";
 
 /// Examples at the end of `fma-model eval --help`.
 pub(super) const AFTER_HELP: &str = "\
@@ -52,8 +57,7 @@ pub struct Args {
 
 /// Entry point; returns the process exit code.
 pub fn main(args: Args) -> u8 {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(Writer(Stream::Out));
     let result = if args.instructions.is_empty() {
         let stdin = io::stdin();
         // Someone typing at a terminal wants each answer as soon as the line is entered; a pipe
@@ -72,21 +76,29 @@ pub fn main(args: Args) -> u8 {
             .map(|a| Ok(Ok(a.as_bytes().to_vec())));
         run(lines, &mut out, &pipeline::eval, false)
     };
-    let result = result.and_then(|all_ok| out.flush().map(|()| all_ok).map_err(Failed::Write));
+    let result = result.and_then(|all_ok| {
+        out.flush()
+            .map(|()| all_ok)
+            .map_err(|e| Failed::Write(e, all_ok))
+    });
+    let fail = |msg: String| {
+        stdio::report(&[format!("error: {msg}")]);
+        2
+    };
     match result {
         Ok(true) => 0,
         Ok(false) => 1,
         Err(Failed::Read(e)) => {
-            eprintln!("error: cannot read stdin: {e}");
-            2
+            // The results of the lines before it first.
+            let _ = out.flush();
+            fail(format!("cannot read stdin: {e}"))
         }
-        // A closed stdout (`| head`) is not worth a message, but still not success. (With
-        // SIGPIPE at its default, as `fma-model` sets it, the process is gone before this.)
-        Err(Failed::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => 1,
-        Err(Failed::Write(e)) => {
-            eprintln!("error: cannot write the results: {e}");
-            1
-        }
+        // A closed stdout (`| head`) ends the run quietly, with the status of the lines
+        // evaluated.
+        Err(Failed::Write(e, all_ok)) => match stdio::settle(Stream::Out, Err(e)) {
+            Ok(()) => u8::from(!all_ok),
+            Err(e) => fail(e.to_string()),
+        },
     }
 }
 
@@ -94,7 +106,8 @@ pub fn main(args: Args) -> u8 {
 #[derive(Debug)]
 enum Failed {
     Read(io::Error),
-    Write(io::Error),
+    /// And whether every line before it was good.
+    Write(io::Error, bool),
 }
 
 /// One input line: its bytes, or why it cannot be used at all.
@@ -146,14 +159,16 @@ fn run<W: Write>(
         };
         match printed {
             None => continue,
-            Some(Ok(result)) => writeln!(out, "{result}").map_err(Failed::Write)?,
+            Some(Ok(result)) => {
+                writeln!(out, "{result}").map_err(|e| Failed::Write(e, all_ok))?;
+            }
             Some(Err(reason)) => {
                 all_ok = false;
-                writeln!(out, "error: {number}: {reason}").map_err(Failed::Write)?;
+                writeln!(out, "error: {number}: {reason}").map_err(|e| Failed::Write(e, false))?;
             }
         }
         if flush_each {
-            out.flush().map_err(Failed::Write)?;
+            out.flush().map_err(|e| Failed::Write(e, all_ok))?;
         }
     }
     Ok(all_ok)

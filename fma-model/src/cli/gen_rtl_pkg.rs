@@ -3,6 +3,9 @@
 
 use std::path::PathBuf;
 
+use ptxfma_cli_common::outln;
+use ptxfma_cli_common::stdio;
+
 use crate::rtl_pkg;
 
 pub const LONG_ABOUT: &str = "Writes the regions of rtl/ptxfma_pkg.sv and dpi/ptxfma_dpi_pkg.sv \
@@ -23,22 +26,22 @@ pub struct Args {
 }
 
 pub fn main(a: Args) -> u8 {
+    match run(a) {
+        Ok(code) => code,
+        Err(msg) => {
+            stdio::report(&[format!("error: {msg}")]);
+            2
+        }
+    }
+}
+
+/// Writes (or with --check compares) every generated region; the error is its one line.
+fn run(a: Args) -> Result<u8, String> {
     let mut stale = Vec::new();
     for (path, name) in rtl_pkg::files(&a.root) {
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return 2;
-            }
-        };
-        let new = match rtl_pkg::splice(name, &text) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        };
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let new = rtl_pkg::splice(name, &text).map_err(|e| e.to_string())?;
         if new == text {
             continue;
         }
@@ -50,17 +53,13 @@ pub fn main(a: Args) -> u8 {
         let tmp = path.with_extension("sv.tmp");
         if let Err(e) = std::fs::write(&tmp, &new).and_then(|()| std::fs::rename(&tmp, &path)) {
             let _ = std::fs::remove_file(&tmp);
-            eprintln!("error: {}: {e}", path.display());
-            return 2;
+            return Err(format!("{}: {e}", path.display()));
         }
-        println!("wrote {name}");
+        outln!("wrote {name}").map_err(|e| e.to_string())?;
     }
-    if stale.is_empty() {
-        0
-    } else {
-        for name in stale {
-            println!("{name} differs from what `{}` writes", rtl_pkg::COMMAND);
-        }
-        1
+    for name in &stale {
+        outln!("{name} differs from what `{}` writes", rtl_pkg::COMMAND)
+            .map_err(|e| e.to_string())?;
     }
+    Ok(u8::from(!stale.is_empty()))
 }

@@ -2,7 +2,8 @@
 //!
 //! [`main`] parses the command line with clap and hands the subcommand to [`eval`] or
 //! [`check`]. Every usage error is one line on stderr (`error: ...`) and exit status 2; help
-//! and version go to stdout with status 0.
+//! and version go to stdout with status 0. Output goes through `ptxfma_cli_common::stdio`: a
+//! write that fails is such an error too, a closed pipe ends a command quietly.
 
 pub mod check;
 pub mod eval;
@@ -14,6 +15,7 @@ use std::ffi::OsString;
 use clap::Parser;
 
 use clap::error::ErrorKind;
+use ptxfma_cli_common::stdio::{self, Stream};
 use ptxfma_cli_common::usage::usage_error;
 
 const ABOUT: &str =
@@ -27,7 +29,8 @@ Examples:
   fma-model check -rmin f64_mulAdd f64_mulAdd_rmin.txt.gz
 
 Run `fma-model eval --help` or `fma-model check --help` for the details of each.
-Exit status: 0 success, 1 a bad instruction or a mismatch, 2 bad usage or bad input.";
+Exit status: 0 success, 1 a bad instruction or a mismatch, 2 bad usage, bad input or output
+that cannot be written.";
 
 /// Help text is wrapped to the terminal, but no wider than this.
 const MAX_WIDTH: usize = 100;
@@ -101,14 +104,15 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
         Ok(Command::Check(a)) => check::main(a),
         Ok(Command::Silicon(a)) => silicon::main(a),
         Ok(Command::GenRtlPkg(a)) => gen_rtl_pkg::main(a),
-        Err(Stop::Info(e)) => {
-            // A closed stdout has nothing to report; with SIGPIPE at its default this process
-            // is gone before this returns anyway.
-            let _ = e.print();
-            0
-        }
+        Err(Stop::Info(e)) => match stdio::printed_by(Stream::Out, || e.print()) {
+            Ok(()) => 0,
+            Err(e) => {
+                stdio::report(&[format!("error: {e}")]);
+                2
+            }
+        },
         Err(Stop::Usage(msg)) => {
-            eprintln!("error: {msg}");
+            stdio::report(&[format!("error: {msg}")]);
             2
         }
     }

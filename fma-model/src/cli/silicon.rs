@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+use ptxfma_cli_common::stdio;
+use ptxfma_cli_common::{out, outln};
+
 use crate::silicon::generate::{generate, Plan};
 use crate::silicon::{compare, forms, interrupt, SiliconError};
 
@@ -114,13 +117,22 @@ pub fn main(args: Args) -> u8 {
     match run(args.step) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            stdio::report(&[format!("error: {e}")]);
             2
         }
     }
 }
 
-fn run(step: Step) -> Result<u8, SiliconError> {
+/// What ends a step with exit 2: its own error, or output that cannot be written.
+#[derive(Debug, thiserror::Error)]
+enum Failed {
+    #[error(transparent)]
+    Silicon(#[from] SiliconError),
+    #[error(transparent)]
+    Output(#[from] stdio::WriteError),
+}
+
+fn run(step: Step) -> Result<u8, Failed> {
     match step {
         Step::Gen {
             out,
@@ -139,12 +151,12 @@ fn run(step: Step) -> Result<u8, SiliconError> {
                 only: forms,
             };
             let w = generate(&out, &plan, threads, &mut |_, _| {})?;
-            println!(
+            outln!(
                 "{}: {} vectors in {} forms (seed {seed})",
                 out.display(),
                 w.vectors,
                 w.forms
-            );
+            )?;
             Ok(0)
         }
         Step::Compare {
@@ -162,7 +174,7 @@ fn run(step: Step) -> Result<u8, SiliconError> {
                 }
                 None => compare::compare(&vectors, &results, show, None)?,
             };
-            print!("{}", report.render());
+            out!("{}", report.render())?;
             Ok(u8::from(report.mismatches > 0))
         }
         Step::Exhaustive {
@@ -195,29 +207,31 @@ fn run(step: Step) -> Result<u8, SiliconError> {
             let threads =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let mut bad = 0;
-            println!(
+            outln!(
                 "{:<24} {:>8} {:>8}  first differing a",
-                "form", "a values", "differ"
-            );
+                "form",
+                "a values",
+                "differ"
+            )?;
             for (&k, r) in picked
                 .iter()
                 .zip(ex::check(&gpu, &picked, &values, threads))
             {
                 bad += r.differ.len();
-                println!(
+                outln!(
                     "{:<24} {:>8} {:>8}  {}",
                     ex::FORMS[k],
                     r.checked,
                     r.differ.len(),
                     r.differ.first().map_or("-".into(), |a| format!("{a:#06x}"))
-                );
+                )?;
             }
-            println!(
+            outln!(
                 "{} of {} sums reproduced ({} input pairs)",
                 picked.len() * values.len() - bad,
                 picked.len() * values.len(),
                 (picked.len() * values.len()) as u64 * ex::PER_FORM as u64
-            );
+            )?;
             Ok(u8::from(bad > 0))
         }
         Step::Forms { out } => {

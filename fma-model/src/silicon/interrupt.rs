@@ -16,7 +16,8 @@ pub fn install() {
             for p in open.iter() {
                 let _ = std::fs::remove_file(p);
             }
-            eprintln!("interrupted");
+            // Exits 130 whether or not stderr takes the word.
+            let _ = ptxfma_cli_common::errln!("interrupted");
             std::process::exit(130);
         });
     });

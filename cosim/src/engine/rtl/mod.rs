@@ -353,6 +353,15 @@ impl Rtl {
         let p = path
             .to_str()
             .ok_or_else(|| Error::new(format!("{}: not valid UTF-8", path.display())))?;
+        if file_size_limited() {
+            // Verilator's tracer (5.006) hangs on a write that fails: its fatal error flushes
+            // the trace under the lock it holds. Past the limit a write fails (the commands
+            // ignore SIGXFSZ, so that every other write is reported).
+            return Err(Error::new(
+                "a file size limit is set (ulimit -f), and Verilator's tracer cannot survive a \
+                 write past it",
+            ));
+        }
         match &mut self.sim {
             Backend::Built(s) => s.pin_mut().open_trace(p).map_err(rtl_err),
             Backend::Loaded(s) => s.open_trace(p),
@@ -388,6 +397,23 @@ impl Rtl {
 
 fn rtl_err(e: cxx::Exception) -> Error {
     Error::new(format!("RTL: {}", e.what()))
+}
+
+/// Whether this process may write files only up to a size (`ulimit -f`).
+fn file_size_limited() -> bool {
+    #[cfg(unix)]
+    {
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given.
+        unsafe {
+            libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY
+        }
+    }
+    #[cfg(not(unix))]
+    false
 }
 
 #[cfg(test)]

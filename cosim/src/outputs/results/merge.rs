@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::{ChunkRow, DivergenceRow, RunResult};
 use crate::checks::coverage::Coverage;
-use crate::engine::chunk;
+use crate::engine::chunk::{self, Shard};
 use crate::engine::stim::Family;
 use crate::engine::stream::Families;
 use crate::Error;
@@ -25,6 +25,74 @@ fn keep_first(divergences: &mut Vec<DivergenceRow>, max: usize) {
     });
 }
 
+/// The run's chunk count, once every input is checked to hold the run its parameters plan:
+/// `chunks_planned` as the plan counts them, and each chunk the plan's chunk of that index
+/// (seed, operations, families), in the input's shard. So an edited file is refused, naming
+/// it, rather than making the merge's result depend on which file comes first.
+fn planned_chunks(inputs: &[(String, RunResult)], fams: &Families) -> Result<usize, Error> {
+    let (first_name, first) = &inputs[0];
+    let p = &first.params;
+    chunk::check(p.count, fams, p.chunk_size)
+        .map_err(|e| bad(format!("{first_name}: the run's parameters: {e}")))?;
+    let planned = p.count.div_ceil(p.chunk_size);
+    for (name, r) in inputs {
+        if r.chunks_planned as u64 != planned {
+            return Err(bad(format!(
+                "{name}: chunks_planned {} disagrees with its parameters (count {}, chunk_size \
+                 {}: {planned} chunks)",
+                r.chunks_planned, p.count, p.chunk_size
+            )));
+        }
+        for c in &r.chunks {
+            let plan = chunk::nth(p.seed, p.count, fams, p.chunk_size, c.index as u64);
+            let same = plan.is_some_and(|k| {
+                k.seed == c.seed && k.ops == c.ops && k.families.to_string() == c.stream
+            });
+            if !same {
+                return Err(bad(format!(
+                    "{name}: chunk {} is not the run's chunk {} (its seed, operations or \
+                     families differ from what the parameters plan)",
+                    c.index, c.index
+                )));
+            }
+            if let Some(s) = r.shard.filter(|s| !s.holds(c.index)) {
+                return Err(bad(format!(
+                    "{name}: chunk {} is not one of shard {s}'s",
+                    c.index
+                )));
+            }
+        }
+    }
+    usize::try_from(planned).map_err(|_| bad(format!("{planned} chunks: too many")))
+}
+
+/// The chunks below `want` that `chunks` (sorted, each once) lacks, as a problem line: the
+/// first few by index, and how many in all (a plan can be long).
+fn missing_chunks(chunks: &[ChunkRow], want: usize) -> Option<String> {
+    const SHOWN: usize = 20;
+    let present = chunks.iter().filter(|c| c.index < want).count();
+    let count = want - present;
+    if count == 0 {
+        return None;
+    }
+    let mut have = chunks.iter().map(|c| c.index).peekable();
+    let mut shown = Vec::new();
+    for k in 0..want {
+        if have.next_if_eq(&k).is_none() {
+            shown.push(k.to_string());
+            if shown.len() == SHOWN {
+                break;
+            }
+        }
+    }
+    let more = count - shown.len();
+    Some(if more > 0 {
+        format!("chunk {} and {more} more missing", shown.join(", "))
+    } else {
+        format!("chunk {} missing", shown.join(", "))
+    })
+}
+
 /// Merges the results of the shards of one run (or one whole run) into the run's result.
 /// Errors name a duplicated shard and inputs that disagree on the run's parameters; a missing
 /// shard or chunk is recorded in `problems` instead, so the result of what is there can still
@@ -33,6 +101,14 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
     let Some((first_name, first)) = inputs.first() else {
         return Err(bad("nothing to merge".into()));
     };
+    for (name, r) in inputs {
+        if let Some(s) = r.shard {
+            // The rule `run --shard` parses by.
+            s.to_string()
+                .parse::<Shard>()
+                .map_err(|why| bad(format!("{name}: shard {s} cannot be: {why}")))?;
+        }
+    }
     for (name, r) in &inputs[1..] {
         if r.params != first.params {
             let a = serde_json::to_value(&first.params).unwrap_or_default();
@@ -108,6 +184,17 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
             "{name} is from an interrupted run: it did not finish"
         )));
     }
+    let fams = Families(
+        first
+            .params
+            .filter
+            .iter()
+            .map(|f| {
+                Family::parse(f).ok_or_else(|| bad(format!("unknown family `{f}` in {first_name}")))
+            })
+            .collect::<Result<_, _>>()?,
+    );
+    let planned = planned_chunks(inputs, &fams)?;
 
     // Chunks and divergences in chunk order, cut at --max-divergences as one run would be.
     let mut chunks: Vec<ChunkRow> = inputs.iter().flat_map(|(_, r)| r.chunks.clone()).collect();
@@ -138,40 +225,23 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
     keep_first(&mut divergences, first.params.max_examples);
 
     // Every planned chunk up to the cut must be there.
-    let fams: Vec<Family> = first
-        .params
-        .filter
-        .iter()
-        .map(|f| {
-            Family::parse(f).ok_or_else(|| bad(format!("unknown family `{f}` in {first_name}")))
-        })
-        .collect::<Result<_, _>>()?;
-    let plan = chunk::plan(
-        first.params.seed,
-        first.params.count,
-        &Families(fams),
-        first.params.chunk_size,
-    )?;
     let want = if total >= max {
         last.map_or(0, |l| l + 1)
     } else {
-        plan.len()
+        planned
     };
-    let missing: Vec<String> = plan[..want.min(plan.len())]
-        .iter()
-        .filter(|p| chunks.binary_search_by_key(&p.index, |c| c.index).is_err())
-        .map(|p| p.index.to_string())
-        .collect();
     // A missing shard's chunks are named by the shard alone.
-    if !missing.is_empty() && problems.is_empty() {
-        problems.push(format!("chunk {} missing", missing.join(", ")));
+    if problems.is_empty() {
+        if let Some(m) = missing_chunks(&chunks, want) {
+            problems.push(m);
+        }
     }
 
     let mut merged = RunResult::new(
         &first.verilator,
         first.params.clone(),
         None,
-        first.chunks_planned,
+        planned,
         inputs.iter().map(|(_, r)| r.jobs).max().unwrap_or(1),
         inputs.iter().map(|(_, r)| r.seconds).sum(),
         chunks,

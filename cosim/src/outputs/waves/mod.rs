@@ -801,7 +801,7 @@ pub fn file_name(family: &str, seed: u64, cycle: u64, fst: bool) -> String {
 
 /// The report's waveform lines: the command that opens the waveform on the divergence, the
 /// file, and where the divergence is in it.
-pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
+pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) -> Result<(), Error> {
     match w {
         Ok(w) => {
             let marked = w.mismatches.contains(&w.replayed(cycle));
@@ -821,7 +821,7 @@ pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
                 Some((_, to)) => format!(", which the replay retires in cycle {to}"),
                 None => String::new(),
             };
-            println!(
+            ptxfma_cli_common::outln!(
                 "  waveform    {open}\n              {}: cycles {}..{} plus drain, {time}; model \
                  registers under `model`{by_tag}, RTL under `TOP`; cosim.mismatch rises at {} ns \
                  (cycle {cycle}{moved}){}",
@@ -837,10 +837,11 @@ pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) {
                     "\n              WARNING: the replayed window does not reproduce the \
                      divergence (state older than the window?)"
                 }
-            );
+            )?;
         }
-        Err(e) => println!("  waveform    not written: {e}"),
+        Err(e) => ptxfma_cli_common::outln!("  waveform    not written: {e}")?,
     }
+    Ok(())
 }
 
 #[cfg(test)]
