@@ -6,65 +6,24 @@
 mod common;
 
 use std::ffi::OsStr;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 use common::scratch;
+#[path = "../../cli-common/tests/support/sink.rs"]
+mod sink;
+use sink::{run_to, text, Sink};
 
-/// Where a command's stdout or stderr goes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Sink {
-    /// Captured, as a person reads it.
-    Read,
-    /// `/dev/full`: every write fails with ENOSPC.
-    Full,
-    /// Closed before the program starts (`>&-`).
-    Closed,
-    /// A pipe whose reader is gone: every write fails with EPIPE.
-    Gone,
-}
-
-fn stdio(s: Sink) -> Stdio {
-    match s {
-        Sink::Read | Sink::Closed => Stdio::piped(),
-        Sink::Full => File::options()
-            .write(true)
-            .open("/dev/full")
-            .unwrap()
-            .into(),
-        Sink::Gone => {
-            let (reader, writer) = std::io::pipe().unwrap();
-            drop(reader);
-            writer.into()
-        }
-    }
-}
-
-/// `fma-cosim ARGS` with stdout to `out` and stderr to `err` (a closed one closed by the shell
-/// before it starts the program).
+/// `fma-cosim ARGS` with stdout to `out` and stderr to `err`.
 fn cosim_to<S: AsRef<OsStr>>(args: &[S], out: Sink, err: Sink) -> Output {
-    let bin = env!("CARGO_BIN_EXE_fma-cosim");
-    let close = match (out, err) {
-        (Sink::Closed, Sink::Closed) => " >&- 2>&-",
-        (Sink::Closed, _) => " >&-",
-        (_, Sink::Closed) => " 2>&-",
-        _ => "",
-    };
-    let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg(format!("exec \"$0\" \"$@\"{close}"))
-        .arg(bin)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(stdio(out))
-        .stderr(stdio(err));
-    c.output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    run_to(
+        env!("CARGO_BIN_EXE_fma-cosim"),
+        args,
+        Stdio::null(),
+        out,
+        err,
+    )
 }
 
 /// Files the commands read, made once: a shard's results and a coverage file, a vectors file,

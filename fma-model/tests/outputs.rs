@@ -8,58 +8,15 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+#[path = "../../cli-common/tests/support/sink.rs"]
+mod sink;
+use sink::{run_to, text, Sink};
+
 use fma_model::silicon::files::{write_results, ResultBlock, ResultsHead, VectorsReader};
-
-/// Where a command's stdout or stderr goes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Sink {
-    Read,
-    /// `/dev/full`: every write fails with ENOSPC.
-    Full,
-    /// Closed before the program starts (`>&-`).
-    Closed,
-    /// A pipe whose reader is gone: every write fails with EPIPE.
-    Gone,
-}
-
-fn stdio(s: Sink) -> Stdio {
-    match s {
-        Sink::Read | Sink::Closed => Stdio::piped(),
-        Sink::Full => File::options()
-            .write(true)
-            .open("/dev/full")
-            .unwrap()
-            .into(),
-        Sink::Gone => {
-            let (reader, writer) = std::io::pipe().unwrap();
-            drop(reader);
-            writer.into()
-        }
-    }
-}
 
 /// `fma-model ARGS` with stdout to `out` and stderr to `err`.
 fn model_to<S: AsRef<OsStr>>(args: &[S], stdin: Stdio, out: Sink, err: Sink) -> Output {
-    let close = match (out, err) {
-        (Sink::Closed, Sink::Closed) => " >&- 2>&-",
-        (Sink::Closed, _) => " >&-",
-        (_, Sink::Closed) => " 2>&-",
-        _ => "",
-    };
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("exec \"$0\" \"$@\"{close}"))
-        .arg(env!("CARGO_BIN_EXE_fma-model"))
-        .args(args)
-        .stdin(stdin)
-        .stdout(stdio(out))
-        .stderr(stdio(err))
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    run_to(env!("CARGO_BIN_EXE_fma-model"), args, stdin, out, err)
 }
 
 fn scratch(name: &str) -> PathBuf {
