@@ -140,7 +140,9 @@ PTXFMA_EXPORT int32_t ptxfma_dut_open_trace(void* h, const char* path, char* err
   return guarded(err, len, [&] { static_cast<Dut*>(h)->open_trace(path); });
 }
 
-PTXFMA_EXPORT void ptxfma_dut_close_trace(void* h) { static_cast<Dut*>(h)->close_trace(); }
+PTXFMA_EXPORT int32_t ptxfma_dut_close_trace(void* h, char* err, std::size_t len) {
+  return guarded(err, len, [&] { static_cast<Dut*>(h)->close_trace(); });
+}
 
 // One cycle of a handshake design (sim_core.h's Core::step): 4 input words in, 5 words out.
 PTXFMA_EXPORT int32_t ptxfma_dut_step(void* h, const uint64_t* in, uint32_t* out, char* err,

@@ -4,6 +4,7 @@
 // documented in cosim/src/rtl.rs.
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -33,6 +34,26 @@ inline void put(uint32_t*& p, const VlWide<N>& v) {
 template <std::size_t N>
 constexpr std::size_t words_of(const VlWide<N>&) { return N; }
 
+// Verilator's trace file, except that a failed write (a full disk, `ulimit -f`) is remembered
+// and the rest of the trace dropped: Verilator 5.006's tracer raises its fatal error on a failed
+// write while holding the lock its flush takes, and hangs. close_trace() reports the error.
+class TraceFile final : public VerilatedVcdFile {
+ public:
+  ssize_t write(const char* bufp, ssize_t len) override {
+    if (error_ != 0) return len;
+    const ssize_t got = VerilatedVcdFile::write(bufp, len);
+    if (got < 0 && errno != EAGAIN && errno != EINTR) {
+      error_ = errno;
+      return len;
+    }
+    return got;
+  }
+  int error() const { return error_; }
+
+ private:
+  int error_ = 0;
+};
+
 // M is a fast build (top ptxfma_sim_top, rtl/sim/) or a traced one (top ptxfma_top); both
 // have ptxfma_top's ports. Without Regs, M has only the result ports (a design such as
 // rtl/alt/, checked with --compare ports) and a frame is the 4 port words.
@@ -58,7 +79,7 @@ class Core {
   }
 
   ~Core() {
-    close_trace();
+    drop_trace();
     Verilated::threadContextp(ctx_.get());
     model_->final();
   }
@@ -140,21 +161,21 @@ class Core {
     if constexpr (Traced) {
       close_trace();
       Verilated::threadContextp(ctx_.get());
-      vcd_.reset(new VerilatedVcdC);
+      file_.reset(new TraceFile);
+      vcd_.reset(new VerilatedVcdC(file_.get()));
       model_->trace(vcd_.get(), 99);  // trace() must precede open()
       vcd_->open(path.c_str());
       if (!vcd_->isOpen()) {
-        vcd_.reset();
+        drop_trace();
         throw std::runtime_error("cannot open " + path);
       }
     }
   }
 
+  // Closes the trace; throws the OS's message if a write failed (the file is then incomplete).
   void close_trace() {
-    if (vcd_) {
-      vcd_->close();
-      vcd_.reset();
-    }
+    const int error = drop_trace();
+    if (error != 0) throw std::runtime_error(std::strerror(error));
   }
 
   void write_coverage([[maybe_unused]] const std::string& path) {
@@ -166,6 +187,15 @@ class Core {
   }
 
  private:
+  // Closes the trace, if open, and returns the error of its first failed write (0: none).
+  int drop_trace() noexcept {
+    if (vcd_) vcd_->close();
+    vcd_.reset();  // before file_, which it writes through
+    const int error = file_ ? file_->error() : 0;
+    file_.reset();
+    return error;
+  }
+
   // One clock cycle: drive the inputs and reset with the clock low (the fast build samples
   // them on this falling edge), then the rising edge; one trace dump after each.
   void drive(const uint64_t* in) {
@@ -203,6 +233,7 @@ class Core {
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<M> model_;
+  std::unique_ptr<TraceFile> file_;  // declared before vcd_, which writes through it
   std::unique_ptr<VerilatedVcdC> vcd_;
   uint64_t time_ = 0;
   uint64_t cycles_ = 0;

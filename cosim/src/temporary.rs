@@ -66,11 +66,7 @@ impl Temporary {
     /// `what` ends in `tmp`, the mark [`sweep`] knows a temporary by. The directory is first
     /// cleared of dead runs' temporaries.
     pub fn beside(dest: &Path, what: &str) -> Temporary {
-        debug_assert!(what.ends_with(MARK), "{what}");
-        let mut name = OsString::from(".");
-        name.push(dest.file_name().unwrap_or_default());
-        name.push(format!(".{what}{}@{}", std::process::id(), host()));
-        let path = dest.with_file_name(name);
+        let path = beside_name(dest, what);
         sweep(path.parent().unwrap_or(Path::new("")));
         Temporary::new(path)
     }
@@ -113,6 +109,16 @@ impl Drop for Temporary {
             r.files.swap_remove(i);
         }
     }
+}
+
+/// This process's temporary `.NAME.WHAT<pid>@<host>` beside `dest` (whose file name is `NAME`),
+/// by name only: nothing is registered, swept or created. `what` ends in `tmp`.
+pub fn beside_name(dest: &Path, what: &str) -> PathBuf {
+    debug_assert!(what.ends_with(MARK), "{what}");
+    let mut name = OsString::from(".");
+    name.push(dest.file_name().unwrap_or_default());
+    name.push(format!(".{what}{}@{}", std::process::id(), host()));
+    dest.with_file_name(name)
 }
 
 /// How every temporary's `WHAT` ends ([`Temporary::beside`]).
@@ -179,8 +185,9 @@ fn alive(pid: u32) -> bool {
 }
 
 /// Removes from `dir` the temporaries of this host's processes that are gone (killed before
-/// they could remove them), once per directory per process. Only regular files named as
-/// [`Temporary::beside`] names them; anything that cannot be read or removed is left.
+/// they could remove them), once per directory per process. Only regular files and directories
+/// (`dut build`'s work directory) named as [`beside_name`] names them, never a link; anything
+/// that cannot be read or removed is left.
 pub fn sweep(dir: &Path) {
     let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
@@ -203,8 +210,15 @@ pub fn sweep(dir: &Path) {
         let Some(pid) = name.to_str().and_then(owner) else {
             continue;
         };
-        if e.file_type().is_ok_and(|t| t.is_file()) && !alive(pid) {
-            let _ = fs::remove_file(e.path());
+        let Ok(kind) = e.file_type() else {
+            continue;
+        };
+        if (kind.is_file() || kind.is_dir()) && !alive(pid) {
+            let _ = if kind.is_dir() {
+                fs::remove_dir_all(e.path())
+            } else {
+                fs::remove_file(e.path())
+            };
         }
     }
 }

@@ -895,7 +895,13 @@ fn ctrl_c_or_sigterm_stops_the_build_and_leaves_nothing() {
             .spawn()
             .unwrap();
         let pid = build.id();
-        let partial = d.0.join(format!(".build.building-{pid}"));
+        let partial_prefix = format!(".build.building.tmp{pid}@");
+        let partial_exists = || {
+            std::fs::read_dir(&d.0).unwrap().flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with(&partial_prefix)
+                    && e.file_type().is_ok_and(|t| t.is_dir())
+            })
+        };
         let deadline = Instant::now() + Duration::from_secs(120);
         // Verilator is running once a child Verilates the model (its --prefix).
         let tools = loop {
@@ -905,7 +911,7 @@ fn ctrl_c_or_sigterm_stops_the_build_and_leaves_nothing() {
             let forking = tools
                 .iter()
                 .any(|t| t.2.starts_with(env!("CARGO_BIN_EXE_fma-cosim")));
-            if partial.is_dir() && !forking && tools.iter().any(|t| t.2.contains("Vdut_")) {
+            if partial_exists() && !forking && tools.iter().any(|t| t.2.contains("Vdut_")) {
                 break tools;
             }
             assert!(
@@ -937,7 +943,7 @@ fn ctrl_c_or_sigterm_stops_the_build_and_leaves_nothing() {
             "signal {signal}"
         );
         assert!(
-            !partial.exists() && !Path::new(&out).exists(),
+            !partial_exists() && !Path::new(&out).exists(),
             "signal {signal}"
         );
         let left: Vec<(u32, u32, u32)> = processes()

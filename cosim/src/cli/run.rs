@@ -380,7 +380,10 @@ fn regress(
     let _worker_parts: Vec<temporary::Temporary> = a
         .rtl_coverage
         .iter()
-        .flat_map(|f| (0..jobs).map(|k| temporary::Temporary::new(regress::worker_file(f, k))))
+        .flat_map(|f| {
+            temporary::sweep(f.parent().unwrap_or(std::path::Path::new("")));
+            (0..jobs).map(|k| temporary::Temporary::new(regress::worker_file(f, k)))
+        })
         .collect();
     let total: u64 = plan.chunks.iter().map(|c| c.ops).sum();
     let t0 = std::time::Instant::now();

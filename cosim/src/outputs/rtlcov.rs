@@ -2,7 +2,7 @@
 //!
 //! The `coverage` variant (cargo feature `rtl-coverage`) is Verilated with `--coverage-line
 //! --coverage-toggle`. Every worker's model has its own `VerilatedContext`, so its counts are
-//! its own: each worker writes them to `FILE.worker-K` when it finishes ([`crate::engine::regress::worker_file`]), and
+//! its own: each worker writes them to a temporary beside `FILE` when it finishes ([`crate::engine::regress::worker_file`]), and
 //! [`merge_workers`] sums them into `FILE`, in Verilator's `.dat` format, which
 //! `verilator_coverage` reads (annotated sources, lcov `.info`). [`Summary`] computes the
 //! figures from a `.dat`: line (line and branch points) and toggle, per source file, with the

@@ -119,11 +119,10 @@ pub fn build(manifest: &Path, out: &Path) -> Result<Built, Error> {
     let name = out
         .file_name()
         .ok_or_else(|| Error::new(format!("--out {}: not a directory name", out.display())))?;
-    let tmp = parent.join(format!(
-        ".{}.building-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    // A temporary of this process, which a later write to the directory sweeps if this build
+    // is killed outright.
+    let tmp = crate::temporary::beside_name(&parent.join(name), "building.tmp");
+    crate::temporary::sweep(&parent);
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| Error::new(format!("{}: {e}", tmp.display())))?;
     let mut scratch = Scratch(Some(tmp.clone()));

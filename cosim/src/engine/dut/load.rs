@@ -20,7 +20,7 @@ type BatchFn =
     unsafe extern "C" fn(*mut c_void, *const u64, usize, *mut u32, *mut c_char, usize) -> i32;
 type SpinFn = unsafe extern "C" fn(*mut c_void, *const u64, usize, u64, *mut c_char, usize) -> i32;
 type OpenFn = unsafe extern "C" fn(*mut c_void, *const c_char, *mut c_char, usize) -> i32;
-type CloseFn = unsafe extern "C" fn(*mut c_void);
+type CloseFn = unsafe extern "C" fn(*mut c_void, *mut c_char, usize) -> i32;
 type StepFn = unsafe extern "C" fn(*mut c_void, *const u64, *mut u32, *mut c_char, usize) -> i32;
 
 /// A loaded library with its entry points, and what the run needs to know of it.
@@ -263,9 +263,9 @@ impl Instance {
         Ok(out)
     }
 
-    pub fn close_trace(&mut self) {
+    pub fn close_trace(&mut self) -> Result<(), Error> {
         // SAFETY: a live handle.
-        unsafe { (self.lib.close)(self.handle) }
+        call(|e, n| unsafe { (self.lib.close)(self.handle, e, n) })
     }
 }
 

@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 
 /// Version of the C ABI between `load.rs` and `cosim/csrc/dut.cpp`, and of the record: a
 /// library or record of another version is refused with "rebuild it". 4: the record's
-/// `parameters`, and designs without tags (`tag_width` 0).
-pub const ABI: u32 = 4;
+/// `parameters`, and designs without tags (`tag_width` 0). 5: closing the trace reports a
+/// failed write.
+pub const ABI: u32 = 5;
 /// The build's record, beside the library.
 pub const RECORD: &str = "dut.json";
 /// The library's file name.

@@ -203,9 +203,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The file worker `k` writes its RTL coverage counts to, next to `file`.
+/// The file worker `k` writes its RTL coverage counts to, next to `file`: a temporary of this
+/// process (`.NAME.worker<k>.tmp<pid>@<host>`), swept if the process is killed outright.
 pub fn worker_file(file: &Path, k: usize) -> PathBuf {
-    let mut name = file.as_os_str().to_owned();
-    name.push(format!(".worker-{k}"));
-    PathBuf::from(name)
+    crate::temporary::beside_name(file, &format!("worker{k}.tmp"))
 }

@@ -34,7 +34,7 @@ mod ffi {
         fn run_batch(self: Pin<&mut Sim>, inputs: &[u64], frames: &mut [u32]) -> Result<()>;
         fn spin(self: Pin<&mut Sim>, inputs: &[u64], cycles: u64) -> Result<()>;
         fn open_trace(self: Pin<&mut Sim>, path: &str) -> Result<()>;
-        fn close_trace(self: Pin<&mut Sim>);
+        fn close_trace(self: Pin<&mut Sim>) -> Result<()>;
         fn write_coverage(self: Pin<&mut Sim>, path: &str) -> Result<()>;
     }
 }
@@ -353,26 +353,24 @@ impl Rtl {
         let p = path
             .to_str()
             .ok_or_else(|| Error::new(format!("{}: not valid UTF-8", path.display())))?;
-        if file_size_limited() {
-            // Verilator's tracer (5.006) hangs on a write that fails: its fatal error flushes
-            // the trace under the lock it holds. Past the limit a write fails (the commands
-            // ignore SIGXFSZ, so that every other write is reported).
-            return Err(Error::new(
-                "a file size limit is set (ulimit -f), and Verilator's tracer cannot survive a \
-                 write past it",
-            ));
-        }
         match &mut self.sim {
             Backend::Built(s) => s.pin_mut().open_trace(p).map_err(rtl_err),
             Backend::Loaded(s) => s.open_trace(p),
         }
     }
 
-    pub fn close_trace(&mut self) {
-        match &mut self.sim {
-            Backend::Built(s) => s.pin_mut().close_trace(),
+    /// Closes the VCD. A write to it that failed (a full disk, `ulimit -f`) is the error
+    /// "cannot write PATH: REASON", with the path it was opened on: the file is incomplete.
+    pub fn close_trace(&mut self, path: &std::path::Path) -> Result<(), Error> {
+        let closed = match &mut self.sim {
+            Backend::Built(s) => s.pin_mut().close_trace().map_err(rtl_err),
             Backend::Loaded(s) => s.close_trace(),
-        }
+        };
+        closed.map_err(|e| {
+            let reason = e.to_string();
+            let reason = reason.strip_prefix("RTL: ").unwrap_or(&reason).to_owned();
+            Error::new(format!("cannot write {}: {reason}", path.display()))
+        })
     }
 
     /// Writes the coverage counts of this model (since it was built) to `path`, in Verilator's
@@ -397,23 +395,6 @@ impl Rtl {
 
 fn rtl_err(e: cxx::Exception) -> Error {
     Error::new(format!("RTL: {}", e.what()))
-}
-
-/// Whether this process may write files only up to a size (`ulimit -f`).
-fn file_size_limited() -> bool {
-    #[cfg(unix)]
-    {
-        let mut r = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit writes the struct it is given.
-        unsafe {
-            libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY
-        }
-    }
-    #[cfg(not(unix))]
-    false
 }
 
 #[cfg(test)]

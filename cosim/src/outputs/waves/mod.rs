@@ -187,8 +187,9 @@ fn write_parts(
         starts.push(rtl.time());
         Ok::<_, Error>((starts, act))
     })();
-    rtl.close_trace();
+    let closed = rtl.close_trace(path);
     let (starts, act) = run?;
+    closed?;
     let t0 = starts[0];
 
     let mut g = golden.fresh()?;
