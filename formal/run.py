@@ -164,7 +164,9 @@ def prep_sat(part, spec, work, tools, timeout):
 
 def prove_sat(part, il, name, work, tools, timeout):
     log = work / f"{part}.{name}.log"
-    cmd = f"read_rtlil {rel(il)}; sat -prove {name} 1 -show-inputs -timeout {timeout}"
+    # Only the cone of the claim (the harness may hold several instances).
+    cmd = (f"read_rtlil {rel(il)}; sat -prove {name} 1 -show-inputs -timeout {timeout}"
+           f" w:{name} %ci*")
     out, timed_out = run_tool([tools["yosys"], "-p", cmd], ROOT, timeout + 30, log)
     if timed_out or "Interrupted SAT solver" in out or "timeout" in out.lower() and \
             "SAT proof finished" not in out:
