@@ -72,12 +72,13 @@ module formal_normalize import ptxfma_pkg::*; (
     spec_sticky = 1'b0;
     if (lim < 0) begin
       rs          = (-lim > MagW) ? MagW : -lim;
-      spec_norm   = (rs >= MagW) ? '0 : mag_i >> rs;
-      spec_sticky = (rs >= MagW) ? (mag_i != '0) : ((mag_i & ~({MagW{1'b1}} << rs)) != '0);
+      // Shift amounts narrowed to 8 bits: a 32-bit amount makes the solver's shifter deep.
+      spec_norm   = (rs >= MagW) ? '0 : mag_i >> 8'(rs);
+      spec_sticky = (rs >= MagW) ? (mag_i != '0) : ((mag_i & ~({MagW{1'b1}} << 8'(rs))) != '0);
       spec_exp    = Emin;
     end else begin
       s         = (lz < lim) ? lz : lim;
-      spec_norm = mag_i << s;
+      spec_norm = mag_i << 8'(s);
       spec_exp  = int'(eref_i) + 57 - s;
     end
   end
@@ -85,12 +86,15 @@ module formal_normalize import ptxfma_pkg::*; (
   // Split for the solver: a left shift (lim >= 0) by the amount its exponent implies (ok_exp
   // proves that amount the specification's), a right shift below emin, and sticky.
   logic [MagW-1:0] by_exp;
-  assign by_exp   = mag_i << (int'(eref_i) + 57 - int'(exp));
-  assign ok_shift = !lza_ok || (lim < 0) || (norm == by_exp);
+  int              amt;
+  assign amt      = int'(eref_i) + 57 - int'(exp);
+  assign by_exp   = mag_i << 8'(amt);
+  assign ok_shift = !lza_ok || (lim < 0) || ((mag_i == '0) ? (norm == '0)
+                  : (amt >= 0 && amt <= MagW && norm == by_exp));
   assign ok_shift_right = (lim >= 0) || (norm == spec_norm);
   assign ok_sticky = sticky == spec_sticky;
   // Twin: shifted by the true count with no stop at emin.
-  assign twin_shift_no_stop = !lza_ok || (mag_i == '0) || (lim < 0) || (norm == (mag_i << lz));
+  assign twin_shift_no_stop = !lza_ok || (mag_i == '0) || (lim < 0) || (norm == (mag_i << 8'(lz)));
   // The lead at the top unless the shift stopped at emin; never an exponent below emin.
   assign ok_lead = !lza_ok || (mag_i == '0)
                 || ((norm[MagW-1] || int'(exp) == Emin) && int'(exp) >= Emin);

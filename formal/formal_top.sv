@@ -58,9 +58,11 @@ module formal_top import ptxfma_pkg::*; (
   // The first cycle is a reset (the flops start with any value); a reset seen at the last edge.
   logic init_q = 1'b1;
   logic rst_seen_q = 1'b0;
+  logic rst_seen2_q = 1'b0;
   always_ff @(posedge clk_i) begin
-    init_q     <= 1'b0;
-    rst_seen_q <= !rst_ni;
+    init_q      <= 1'b0;
+    rst_seen_q  <= !rst_ni;
+    rst_seen2_q <= rst_seen_q;
   end
 
   // Which banks a kind uses, from the control word's kind code (docs/dut.md): lane 1 for f32x2
@@ -99,6 +101,10 @@ module formal_top import ptxfma_pkg::*; (
 `endif
 `ifdef PROP_RESET
     if (rst_seen_q) assert ((s1 == '0) && (s2 == '0) && (s3 == '0) && (out == '0));
+`endif
+`ifdef TWIN_RESET_LATER
+    // Twin: the flops still all zero one edge after the reset (the inputs have loaded).
+    if (rst_seen2_q) assert ((s1 == '0) && (s2 == '0) && (s3 == '0) && (out == '0));
 `endif
 `ifdef PROP_IDLE
     assert (idle_zero);

