@@ -656,7 +656,7 @@ screenshots: deps screenshot-deps
 .PHONY: formal formal-test formal-tools
 FORMAL_BUILD ?= target/formal
 FORMAL_PARTS ?=
-FORMAL_TIMEOUT ?= 300
+FORMAL_TIMEOUT ?= 600
 FORMAL_TOOLS := yosys yosys-smtbmc yosys-witness boolector
 FORMAL_RUN = $(PY) formal/run.py --venv-bin $(PY_VENV)/bin --bin $(FORMAL_BUILD)/bin \
   --work $(FORMAL_BUILD) --parts '$(FORMAL_PARTS)' --timeout '$(FORMAL_TIMEOUT)'
