@@ -662,11 +662,17 @@ $(SYNTH_DIR)/flat/netlist.v: $(RTL_SRCS) rtl/files.txt synth/flat.ys synth/synth
   | $(PY_VENV)/.stamp
 	$(SYNTH_PY) synth --no-parts --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat
 
-# $(call gls_run,COUNT,EXTRA): build the netlist's model (always: `run --dut` refuses a build
-# older than its sources or by another fma-cosim) and check COUNT operations by its ports.
+# $(call gls_run,COUNT,EXTRA): build the netlist's model when the netlist or fma-cosim is newer
+# than it (Verilating and compiling it, fast and traced, takes 3.7 min on the shared 2-core
+# machine; `run --dut` refuses a build older than its sources or by another fma-cosim), then
+# check COUNT operations by its ports.
 define gls_run
 	$(CARGO) build --release -p ptxfma-cosim
-	$(COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(SYNTH_DIR)/gls
+	@b=$(SYNTH_DIR)/gls/dut.json; \
+	if [ ! -e $$b ] || [ $(SYNTH_DIR)/flat/netlist.v -nt $$b ] || [ $(COSIM_BIN) -nt $$b ]; then \
+	  echo "$(COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(SYNTH_DIR)/gls"; \
+	  $(COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(SYNTH_DIR)/gls; \
+	else echo "$(SYNTH_DIR)/gls: the netlist's model is up to date"; fi
 	$(COSIM) run --dut $(SYNTH_DIR)/gls --compare ports --count $(1) --seed $(GLS_SEED) \
 	  --waves-dir $(WAVES_DIR) --progress lines $(if $(COSIM_JOBS),--jobs $(COSIM_JOBS)) $(2)
 endef

@@ -256,10 +256,10 @@ def levels(module):
 
 
 class Names:
-    """What to call a net bit: an input port, a stage register's field, or a named wire."""
+    """What to call a path's end: an input port's bit or a stage register's field."""
 
     def __init__(self, module, structs, widths):
-        self.port_bits, self.reg_bits, self.wire = {}, {}, {}
+        self.port_bits, self.reg_bits = {}, {}
         nets = module["netnames"]
         ports = module.get("ports", {})
         for stage, reg, port, typ in STAGES:
@@ -267,10 +267,10 @@ class Names:
             if bits is None:
                 continue
             if widths.get(typ) != len(bits):
+                print(f"synth: warning: {reg} has {len(bits)} bits, {typ} in "
+                      f"rtl/ptxfma_pkg.sv {widths.get(typ)}: its bits are named by index",
+                      file=sys.stderr)
                 typ = None
-                print(f"synth: warning: {reg} has {len(bits)} bits, rtl/ptxfma_pkg.sv's "
-                      f"{STAGES[[s[1] for s in STAGES].index(reg)][3]} another width; "
-                      f"register bits are named by index", file=sys.stderr)
             for i, b in enumerate(bits):
                 if isinstance(b, int):
                     f = field_name(structs, typ, i) if typ else f"[{i}]"
@@ -280,15 +280,6 @@ class Names:
                 for i, b in enumerate(p["bits"]):
                     if isinstance(b, int):
                         self.port_bits[b] = name if len(p["bits"]) == 1 else f"{name}[{i}]"
-        for name, n in nets.items():
-            if n.get("hide_name") or name in ports:
-                continue
-            for b in n["bits"]:
-                if isinstance(b, int):
-                    old = self.wire.get(b)
-                    # The deepest name says which part the bit is in.
-                    if old is None or (name.count("."), -len(name)) > (old.count("."), -len(old)):
-                        self.wire[b] = name
 
     def endpoint(self, b):
         if b in self.port_bits:
@@ -378,7 +369,12 @@ def cmd_synth(a):
             raise Failure(f"stat.json: no module {TOP}")
         by_type = top["num_cells_by_type"]
         netlist = read_json(os.path.join(partial, "netlist.json"), "a Yosys JSON netlist")
-        widths, structs = struct_layouts(read_text(os.path.join(ROOT, "rtl", "ptxfma_pkg.sv")))
+        try:
+            widths, structs = struct_layouts(read_text(os.path.join(ROOT, "rtl", "ptxfma_pkg.sv")))
+        except (ValueError, SyntaxError, ZeroDivisionError) as e:
+            print(f"synth: warning: rtl/ptxfma_pkg.sv's structs not read ({e}): register bits "
+                  f"are named by index", file=sys.stderr)
+            widths, structs = {}, {}
         stages = stage_paths(netlist_module(netlist, TOP), structs, widths)
         report = {
             "tool": (re.search(r"^ (Yosys [^\n]*)", log, re.M) or re.search(r"(Yosys \S+)", log)
