@@ -408,9 +408,12 @@ def cmd_synth(a):
                               sorted(by_part.items(), key=lambda kv: -kv[1][1])],
             }
             report["seconds"]["parts"] = round(time.monotonic() - t1, 1)
+        # The earlier output stays whole until the new one is in place.
+        old = f"{out}.old{os.getpid()}"
         if os.path.isdir(out):
-            shutil.rmtree(out)
+            os.replace(out, old)
         os.replace(partial, out)
+        shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
