@@ -352,7 +352,7 @@ $(FFI_LIB): FORCE
 FORCE:
 
 dpi-test: deps $(FFI_LIB)
-	$(CARGO) test --release -p ptxfma-ffi --test header
+	$(if $(TEST_BUILT),@echo "ffi/tests/header.rs: run by cargo-test-variants",$(CARGO) test --release -p ptxfma-ffi --test header)
 	@mkdir -p $(DPI_DIR)
 	cc -std=c99 -pedantic -Wall -Wextra -Werror -Iffi/include ffi/tests/c/ptxfma_smoke.c \
 	  $(FFI_LIB) -lm -o $(DPI_DIR)/smoke-c && $(DPI_DIR)/smoke-c
