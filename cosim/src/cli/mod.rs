@@ -129,6 +129,9 @@ enum DutCommand {
         /// with the line that builds it).
         #[arg(long, value_name = "DIR")]
         dut: Option<PathBuf>,
+        /// Prove only these of the manifest's words (PTX spellings, comma-separated).
+        #[arg(long, value_delimiter = ',', value_name = "SPELLING")]
+        words: Vec<String>,
     },
 }
 
@@ -174,12 +177,14 @@ fn dut(a: DutArgs) -> Result<u8, Error> {
             timeout,
             out,
             dut,
+            words,
         } => crate::cli::dut::prove::run(&crate::cli::dut::prove::ProveArgs {
             manifest,
             depth,
             timeout: std::time::Duration::from_secs(timeout),
             out,
             dut,
+            words,
         }),
     }
 }

@@ -48,6 +48,8 @@ pub struct ProveArgs {
     pub out: PathBuf,
     /// The `dut build` directory the replay line names.
     pub dut: Option<PathBuf>,
+    /// PTX spellings: prove only these of the manifest's words (a proof split by word).
+    pub words: Vec<String>,
 }
 
 /// How a proof ended.
@@ -171,6 +173,27 @@ fn check(m: &Resolved) -> Result<(u64, Vec<HalfWord>), Error> {
         ));
     }
     Ok((latency + 1, words))
+}
+
+/// The words of `allowed` that `spellings` name, each decoded as the PTX decoder reads it.
+fn pick(allowed: &[HalfWord], spellings: &[String]) -> Result<Vec<HalfWord>, Error> {
+    let mut out: Vec<HalfWord> = Vec::new();
+    for s in spellings {
+        let ctrl = ptxfma_ptx::decode(s, ptxfma_ptx::Target::SM_100)
+            .map_err(|e| Error::new(format!("--words `{s}`: {}", e.message())))?;
+        let w = allowed
+            .iter()
+            .find(|w| w.word == ctrl.encode())
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "--words `{s}`: not a half-precision word the manifest's forms allow"
+                ))
+            })?;
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    Ok(out)
 }
 
 /// The NaN rule's defines for the miter.
@@ -325,13 +348,16 @@ fn first_error(log: &Path) -> String {
         .to_string()
 }
 
-/// The operation that diverged: the failing step is the trace's last; it was issued the
-/// compare point's edges before.
-fn divergence(trace: &Trace, edges: u64) -> Result<Divergence, Error> {
-    let fail = trace
-        .len()
-        .checked_sub(1)
-        .ok_or_else(|| Error::new("dut prove: the counterexample trace is empty"))?;
+/// The operation that diverged at step `fail` (the last yosys-smtbmc checked): it was issued
+/// the compare point's `edges` before.
+fn divergence(trace: &Trace, fail: usize, edges: u64) -> Result<Divergence, Error> {
+    if trace.len() <= fail {
+        return Err(Error::new(format!(
+            "dut prove: the counterexample trace has {} steps, not the {} of the failure",
+            trace.len(),
+            fail + 1
+        )));
+    }
     let issue = fail.checked_sub(edges as usize).ok_or_else(|| {
         Error::new(format!(
             "dut prove: the counterexample fails at step {fail}, before any operation could \
@@ -352,18 +378,15 @@ fn divergence(trace: &Trace, edges: u64) -> Result<Divergence, Error> {
     })
 }
 
-/// The highest step yosys-smtbmc finished checking, from its log.
-fn steps_checked(log: &Path) -> u64 {
+/// The steps yosys-smtbmc started checking, from its log, in order.
+fn steps_started(log: &Path) -> Vec<u64> {
     let text = std::fs::read_to_string(log).unwrap_or_default();
-    let reached: Vec<u64> = text
-        .lines()
+    text.lines()
         .filter_map(|l| {
             let s = l.split("Checking assertions in step ").nth(1)?;
             s.trim_end_matches('.').trim().parse().ok()
         })
-        .collect();
-    // The last step started may not have finished.
-    reached.len().saturating_sub(1) as u64
+        .collect()
 }
 
 /// Runs the proof of `a.manifest` into `a.out`.
@@ -371,7 +394,10 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
     let t0 = Instant::now();
     children::install()?;
     let m = Manifest::load(&a.manifest)?;
-    let (dut_edges, words) = check(&m)?;
+    let (dut_edges, mut words) = check(&m)?;
+    if !a.words.is_empty() {
+        words = pick(&words, &a.words)?;
+    }
     let edges = compare_edges(dut_edges);
     let depth = a.depth.unwrap_or_else(|| default_depth(dut_edges));
     if depth < edges + 2 {
@@ -452,12 +478,16 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
             .map_err(|e| Error::new(format!("dut prove: {}: {e}", smtbmc.display())))?;
             let text = std::fs::read_to_string(&log).unwrap_or_default();
             verdict = match status {
+                // The last step started may not have finished.
                 None => Verdict::OutOfTime {
-                    steps: steps_checked(&log),
+                    steps: steps_started(&log).len().saturating_sub(1) as u64,
                 },
                 Some(_) if text.contains("Status: PASSED") => Verdict::Proved,
                 Some(_) if text.contains("Status: FAILED") => {
-                    Verdict::Counterexample(divergence(&Trace::read(&tmp.join(TRACE))?, edges)?)
+                    // The assertion fails in the last step checked.
+                    let fail = steps_started(&log).last().copied().unwrap_or(0) as usize;
+                    let trace = Trace::read(&tmp.join(TRACE))?;
+                    Verdict::Counterexample(divergence(&trace, fail, edges)?)
                 }
                 Some(_) => {
                     return Err(Error::new(format!(
