@@ -338,14 +338,21 @@ fn stage(m: &Resolved, dut_edges: u64, words: &[HalfWord], work: &Path) -> Resul
     write("miter_forms.svh", &half_words::svh(words))
 }
 
-/// The first line of `log` that says what went wrong (Yosys's `ERROR:`, slang's `error:`).
+/// The line of `log` that says what went wrong: Yosys's `ERROR:`, else slang's first
+/// `error:`, else the last line.
 fn first_error(log: &Path) -> String {
     let text = std::fs::read_to_string(log).unwrap_or_default();
-    text.lines()
-        .find(|l| l.contains("ERROR") || l.contains("error:"))
-        .unwrap_or_else(|| text.lines().last().unwrap_or("no output"))
-        .trim()
-        .to_string()
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines
+        .iter()
+        .find(|l| l.starts_with("ERROR:"))
+        .or_else(|| lines.iter().find(|l| l.contains("error:")))
+        .or(lines.last())
+        .map_or("no output".to_string(), |l| l.to_string())
 }
 
 /// The operation that diverged at step `fail` (the last yosys-smtbmc checked): it was issued

@@ -27,6 +27,9 @@ module exact_half_lane #(
   localparam int NormLead = 1 - Bias + 2 * (Bias + MW - 1);
   localparam logic [15:0] QNaN = 16'((EMax << MW) | (1 << (MW - 1)));
   localparam logic [15:0] Inf = 16'(EMax << MW);
+  if (W > 1024) begin : g_too_wide
+    $error("the leading-one search covers 1024 bits");
+  end
 
   logic sa, sb, sc;
   logic [EW-1:0] ea, eb, ec;
@@ -45,7 +48,7 @@ module exact_half_lane #(
     return (e == '0) && (f == '0);
   endfunction
 
-  logic [W-1:0] prod, addend, mag;
+  logic [W-1:0] prod, addend, mag, top;
   logic         sp, sum_sign;
   int           lead, q;
   logic [W-1:0] kept;
@@ -71,9 +74,14 @@ module exact_half_lane #(
     // An exact zero: like signs keep theirs, unlike give +0 (to nearest).
     if (mag == '0) sum_sign = (sp == sc) ? sp : 1'b0;
 
+    // The leading one by halving (a chain of W priority muxes is too deep for the tools).
     lead = 0;
-    for (int i = 0; i < W; i++) begin
-      if (mag[i]) lead = i;
+    top  = mag;
+    for (int s = 512; s >= 1; s = s / 2) begin
+      if ((top >> s) != '0) begin
+        lead = lead + s;
+        top  = top >> s;
+      end
     end
     // The quantum: MW bits below the lead, never below the smallest subnormal.
     q    = (lead > NormLead ? lead : NormLead) - MW;
