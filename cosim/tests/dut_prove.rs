@@ -55,7 +55,11 @@ impl Team {
         for f in &files {
             let mut text = std::fs::read_to_string(repo().join("rtl").join(f)).unwrap();
             if fault && *f == ROUND_FILE {
-                assert_eq!(text.matches(FAULT_FROM).count(), 1, "the fault's line moved");
+                assert_eq!(
+                    text.matches(FAULT_FROM).count(),
+                    1,
+                    "the fault's line moved"
+                );
                 text = text.replace(FAULT_FROM, FAULT_TO);
             }
             std::fs::write(self.0.join("src").join(f), text).unwrap();
@@ -248,7 +252,10 @@ fn a_planted_half_fault_in_a_copy_of_the_kit_is_found_and_replays() {
     let trace = PathBuf::from(line(&out, "trace: "));
     assert!(trace.is_file(), "{out}");
     let vcd = std::fs::read_to_string(&trace).unwrap();
-    assert!(vcd.contains("cmp_kit_d") && vcd.contains("in_ctrl_i"), "not the miter's trace");
+    assert!(
+        vcd.contains("cmp_kit_d") && vcd.contains("in_ctrl_i"),
+        "not the miter's trace"
+    );
     let replay = line(&out, "replay: ");
     assert!(replay.contains("--ctrl 0x85 "), "{replay}");
     // Run as printed: the copy built with `dut build` diverges from the model on it.
@@ -283,7 +290,10 @@ fn an_unchanged_copy_of_the_kit_is_proved() {
         &t.path("prove"),
     ]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("proved: every result of every operation issued in 6 steps"), "{out}");
+    assert!(
+        out.contains("proved: every result of every operation issued in 6 steps"),
+        "{out}"
+    );
     assert!(out.contains("words (1): fma.rn.f16;"), "{out}");
 }
 

@@ -314,7 +314,8 @@ fn stage(m: &Resolved, dut_edges: u64, words: &[HalfWord], work: &Path) -> Resul
          design -copy-from kit -as miter_kit miter_kit\n\
          design -copy-from dut -as miter_dut miter_dut\n\
          read_verilog -formal -sv {defs} miter_half.sv\n\
-         hierarchy -top miter\nproc\nflatten\nopt_clean\n\
+         # prep merges the logic both designs share (opt_merge): a copy of the kit proves fast.\n\
+         prep -flatten -top miter\n\
          # The model for yosys-smtbmc, as SBY prepares one (async2sync: the resets act at once).\n\
          hierarchy -smtcheck\nrename -witness\nscc -select\nsimplemap\nselect -clear\n\
          memory_nordff\nasync2sync\nchformal -assume -early\nopt_clean\n\
@@ -455,9 +456,8 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         left(t0),
     )?
     .map_err(|e| Error::new(format!("dut prove: {}: {e}", yosys.display())))?;
-    let verdict;
-    match status {
-        None => verdict = Verdict::OutOfTime { steps: 0 },
+    let verdict = match status {
+        None => Verdict::OutOfTime { steps: 0 },
         Some(s) if !s.success() || !tmp.join("miter.smt2").is_file() => {
             return Err(Error::new(format!(
                 "dut prove: Yosys could not read the designs into the miter: {}",
@@ -484,7 +484,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
             )?
             .map_err(|e| Error::new(format!("dut prove: {}: {e}", smtbmc.display())))?;
             let text = std::fs::read_to_string(&log).unwrap_or_default();
-            verdict = match status {
+            match status {
                 // The last step started may not have finished.
                 None => Verdict::OutOfTime {
                     steps: steps_started(&log).len().saturating_sub(1) as u64,
@@ -502,9 +502,9 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
                         first_error(&log)
                     )))
                 }
-            };
+            }
         }
-    }
+    };
     let seconds = t0.elapsed().as_secs_f64();
     let build = a.dut.clone().unwrap_or_else(|| final_dir.join("dut-build"));
     let (replay, trace) = match &verdict {
