@@ -137,7 +137,7 @@ TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
 test: TEST_BUILT = 1
 test: deps fmt-check clippy lint cargo-test-variants cpu-test \
       $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test fusesoc-test farm-test py-test \
-      cocotb-test mutate-test formal-test
+      cocotb-test mutate-test formal-test prove-dut-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -749,3 +749,12 @@ formal: formal-tools
 
 formal-test: formal-tools
 	$(FORMAL_RUN) --fast --results $(FORMAL_BUILD)/formal-test.json
+
+# `fma-cosim dut prove` (docs/formal.md): a team's half-precision FMA against the kit's RTL.
+# Its solver tests (cosim/tests/dut_prove.rs, `#[ignore]`d in a plain cargo test) need the
+# formal tools on PATH and take a few minutes: a planted fault found and replayed, a copy of the
+# kit proved, the independent half FMA out of a short limit.
+.PHONY: prove-dut-test
+prove-dut-test: formal-tools
+	PATH="$(CURDIR)/$(FORMAL_BUILD)/bin:$$PATH" $(CARGO) test --release $(TEST_FEATURES) \
+	  -p ptxfma-cosim --test dut_prove -- --include-ignored

@@ -110,6 +110,29 @@ enum DutCommand {
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
     },
+    /// Prove the design equal to the kit's RTL on the half-precision words its manifest allows
+    /// (docs/formal.md): a bounded check of a miter of both, every input free.
+    Prove {
+        /// The design's manifest (TOML), with `contract.latency`.
+        #[arg(value_name = "MANIFEST")]
+        manifest: PathBuf,
+        /// Steps of the check from reset (default: 2 * max(latency + 1, 4) + 1).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        depth: Option<u64>,
+        /// Seconds the whole run may take; past it the steps checked are reported.
+        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+        timeout: u64,
+        /// Directory for the run (the model, logs, the counterexample's trace, prove.json).
+        #[arg(long, value_name = "OUT", default_value = "dut-prove")]
+        out: PathBuf,
+        /// The `dut build` of the design that the replay line names (default: OUT/dut-build,
+        /// with the line that builds it).
+        #[arg(long, value_name = "DIR")]
+        dut: Option<PathBuf>,
+        /// Prove only these of the manifest's words (PTX spellings, comma-separated).
+        #[arg(long, value_delimiter = ',', value_name = "SPELLING")]
+        words: Vec<String>,
+    },
 }
 
 fn dut(a: DutArgs) -> Result<u8, Error> {
@@ -148,6 +171,21 @@ fn dut(a: DutArgs) -> Result<u8, Error> {
             outln!("check it: {check}")?;
             Ok(0)
         }
+        DutCommand::Prove {
+            manifest,
+            depth,
+            timeout,
+            out,
+            dut,
+            words,
+        } => crate::cli::dut::prove::run(&crate::cli::dut::prove::ProveArgs {
+            manifest,
+            depth,
+            timeout: std::time::Duration::from_secs(timeout),
+            out,
+            dut,
+            words,
+        }),
     }
 }
 

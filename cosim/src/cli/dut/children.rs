@@ -143,3 +143,65 @@ pub fn commit<T>(put_in_place: impl FnOnce() -> T) -> Result<T, Error> {
     s.committed = true;
     Ok(r)
 }
+
+/// Runs `cmd` in a process group of its own, its output (stdout and stderr) into `log`, until
+/// it ends or `limit` passes (then its group is killed and reaped, and the answer is `None`);
+/// a signal stops it as [`output`] does. `dut prove`'s solver runs are bounded this way.
+pub fn run_logged(
+    cmd: &mut Command,
+    log: &std::path::Path,
+    limit: std::time::Duration,
+) -> Result<io::Result<Option<std::process::ExitStatus>>, Error> {
+    let file = match std::fs::File::create(log) {
+        Ok(f) => f,
+        Err(e) => return Ok(Err(e)),
+    };
+    let err = match file.try_clone() {
+        Ok(f) => f,
+        Err(e) => return Ok(Err(e)),
+    };
+    #[cfg(unix)]
+    cmd.process_group(0);
+    cmd.stdin(Stdio::null()).stdout(file).stderr(err);
+    let mut child = {
+        let mut s = state();
+        if s.interrupted {
+            return Err(stopped());
+        }
+        match cmd.spawn() {
+            Ok(c) => {
+                s.groups.push(c.id() as i32);
+                c
+            }
+            Err(e) => return Ok(Err(e)),
+        }
+    };
+    let group = child.id() as i32;
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Ok(Some(st)),
+            Ok(None) if std::time::Instant::now() >= deadline => {
+                kill_group(group);
+                let _ = child.wait();
+                break Ok(None);
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(50)),
+            Err(e) => {
+                kill_group(group);
+                let _ = child.wait();
+                break Err(e);
+            }
+        }
+    };
+    let mut s = state();
+    s.groups.retain(|&g| g != group);
+    let interrupted = s.interrupted;
+    drop(s);
+    // The leader is reaped; its group's other members (SBY's solvers) go too.
+    reap(group);
+    if interrupted {
+        return Err(stopped());
+    }
+    Ok(status)
+}

@@ -1,7 +1,12 @@
 //! `fma-cosim dut build`: a team's design Verilated from its manifest ([`manifest`]) into a
 //! loadable library with its record ([`builder`]), which `run --dut DIR` loads
-//! ([`crate::engine::dut`]); the tools it runs stopped by Ctrl-C ([`children`]).
+//! ([`crate::engine::dut`]); the tools it runs stopped by Ctrl-C ([`children`]). `fma-cosim
+//! dut prove`: its half-precision words proved equal to the kit's RTL ([`prove`], with the
+//! words from the decoder, [`half_words`], and the counterexample's trace, [`trace`]).
 
 pub mod builder;
 pub mod children;
+pub mod half_words;
 pub mod manifest;
+pub mod prove;
+pub mod trace;
