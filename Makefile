@@ -651,15 +651,18 @@ screenshots: deps screenshot-deps
 # run compiles the WebAssembly (about a minute, cached in ~/.cache/YoWASP); Boolector runs once
 # first so that its compile message never reaches yosys-smtbmc.
 # FORMAL_PARTS=lza,align,normalize,round,vmad,pipeline (or round_f16 ...) picks parts;
-# FORMAL_TIMEOUT is the limit of one proof in seconds. `make formal-test` (in `make test`) runs
-# one property and its twin per part.
+# FORMAL_TIMEOUT is the limit of one proof in seconds; FORMAL_JOBS claims run at a time (the
+# proofs are single-threaded). `make formal-test` (in `make test`) runs one property and its
+# twin per part.
 .PHONY: formal formal-test formal-tools
 FORMAL_BUILD ?= target/formal
 FORMAL_PARTS ?=
 FORMAL_TIMEOUT ?= 600
+FORMAL_JOBS ?= 2
 FORMAL_TOOLS := yosys yosys-smtbmc yosys-witness boolector
 FORMAL_RUN = $(PY) formal/run.py --venv-bin $(PY_VENV)/bin --bin $(FORMAL_BUILD)/bin \
-  --work $(FORMAL_BUILD) --parts '$(FORMAL_PARTS)' --timeout '$(FORMAL_TIMEOUT)'
+  --work $(FORMAL_BUILD) --parts '$(FORMAL_PARTS)' --timeout '$(FORMAL_TIMEOUT)' \
+  --jobs '$(FORMAL_JOBS)'
 
 formal-tools: $(PY_VENV)/.stamp
 	@mkdir -p $(FORMAL_BUILD)/bin
