@@ -678,3 +678,23 @@ formal: formal-tools
 
 formal-test: formal-tools
 	$(FORMAL_RUN) --fast --results $(FORMAL_BUILD)/formal-test.json
+
+# Proofs against mutants (docs/formal.md, tools/mutate_prove.py): `make mutate`'s draw
+# (MUTATE_COUNT, MUTATE_SEED), each mutant in a proved module run through its part's properties
+# (formal/run.py --props-only on a copy of rtl/ in $(FORMAL_BUILD)/mutants), beside the
+# simulation's verdicts (the recorded study, or MUTATE_SIM_JSON=results/mutate.json);
+# `make mutate-settle` proves the judged equivalents in proved modules equal by miter and
+# cites each proof in tools/mutate-equivalent.json (`proof`).
+.PHONY: mutate-formal mutate-settle
+MUTATE_SIM_JSON ?=
+MUTATE_FORMAL = $(PY) tools/mutate.py --formal-venv-bin $(PY_VENV)/bin \
+  --formal-bin $(FORMAL_BUILD)/bin --formal-work $(FORMAL_BUILD)/mutants \
+  --formal-timeout $(FORMAL_TIMEOUT) --formal-jobs $(FORMAL_JOBS)
+mutate-formal: deps formal-tools
+	@mkdir -p $(RESULTS_DIR)
+	$(MUTATE_FORMAL) --prove --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) \
+	  $(if $(MUTATE_SIM_JSON),--sim-json $(MUTATE_SIM_JSON)) --json $(RESULTS_DIR)/mutate-formal.json
+
+mutate-settle: deps formal-tools
+	@mkdir -p $(RESULTS_DIR)
+	$(MUTATE_FORMAL) --settle --cite --json $(RESULTS_DIR)/mutate-settle.json
