@@ -379,6 +379,8 @@ def main():
                     "by miter (else run their properties); no simulation")
     ap.add_argument("--settle-miter-only", action="store_true",
                     help="with --settle: the miter only, no properties where it does not prove")
+    ap.add_argument("--settle-props-only", action="store_true",
+                    help="with --settle: no miter, the properties only")
     ap.add_argument("--cite", action="store_true",
                     help="with --settle: write each proof into the judgements' `proof` field")
     ap.add_argument("--sim-json", help="with --prove: the simulation verdicts from this `make "

@@ -224,7 +224,9 @@ def settle(root, a, all_sites, files, judged_file, write_mutated, lint):
     entries = json.loads(judged_file.read_text())
     chosen, which = [], []
     for n, e in enumerate(entries):
-        if e["file"] not in PROVED:
+        # A miter proof already cited stands (the module's line is unchanged, or the site
+        # would not be found); what is left is tried again.
+        if e["file"] not in PROVED or e.get("proof", "").startswith("formal miter"):
             continue
         hit = [s for s in all_sites
                if s[0] == e["file"] and bare(s[4]) == bare(e["mutated"])]
@@ -255,25 +257,34 @@ def settle(root, a, all_sites, files, judged_file, write_mutated, lint):
         row = {"file": e["file"], "mutated": e["mutated"].strip(), "modes": e.get("modes")}
         if not lint(k, f.rtl):
             row["miter"] = "stillborn"
+        elif a.settle_props_only:
+            row["miter"] = "skipped"
         elif e["file"] == "ptxfma_top.sv":
             row["miter"] = "not run"
+            e["proof"] = "no miter (the whole pipe: none proved within 300 s)"
         else:
             got, secs = f.miter(k, e["file"])
             row.update(miter=got, seconds=secs)
-            if got == "proved":
-                e["proof"] = (f"formal miter of {e['file']} against rtl/ (miter -equiv, sat "
-                              f"-prove, every input): equal outputs, {max(secs, 1):.0f} s")
+            e["proof"] = {
+                "proved": f"formal miter of {e['file']} against rtl/ (miter -equiv, sat -prove, "
+                          f"every input): equal outputs, {max(secs, 1):.0f} s",
+                "failed": "miter: the outputs differ for some input of the module alone (one "
+                          "the pipe may never deliver)",
+                "timeout": f"miter: no verdict within {f.timeout} s",
+            }.get(got, f"miter: {got}")
         if row["miter"] not in ("proved", "stillborn") and not a.settle_miter_only:
             p = f.props(k, part, first_failure=False)
             row["properties"] = p
+            head = e.get("proof", "no miter").split(";")[0]
             if p["verdict"] == "survived":
-                e["proof"] = (f"no miter{' (the whole pipe)' if row['miter'] == 'not run' else ''}"
-                              f"; the {part} properties of formal/run.py all still prove "
+                e["proof"] = (f"{head}; the {part} properties of formal/run.py all still prove "
                               f"({max(p['seconds'], 1):.0f} s): equivalent for the proved "
                               "contract only")
             elif p["verdict"] == "killed":
-                e["proof"] = (f"NOT EQUIVALENT: {', '.join(p['failed'])} fails on it "
-                              f"(formal/run.py --parts {part})")
+                e["proof"] = (f"{head}; {', '.join(p['failed'])} (formal/run.py --parts {part}) "
+                              "fails on it: not equivalent for the proved contract")
+            else:
+                e["proof"] = f"{head}; the {part} properties: {p['verdict']}"
         rows.append(row)
         record()
         print(f"  {e['file']:<24} miter {row['miter']:<9} {row.get('seconds', 0):>6.1f} s"
