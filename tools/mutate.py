@@ -39,7 +39,8 @@ import time
 import tomllib
 from pathlib import Path
 
-import mutate_prove
+sys.dont_write_bytecode = True  # no tools/__pycache__ from the import below
+import mutate_prove  # noqa: E402
 
 # The package's declarations are generated or types; its functions are mutated with the rest.
 SKIP = {"ptxfma_pkg.sv"}

@@ -51,6 +51,8 @@ class Formal:
         self.bin = Path(a.formal_bin).resolve()
         self.timeout = a.formal_timeout
         self.jobs = a.formal_jobs
+        if self.timeout <= 0 or self.jobs <= 0:
+            raise ValueError("--formal-timeout and --formal-jobs must be positive")
         self.work = (root / a.formal_work).resolve()
         if root not in self.work.parents:
             raise ValueError(f"--formal-work must lie inside {root} (the WebAssembly Yosys "
