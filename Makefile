@@ -725,15 +725,18 @@ screenshots: deps screenshot-deps
 # run compiles the WebAssembly (about a minute, cached in ~/.cache/YoWASP); Boolector runs once
 # first so that its compile message never reaches yosys-smtbmc.
 # FORMAL_PARTS=lza,align,normalize,round,vmad,pipeline (or round_f16 ...) picks parts;
-# FORMAL_TIMEOUT is the limit of one proof in seconds. `make formal-test` (in `make test`) runs
-# one property and its twin per part.
+# FORMAL_TIMEOUT is the limit of one proof in seconds; FORMAL_JOBS claims run at a time (the
+# proofs are single-threaded). `make formal-test` (in `make test`) runs one property and its
+# twin per part.
 .PHONY: formal formal-test formal-tools
 FORMAL_BUILD ?= target/formal
 FORMAL_PARTS ?=
 FORMAL_TIMEOUT ?= 600
+FORMAL_JOBS ?= 2
 FORMAL_TOOLS := yosys yosys-smtbmc yosys-witness boolector
 FORMAL_RUN = $(PY) formal/run.py --venv-bin $(PY_VENV)/bin --bin $(FORMAL_BUILD)/bin \
-  --work $(FORMAL_BUILD) --parts '$(FORMAL_PARTS)' --timeout '$(FORMAL_TIMEOUT)'
+  --work $(FORMAL_BUILD) --parts '$(FORMAL_PARTS)' --timeout '$(FORMAL_TIMEOUT)' \
+  --jobs '$(FORMAL_JOBS)'
 
 formal-tools: $(PY_VENV)/.stamp
 	@mkdir -p $(FORMAL_BUILD)/bin
@@ -758,3 +761,23 @@ formal-test: formal-tools
 prove-dut-test: formal-tools
 	PATH="$(CURDIR)/$(FORMAL_BUILD)/bin:$$PATH" $(CARGO) test --release $(TEST_FEATURES) \
 	  -p ptxfma-cosim --test dut_prove -- --include-ignored
+
+# Proofs against mutants (docs/formal.md, tools/mutate_prove.py): `make mutate`'s draw
+# (MUTATE_COUNT, MUTATE_SEED), each mutant in a proved module run through its part's properties
+# (formal/run.py --props-only on a copy of rtl/ in $(FORMAL_BUILD)/mutants), beside the
+# simulation's verdicts (the recorded study, or MUTATE_SIM_JSON=results/mutate.json);
+# `make mutate-settle` proves the judged equivalents in proved modules equal by miter and
+# cites each proof in tools/mutate-equivalent.json (`proof`).
+.PHONY: mutate-formal mutate-settle
+MUTATE_SIM_JSON ?=
+MUTATE_FORMAL = $(PY) tools/mutate.py --formal-venv-bin $(PY_VENV)/bin \
+  --formal-bin $(FORMAL_BUILD)/bin --formal-work $(FORMAL_BUILD)/mutants \
+  --formal-timeout $(FORMAL_TIMEOUT) --formal-jobs $(FORMAL_JOBS)
+mutate-formal: deps formal-tools
+	@mkdir -p $(RESULTS_DIR)
+	$(MUTATE_FORMAL) --prove --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) \
+	  $(if $(MUTATE_SIM_JSON),--sim-json $(MUTATE_SIM_JSON)) --json $(RESULTS_DIR)/mutate-formal.json
+
+mutate-settle: deps formal-tools
+	@mkdir -p $(RESULTS_DIR)
+	$(MUTATE_FORMAL) --settle --cite --json $(RESULTS_DIR)/mutate-settle.json

@@ -37,17 +37,20 @@ module formal_normalize import ptxfma_pkg::*; (
     .exp_o    (exp)
   );
 
-  // Leading zeros of the magnitude, by a plain loop.
-  int   lz;
-  logic seen;
+  // Leading zeros of the magnitude, by a plain loop; counted in 8 bits (at most 165), which
+  // spares the solvers a chain of 32-bit adders.
+  logic [7:0] lz8;
+  int         lz;
+  logic       seen;
   always_comb begin
-    lz   = 0;
+    lz8  = '0;
     seen = 1'b0;
     for (int i = MagW - 1; i >= 0; i--) begin
       seen = seen | mag_i[i];
-      if (!seen) lz = lz + 1;
+      if (!seen) lz8 = lz8 + 8'd1;
     end
   end
+  assign lz = int'(lz8);
 
   // The LZA's contract, and a looser one (two places off) for the twin.
   int   cnt;

