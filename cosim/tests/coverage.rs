@@ -277,10 +277,13 @@ fn file_round_trips_and_merges_by_name() {
     );
 }
 
+/// `name` (which may hold a directory of the test's own) in this process's scratch directory,
+/// which the tests running in parallel share: a test removes only its own directory.
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ptxfma-coverage-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    let f = d.join(name);
+    std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+    f
 }
 
 fn cli(args: &[&str]) -> u8 {
@@ -292,10 +295,10 @@ fn cli(args: &[&str]) -> u8 {
 #[test]
 fn coverage_command_merges_and_writes_html() {
     let (a, b) = (run(4, 3_000, true), run(5, 3_000, true));
-    let (fa, fb) = (tmp("a.json"), tmp("b.json"));
+    let (fa, fb) = (tmp("merge/a.json"), tmp("merge/b.json"));
     a.write_json(&fa).unwrap();
     b.write_json(&fb).unwrap();
-    let (html, json) = (tmp("cov.html"), tmp("merged.json"));
+    let (html, json) = (tmp("merge/cov.html"), tmp("merge/merged.json"));
     let s = |p: &PathBuf| p.to_str().unwrap().to_string();
     let code = cli(&[
         "coverage",
@@ -318,7 +321,7 @@ fn coverage_command_merges_and_writes_html() {
     assert!(page.contains("class=\"bar") && page.contains("traffic.families"));
     // Below the threshold: exit 1; a missing file: exit 2.
     assert_eq!(cli(&["coverage", &s(&fa), "--fail-under", "99.9"]), 1);
-    assert_eq!(cli(&["coverage", &s(&tmp("missing.json"))]), 2);
+    assert_eq!(cli(&["coverage", &s(&tmp("merge/missing.json"))]), 2);
     let _ = std::fs::remove_dir_all(fa.parent().unwrap());
 }
 
