@@ -12,6 +12,8 @@ module formal_lza import ptxfma_pkg::*; (
   input  logic              sticky_i,
   output logic              ok_adder,
   output logic              twin_adder_no_sticky,
+  output logic              ok_adder_zero,
+  output logic              twin_adder_zero_sticky,
   output logic              ok_within_one,
   output logic              twin_exact_over,
   output logic              twin_exact_under,
@@ -20,7 +22,7 @@ module formal_lza import ptxfma_pkg::*; (
 );
 
   logic [AddW-1:0]      opa, opb;
-  logic                 neg;
+  logic                 neg, zero;
   logic [MagW-1:0]      mag;
   logic [ShiftCntW-1:0] cnt;
 
@@ -33,7 +35,8 @@ module formal_lza import ptxfma_pkg::*; (
     .opa_o      (opa),
     .opb_o      (opb),
     .neg_o      (neg),
-    .mag_o      (mag)
+    .mag_o      (mag),
+    .zero_o     (zero)
   );
 
   ptxfma_lza u_lza (
@@ -66,6 +69,10 @@ module formal_lza import ptxfma_pkg::*; (
                     && (neg == spec_neg);
   // Twin: the sticky bits ignored (the +1 always added) must fail.
   assign twin_adder_no_sticky = !eff_sub_i || (a <= c) || (mag == MagW'(a - c));
+  // The exact sum is zero: a zero magnitude with no addend bit in sticky.
+  assign ok_adder_zero = zero == ((spec_mag == '0) && !sticky_i);
+  // Twin: a zero magnitude alone (the sticky ignored) must fail.
+  assign twin_adder_zero_sticky = zero == (spec_mag == '0);
 
   // Leading zeros of the 165-bit magnitude, counted by a plain loop (MagW for zero).
   logic [ShiftCntW-1:0] lz;

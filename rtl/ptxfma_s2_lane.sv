@@ -18,7 +18,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   logic [AddW-1:0]      opa, opb;
   logic [MagW-1:0]      mag;
   logic [ShiftCntW-1:0] lza_cnt;
-  logic                 eff_sub, neg, zero, sign, flush_sign;
+  logic                 eff_sub, neg, zero_sum, zero, sign, flush_sign;
 
   ptxfma_sm1x_trunc u_sm1x_trunc (
     .p_i(p_i),
@@ -37,7 +37,8 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
     .opa_o      (opa),
     .opb_o      (opb),
     .neg_o      (neg),
-    .mag_o      (mag)
+    .mag_o      (mag),
+    .zero_o     (zero_sum)
   );
 
   ptxfma_lza u_lza (
@@ -53,7 +54,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
     flush_sign = 1'b0;
     lane_o     = '0;
     if (en_i) begin
-      zero = (mag == '0) && !lane_i.align_sticky;
+      zero = zero_sum;
       if (zero) begin
         // IEEE: x + (-x) is +0 except under .rm; x + x keeps x's sign.
         sign = eff_sub ? rnd_rm_i : lane_i.sign_p;
