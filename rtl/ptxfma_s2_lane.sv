@@ -10,6 +10,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   input  logic            sm1x_i,
   input  logic            rnd_rm_i,  // effective rounding direction is .rm
   input  logic [MulW-1:0] p_i,       // the lane's product, MSB-aligned at bit 105
+  input  logic [MulW-1:0] p_f32_i,   // the same as a binary32 product (read under sm1x_i only)
   input  s1_lane_t        lane_i,
   output s2_lane_t        lane_o
 );
@@ -21,7 +22,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   logic                 eff_sub, neg, zero_sum, zero, sign, flush_sign;
 
   ptxfma_sm1x_trunc u_sm1x_trunc (
-    .p_i(p_i),
+    .p_i(p_f32_i),
     .p_o(p_trunc)
   );
 
