@@ -392,7 +392,8 @@ def cmd_synth(a):
         report = {
             "tool": (re.search(r"^ (Yosys [^\n]*)", log, re.M) or re.search(r"(Yosys \S+)", log)
                      ).group(1).strip(),
-            "flow": "read_slang -F rtl/files.txt (no define); synth -flatten -noabc; "
+            "flow": "read_slang -F rtl/files.txt (no define); synth -flatten -noabc "
+                    "-extra-map +/choices/han-carlson.v; "
                     "abc -script +strash;dch,-f;map (generic gates; levels: map -r); "
                     "synth/flat.ys",
             "top": TOP,
