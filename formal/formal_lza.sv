@@ -18,7 +18,10 @@ module formal_lza import ptxfma_pkg::*; (
   output logic              twin_exact_over,
   output logic              twin_exact_under,
   output logic              ok_zero,
-  output logic              twin_zero_vacuous
+  output logic              twin_zero_vacuous,
+  output logic              ok_no_sign,
+  output logic              ok_no_low_ones,
+  output logic              twin_low_only
 );
 
   logic [AddW-1:0]      opa, opb;
@@ -94,5 +97,19 @@ module formal_lza import ptxfma_pkg::*; (
   assign ok_zero           = (mag != '0) || (cnt == ShiftCntW'(MagW));
   // Twin: no zero magnitude reaches the LZA (fails: the claim above is not vacuous).
   assign twin_zero_vacuous = (mag != '0);
+
+  // What the adder's operands can make of the indicator (the judged mutants of the count rest on
+  // these, tools/mutate-equivalent.json): its bit 165 is never set, and its low slice is never
+  // all ones with the rest zero. The indicator is restated here from its formula.
+  logic [AddW-1:0] t, g, z, f;
+  assign t = opa ^ opb;
+  assign g = opa & opb;
+  assign z = ~(opa | opb);
+  assign f = ((t >> 1) & ((g & ~((z << 1) | AddW'(1))) | (z & ~(g << 1))))
+           | (~(t >> 1) & ((z & ~((z << 1) | AddW'(1))) | (g & ~(g << 1))));
+  assign ok_no_sign     = !f[AddW-1];
+  assign ok_no_low_ones = !((f[AddW-1:WordW] == '0) && (f[WordW-1:0] == '1));
+  // Twin: the low slice alone is set for some operands (fails: the claim above is not vacuous).
+  assign twin_low_only  = !((f[AddW-1:WordW] == '0) && (f[WordW-1:0] != '0));
 
 endmodule

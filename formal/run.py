@@ -81,6 +81,7 @@ PARTS = {
             prop("ok_within_one", P, fast=True), prop("twin_exact_over", T, fast=True),
             prop("twin_exact_under", T),
             prop("ok_zero", P), prop("twin_zero_vacuous", T),
+            prop("ok_no_sign", P), prop("ok_no_low_ones", P), prop("twin_low_only", T),
         ],
     },
     "align": {
