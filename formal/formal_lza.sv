@@ -12,15 +12,20 @@ module formal_lza import ptxfma_pkg::*; (
   input  logic              sticky_i,
   output logic              ok_adder,
   output logic              twin_adder_no_sticky,
+  output logic              ok_adder_zero,
+  output logic              twin_adder_zero_sticky,
   output logic              ok_within_one,
   output logic              twin_exact_over,
   output logic              twin_exact_under,
   output logic              ok_zero,
-  output logic              twin_zero_vacuous
+  output logic              twin_zero_vacuous,
+  output logic              ok_no_sign,
+  output logic              ok_no_low_ones,
+  output logic              twin_low_only
 );
 
   logic [AddW-1:0]      opa, opb;
-  logic                 neg;
+  logic                 neg, zero;
   logic [MagW-1:0]      mag;
   logic [ShiftCntW-1:0] cnt;
 
@@ -33,7 +38,8 @@ module formal_lza import ptxfma_pkg::*; (
     .opa_o      (opa),
     .opb_o      (opb),
     .neg_o      (neg),
-    .mag_o      (mag)
+    .mag_o      (mag),
+    .zero_o     (zero)
   );
 
   ptxfma_lza u_lza (
@@ -66,6 +72,10 @@ module formal_lza import ptxfma_pkg::*; (
                     && (neg == spec_neg);
   // Twin: the sticky bits ignored (the +1 always added) must fail.
   assign twin_adder_no_sticky = !eff_sub_i || (a <= c) || (mag == MagW'(a - c));
+  // The exact sum is zero: a zero magnitude with no addend bit in sticky.
+  assign ok_adder_zero = zero == ((spec_mag == '0) && !sticky_i);
+  // Twin: a zero magnitude alone (the sticky ignored) must fail.
+  assign twin_adder_zero_sticky = zero == (spec_mag == '0);
 
   // Leading zeros of the 165-bit magnitude, counted by a plain loop (MagW for zero).
   logic [ShiftCntW-1:0] lz;
@@ -87,5 +97,19 @@ module formal_lza import ptxfma_pkg::*; (
   assign ok_zero           = (mag != '0) || (cnt == ShiftCntW'(MagW));
   // Twin: no zero magnitude reaches the LZA (fails: the claim above is not vacuous).
   assign twin_zero_vacuous = (mag != '0);
+
+  // What the adder's operands can make of the indicator (the judged mutants of the count rest on
+  // these, tools/mutate-equivalent.json): its bit 165 is never set, and its low slice is never
+  // all ones with the rest zero. The indicator is restated here from its formula.
+  logic [AddW-1:0] t, g, z, f;
+  assign t = opa ^ opb;
+  assign g = opa & opb;
+  assign z = ~(opa | opb);
+  assign f = ((t >> 1) & ((g & ~((z << 1) | AddW'(1))) | (z & ~(g << 1))))
+           | (~(t >> 1) & ((z & ~((z << 1) | AddW'(1))) | (g & ~(g << 1))));
+  assign ok_no_sign     = !f[AddW-1];
+  assign ok_no_low_ones = !((f[AddW-1:WordW] == '0) && (f[WordW-1:0] == '1));
+  // Twin: the low slice alone is set for some operands (fails: the claim above is not vacuous).
+  assign twin_low_only  = !((f[AddW-1:WordW] == '0) && (f[WordW-1:0] != '0));
 
 endmodule

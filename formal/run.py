@@ -77,9 +77,11 @@ PARTS = {
         "engine": "sat", "top": "formal_lza", "sources": rtl("adder", "lza"),
         "props": [
             prop("ok_adder", P), prop("twin_adder_no_sticky", T),
+            prop("ok_adder_zero", P), prop("twin_adder_zero_sticky", T),
             prop("ok_within_one", P, fast=True), prop("twin_exact_over", T, fast=True),
             prop("twin_exact_under", T),
             prop("ok_zero", P), prop("twin_zero_vacuous", T),
+            prop("ok_no_sign", P), prop("ok_no_low_ones", P), prop("twin_low_only", T),
         ],
     },
     "align": {

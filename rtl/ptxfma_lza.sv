@@ -70,41 +70,67 @@ module ptxfma_lza import ptxfma_pkg::*; (
   logic unused_t0;
   assign unused_t0 = t0[0];
 
-  // Leading-zero count of f: pick the first non-zero WordW-bit group (the top one holds bits
-  // 165:128, left-aligned, so the groups below start TopW and TopW + WordW places down), then a
-  // WordIdxW-level binary search inside it.
-  logic [WordW-1:0]     grp2, grp1, grp0, grp;
-  logic [ShiftCntW-1:0] base, lz;
-  logic [WordIdxW-1:0]  lz64;
+  // Leading zeros of f below its sign bit: f[165] set counts 0, f[164:0] zero counts MagW.
+  // Each WordW-bit slice is counted on its own (lzc_word, log-depth), all three at once, and the
+  // first non-zero slice picks its count plus a constant: no carry chain after the counts.
+  //
+  //   f      165 | 164 ........ 128 | 127 ........ 64 | 63 ......... 0
+  //   slice  sign| top: f2[36:0],   | f1              | f0
+  //              | a 1 below it     |                 |
+  //   count  0   | lzc(top)         | TopW-1 + lzc(f1)| TopW-1+WordW + lzc(f0)
+  //
+  // The 1 placed under the top slice's 37 bits makes its count TopW - 1 when they are zero, so
+  // no count sees an all-zero word where it is read.
 
-  assign grp2 = {f2, (WordW - TopW)'(0)};
-  assign grp1 = f1;
-  assign grp0 = f0;
-  assign grp  = (grp2 != '0) ? grp2 : ((grp1 != '0) ? grp1 : grp0);
-  assign base = (grp2 != '0) ? '0
-              : ((grp1 != '0) ? ShiftCntW'(TopW) : ShiftCntW'(TopW + WordW));
+  // Leading zeros of a non-zero word, as a binary search whose every step reads a zero flag
+  // of an aligned block computed beside it: blk[k] bit j*2^k is set when block j of 2^k bits
+  // holds a one. The flags are word-wide ORs (one machine word each in the Verilated model);
+  // in gates each count bit is a mux of precomputed flags, one level after the bit above it.
+  function automatic logic [WordIdxW-1:0] lzc_word(logic [WordW-1:0] x);
+    logic [WordW-1:0]    blk [WordIdxW+1];
+    logic [WordIdxW-1:0] cnt;
+    logic [WordIdxW:0]   base;
+    blk[0] = x;
+    for (int k = 1; k <= WordIdxW; k++) begin
+      blk[k] = blk[k-1] | (blk[k-1] >> (1 << (k - 1)));
+    end
+    cnt  = '0;
+    base = '0;  // the lowest bit of the block still searched
+    for (int k = WordIdxW - 1; k >= 0; k--) begin
+      // The upper half (2^k bits) of the block [base + 2^(k+1) - 1 : base].
+      if (!blk[k][base + (1 << k)]) begin
+        cnt[k] = 1'b1;
+      end else begin
+        base = base + (WordIdxW + 1)'(1 << k);
+      end
+    end
+    return cnt;
+  endfunction
 
-  // The loop has constant bounds, so Verilator unrolls it into WordIdxW word-level steps (a
-  // signal in its condition would keep it a loop run every cycle).
+  logic [WordW-1:0]     top;
+  logic [ShiftCntW-1:0] cnt_top, cnt_mid, cnt_low;
+
   always_comb begin
-    logic [WordW-1:0] x;
-    x    = grp;
-    lz64 = '0;
+    top     = '0;
+    cnt_top = '0;
+    cnt_mid = '0;
+    cnt_low = '0;
+    cnt_o   = ShiftCntW'(MagW);
     if (en_i) begin
-      for (int k = WordIdxW - 1; k >= 0; k--) begin
-        // Is the top 2^k-bit field zero? Then count it and shift it out.
-        if ((x >> (WordW - (1 << k))) == '0) begin
-          lz64[k] = 1'b1;
-          x       = x << (1 << k);
-        end
+      top     = {f2[TopW-2:0], 1'b1, (WordW - TopW)'(0)};
+      cnt_top = ShiftCntW'(lzc_word(top));
+      cnt_mid = ShiftCntW'(TopW - 1) + ShiftCntW'(lzc_word(f1));
+      cnt_low = ShiftCntW'(TopW - 1 + WordW) + ShiftCntW'(lzc_word(f0));
+      if (f2[TopW-1]) begin
+        cnt_o = '0;
+      end else if (f2[TopW-2:0] != '0) begin
+        cnt_o = cnt_top;
+      end else if (f1 != '0) begin
+        cnt_o = cnt_mid;
+      end else if (f0 != '0) begin
+        cnt_o = cnt_low;
       end
     end
   end
-
-  // Bit AddW-1 (165) of the sum is its sign, so a lead there means no leading zeros in bits
-  // MagW-1:0.
-  assign lz    = base + ShiftCntW'(lz64);
-  assign cnt_o = ({f2, f1, f0} == '0) ? ShiftCntW'(MagW)
-               : ((lz == '0) ? '0 : lz - ShiftCntW'(1));
 
 endmodule

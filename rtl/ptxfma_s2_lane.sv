@@ -10,6 +10,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   input  logic            sm1x_i,
   input  logic            rnd_rm_i,  // effective rounding direction is .rm
   input  logic [MulW-1:0] p_i,       // the lane's product, MSB-aligned at bit 105
+  input  logic [MulW-1:0] p_f32_i,   // the same as a binary32 product (read under sm1x_i only)
   input  s1_lane_t        lane_i,
   output s2_lane_t        lane_o
 );
@@ -18,10 +19,10 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
   logic [AddW-1:0]      opa, opb;
   logic [MagW-1:0]      mag;
   logic [ShiftCntW-1:0] lza_cnt;
-  logic                 eff_sub, neg, zero, sign, flush_sign;
+  logic                 eff_sub, neg, zero_sum, zero, sign, flush_sign;
 
   ptxfma_sm1x_trunc u_sm1x_trunc (
-    .p_i(p_i),
+    .p_i(p_f32_i),
     .p_o(p_trunc)
   );
 
@@ -37,7 +38,8 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
     .opa_o      (opa),
     .opb_o      (opb),
     .neg_o      (neg),
-    .mag_o      (mag)
+    .mag_o      (mag),
+    .zero_o     (zero_sum)
   );
 
   ptxfma_lza u_lza (
@@ -53,7 +55,7 @@ module ptxfma_s2_lane import ptxfma_pkg::*; (
     flush_sign = 1'b0;
     lane_o     = '0;
     if (en_i) begin
-      zero = (mag == '0) && !lane_i.align_sticky;
+      zero = zero_sum;
       if (zero) begin
         // IEEE: x + (-x) is +0 except under .rm; x + x keeps x's sign.
         sign = eff_sub ? rnd_rm_i : lane_i.sign_p;

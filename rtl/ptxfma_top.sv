@@ -239,15 +239,18 @@ module ptxfma_top import ptxfma_pkg::*; (
 
     // A binary32 product is F32ProdW (48) bits, lane l's F32x2HiLsb * l up (47:0, 103:56):
     // MSB-aligned to the 106-bit product position. Lane 0 of f64 takes the whole product.
-    logic [MulW-1:0] p;
-    assign p = (l == 0 && kind2 == KIND_F64)
-             ? prod : {prod[F32x2HiLsb * l +: F32ProdW], (MulW - F32ProdW)'(0)};
+    // sm_1x, a binary32 kind, truncates the lane's own product (p_f32): it need not wait for
+    // the f64 product's longer carry chain through the mux.
+    logic [MulW-1:0] p, p_f32;
+    assign p_f32 = {prod[F32x2HiLsb * l +: F32ProdW], (MulW - F32ProdW)'(0)};
+    assign p     = (l == 0 && kind2 == KIND_F64) ? prod : p_f32;
 
     ptxfma_s2_lane u_s2_lane (
       .en_i    ((l == 0) ? en_2.lane0 : en_2.lane1),
       .sm1x_i  (kind2 == KIND_SM1X),
       .rnd_rm_i(effective_rnd(kind2, s1_q.ctrl.rnd) == RND_RM),
       .p_i     (p),
+      .p_f32_i (p_f32),
       .lane_i  ((l == 0) ? s1_q.lane0 : s1_q.lane1),
       .lane_o  (lane)
     );

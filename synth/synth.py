@@ -382,18 +382,29 @@ def cmd_synth(a):
             print(f"synth: warning: rtl/ptxfma_pkg.sv's structs not read ({e}): register bits "
                   f"are named by index", file=sys.stderr)
             widths, structs = {}, {}
-        stages = stage_paths(netlist_module(netlist, TOP), structs, widths)
+        # Levels from the delay-mapped copy (flat.ys), each with the depth the same register
+        # has in the area-recovered netlist beside it.
+        levels_net = read_json(os.path.join(partial, "levels.json"), "a Yosys JSON netlist")
+        stages = stage_paths(netlist_module(levels_net, TOP), structs, widths)
+        in_netlist = stage_paths(netlist_module(netlist, TOP), structs, widths)
+        for s, n in zip(stages, in_netlist):
+            s["levels_in_netlist"] = n["levels"]
         report = {
             "tool": (re.search(r"^ (Yosys [^\n]*)", log, re.M) or re.search(r"(Yosys \S+)", log)
                      ).group(1).strip(),
-            "flow": "read_slang -F rtl/files.txt (no define); synth -flatten -noabc; "
-                    "abc -script +strash;dch,-f;map (generic gates); synth/flat.ys",
+            "flow": "read_slang -F rtl/files.txt (no define); synth -flatten -noabc "
+                    "-extra-map +/choices/han-carlson.v; "
+                    "abc -script +strash;dch,-f;map (generic gates; levels: map -r); "
+                    "synth/flat.ys",
             "top": TOP,
             "cells": top["num_cells"],
             "flip_flops": ff_count(by_type),
             "cells_by_type": by_type,
             "check": "passed: no combinational loop, multiple driver, undriven net or latch",
-            "levels_count": "every cell on the path: gates, inverters and 2:1 muxes",
+            "levels_count": "every cell on the path: gates, inverters and 2:1 muxes; levels: "
+                            "the generic netlist mapped for delay alone (abc map -r); "
+                            "levels_in_netlist: the same path's register in the area-recovered "
+                            "netlist, where area recovery deepens every path up to the deepest",
             "stages": stages,
             "seconds": {"flat": round(t_flat, 1)},
         }
@@ -437,11 +448,14 @@ def print_table(r, out, json_path):
     print(f"{r['top']}: {r['cells']:,} cells, {r['flip_flops']:,} flip-flops; check -assert "
           f"and no latch: passed")
     print()
-    print(f"{'stage':6} {'register':9} {'levels':>6}  longest path (start -> end)")
+    print(f"{'stage':6} {'register':9} {'levels':>6} {'netlist':>7}  longest path (start -> end)")
     for s in r["stages"]:
-        print(f"{s['stage']:6} {s['register']:9} {s['levels']:>6}  {s['start']} -> {s['end']}")
+        print(f"{s['stage']:6} {s['register']:9} {s['levels']:>6} {s['levels_in_netlist']:>7}  "
+              f"{s['start']} -> {s['end']}")
     b = r["balance"]
-    print(f"deepest / shallowest: {b['deepest']} / {b['shallowest']} = {b['ratio']:.2f}")
+    print(f"deepest / shallowest: {b['deepest']} / {b['shallowest']} = {b['ratio']:.2f} (levels: "
+          f"mapped for delay alone; netlist: the area-recovered netlist, every stage deepened "
+          f"up to the deepest)")
     if "parts" in r:
         p = r["parts"]
         print()
