@@ -13,7 +13,7 @@
 //
 // with RoundBit = MagW-1-Prec: 111 (binary64), 140 (binary32), 153 (binary16), 156 (bfloat16).
 //
-// Depth (docs/microarchitecture.md, "Synthesis"): little waits for the sticky OR. Beside it, from
+// Depth (docs/microarchitecture.md, "Stage 4"): little waits for the sticky OR. Beside it, from
 // the register: kept + 1, the exponent field for either carry, the compares of overflow and .sat;
 // the carry is known before the add (kept all ones). .sat and .relu's tests are made on each kind
 // of result (special, zero, overflow, flushed, rounded), not on the chosen encoding. S13 places
@@ -106,19 +106,19 @@ module ptxfma_round import ptxfma_pkg::*; (
   endfunction
 
   // What a rounding at the format's precision reads from a normalised significand: the kept
-  // bits, the round bit and the sticky below it, whether the kept bits below the lead are all
+  // bits (at most binary64's 53), the round bit and the sticky below it, whether the kept bits below the lead are all
   // ones (an increment then reaches the lead, or carries out past it); and for S4's tininess
   // test the same one position lower (round.rs: Decisions::tininess).
   typedef struct packed {
-    logic [DataW-1:0] kept;
-    logic             lead;
-    logic             rest_ones;
-    logic             rb;
-    logic             st;
-    logic             ones_u;
-    logic             lsb_u;
-    logic             rb_u;
-    logic             st_u;
+    logic [F64Prec-1:0] kept;
+    logic               lead;
+    logic               rest_ones;
+    logic               rb;
+    logic               st;
+    logic               ones_u;
+    logic               lsb_u;
+    logic               rb_u;
+    logic               st_u;
   } window_t;
 
   function automatic window_t window(res_fmt_e fmt, logic [MagW-1:0] norm, logic sticky);
@@ -126,7 +126,7 @@ module ptxfma_round import ptxfma_pkg::*; (
     w.lead = norm[MagW-1];
     unique case (fmt)
       FMT_F64: begin
-        w.kept      = DataW'(norm[MagW-1:F64RoundBit+1]);
+        w.kept      = F64Prec'(norm[MagW-1:F64RoundBit+1]);
         w.rest_ones = norm[MagW-2:F64RoundBit+1] == '1;
         w.rb        = norm[F64RoundBit];
         w.st        = (norm[F64RoundBit-1:0] != '0) || sticky;
@@ -136,7 +136,7 @@ module ptxfma_round import ptxfma_pkg::*; (
         w.st_u      = (norm[F64RoundBit-2:0] != '0) || sticky;
       end
       FMT_F16: begin
-        w.kept      = DataW'(norm[MagW-1:F16RoundBit+1]);
+        w.kept      = F64Prec'(norm[MagW-1:F16RoundBit+1]);
         w.rest_ones = norm[MagW-2:F16RoundBit+1] == '1;
         w.rb        = norm[F16RoundBit];
         w.st        = (norm[F16RoundBit-1:0] != '0) || sticky;
@@ -146,7 +146,7 @@ module ptxfma_round import ptxfma_pkg::*; (
         w.st_u      = (norm[F16RoundBit-2:0] != '0) || sticky;
       end
       FMT_BF16: begin
-        w.kept      = DataW'(norm[MagW-1:BF16RoundBit+1]);
+        w.kept      = F64Prec'(norm[MagW-1:BF16RoundBit+1]);
         w.rest_ones = norm[MagW-2:BF16RoundBit+1] == '1;
         w.rb        = norm[BF16RoundBit];
         w.st        = (norm[BF16RoundBit-1:0] != '0) || sticky;
@@ -156,7 +156,7 @@ module ptxfma_round import ptxfma_pkg::*; (
         w.st_u      = (norm[BF16RoundBit-2:0] != '0) || sticky;
       end
       default: begin
-        w.kept      = DataW'(norm[MagW-1:F32RoundBit+1]);
+        w.kept      = F64Prec'(norm[MagW-1:F32RoundBit+1]);
         w.rest_ones = norm[MagW-2:F32RoundBit+1] == '1;
         w.rb        = norm[F32RoundBit];
         w.st        = (norm[F32RoundBit-1:0] != '0) || sticky;
@@ -191,9 +191,8 @@ module ptxfma_round import ptxfma_pkg::*; (
   // right after a carry, the exponent one up). Below emin (the lane's exp < emin; a carry brings
   // it at most to 2^emin) it moves right by emin - exp places, with no bit lost:
   //
-  //   {v, 13 zeros} >> (emin - exp):   37 | 36 | 35 .............. 0
-  //                                    0  | win = norm[164:128]
-  //                                       | 2^emin
+  //   {v, 13 zeros} >> (emin - exp):  37 | 36 .............................. 0
+  //                                     0 | win = norm[164:128], win[36] = 2^emin
   //
   // The half rounding keeps win[36:37-p] and rounds at win[36-p] (p = 11 or 8). From a shift of
   // F16Prec + 2 = 13, v[24] too lies below the round bit: kept and round bits are zero and, to
@@ -284,7 +283,7 @@ module ptxfma_round import ptxfma_pkg::*; (
   logic             flush;
   rnd_e             rnd;
   exp_t             exp, be_keep, be_up;
-  logic [DataW-1:0] kept_up, frac, exf_keep, exf_up, enc_normal, sat_normal, enc_over, enc, sat;
+  logic [DataW-1:0] kept_up, frac, exf_keep, exf_up, enc_normal, enc_over, enc;
   logic             inc, carry, normal, over, inc_u, tiny, relu_nan, relu_neg;
 
   always_comb begin
@@ -303,12 +302,10 @@ module ptxfma_round import ptxfma_pkg::*; (
     exf_keep   = '0;
     exf_up     = '0;
     enc_normal = '0;
-    sat_normal = '0;
     inc_u      = 1'b0;
     tiny       = 1'b0;
     enc_over   = '0;
     enc        = '0;
-    sat        = '0;
     relu_nan   = 1'b0;
     relu_neg   = 1'b0;
     res_o      = '0;
@@ -327,7 +324,7 @@ module ptxfma_round import ptxfma_pkg::*; (
 
       // Beside the sticky OR: both outcomes of the increment. The biased exponent is the
       // model's `(e - emin + 1) as u64` = e + bias, for e = exp and e = exp + 1 (a carry out).
-      kept_up = w.kept + DataW'(1);
+      kept_up = DataW'(w.kept) + DataW'(1);
       be_keep = exp + bias;
       be_up   = exp + bias + 16'sd1;
       // The exponent fields, sign-extended like the model's cast.
@@ -339,7 +336,7 @@ module ptxfma_round import ptxfma_pkg::*; (
       // kept_up's, zero; the exponent is one up.
       carry  = inc && w.lead && w.rest_ones;
       normal = w.lead || (inc && w.rest_ones);
-      frac   = (inc ? kept_up : w.kept) & frac_mask;
+      frac   = (inc ? kept_up : DataW'(w.kept)) & frac_mask;
       // e > emax, for e = exp + carry.
       over   = normal && (carry ? (exp >= bias) : (exp > bias));
       enc_normal = sign_w | (!normal ? '0 : carry ? exf_up : exf_keep) | frac;
@@ -349,57 +346,62 @@ module ptxfma_round import ptxfma_pkg::*; (
       inc_u = increment(rnd, lane_i.sign, w.lsb_u, w.rb_u, w.st_u);
       tiny  = !w.lead && !(w.ones_u && inc_u);
 
-      // .sat of enc_normal, which is no NaN (not overflowing, its exponent field is below all
-      // ones): +0 when negative, or when a negative biased exponent fills the bits above the
-      // encoding; 1.0 from e = exp + carry >= 0 up; else itself.
-      if (lane_i.sign || (normal && (carry ? (be_up < 0) : (be_keep < 0)))) begin
-        sat_normal = '0;
-      end else if (normal && (carry ? (exp >= -16'sd1) : (exp >= 16'sd0))) begin
-        sat_normal = one_w;
-      end else begin
-        sat_normal = enc_normal;
-      end
-
-      // The encoding; what .sat makes of each kind of result; and for .relu, whether it is a
-      // NaN and whether anything is set from its sign bit up (relu's two tests, made on each
-      // kind rather than on the chosen encoding).
-      enc_over = '0;
-      unique case (rnd)
-        RND_RZ:  enc_over = (inf_w | sign_w) - DataW'(1);
-        RND_RM:  enc_over = lane_i.sign ? (inf_w | sign_w) : (inf_w | sign_w) - DataW'(1);
-        RND_RP:  enc_over = lane_i.sign ? (inf_w | sign_w) - DataW'(1) : (inf_w | sign_w);
-        default: enc_over = inf_w | sign_w;
-      endcase
+      // The encoding.
       if (lane_i.spec_valid) begin
-        enc      = lane_i.spec_res;
-        sat      = saturate(fmt_i, lane_i.spec_res);
-        relu_nan = is_nan(fmt_i, lane_i.spec_res[F32W-2:0]);
-        relu_neg = (lane_i.spec_res >> (fmt_width(fmt_i) - 1)) != '0;
+        enc = lane_i.spec_res;
       end else if (lane_i.zero) begin
-        enc      = sign_w;
-        sat      = '0;
-        relu_neg = lane_i.sign;
+        enc = sign_w;
       end else if (over) begin
         // Overflow: infinity, or the largest finite value when rounding toward zero.
-        enc      = enc_over;
-        sat      = lane_i.sign ? '0 : one_w;
-        relu_nan = is_nan(fmt_i, enc_over[F32W-2:0]);
-        relu_neg = lane_i.sign;
+        unique case (rnd)
+          RND_RZ:  enc_over = (inf_w | sign_w) - DataW'(1);
+          RND_RM:  enc_over = lane_i.sign ? (inf_w | sign_w) : (inf_w | sign_w) - DataW'(1);
+          RND_RP:  enc_over = lane_i.sign ? (inf_w | sign_w) - DataW'(1) : (inf_w | sign_w);
+          default: enc_over = inf_w | sign_w;
+        endcase
+        enc = enc_over;
       end else if (flush && tiny) begin
-        enc      = DataW'(lane_i.flush_sign) << (fmt_width(fmt_i) - 1);
-        sat      = '0;
-        relu_neg = lane_i.flush_sign;
+        enc = DataW'(lane_i.flush_sign) << (fmt_width(fmt_i) - 1);
       end else begin
-        enc      = enc_normal;
-        sat      = sat_normal;
-        relu_nan = is_nan(fmt_i, enc_normal[F32W-2:0]);
-        relu_neg = (enc_normal >> (fmt_width(fmt_i) - 1)) != '0;
+        enc = enc_normal;
       end
 
+      // .sat and .relu are decided on each kind of result, not on the chosen encoding.
       if (sat_i && (fmt_i != FMT_F64)) begin
-        res_o = sat;
+        if (lane_i.spec_valid) begin
+          res_o = saturate(fmt_i, lane_i.spec_res);
+        end else if (lane_i.zero || (!over && flush && tiny)) begin
+          // A signed zero.
+          res_o = '0;
+        end else if (over) begin
+          res_o = lane_i.sign ? '0 : one_w;
+        end else if (lane_i.sign || (normal && (carry ? (be_up < 0) : (be_keep < 0)))) begin
+          // enc_normal, no NaN (its exponent field is below all ones), negative or with a
+          // negative biased exponent filling the bits above the encoding.
+          res_o = '0;
+        end else if (normal && (carry ? (exp >= -16'sd1) : (exp >= 16'sd0))) begin
+          // e = exp + carry >= 0.
+          res_o = one_w;
+        end else begin
+          res_o = enc_normal;
+        end
       end else if (relu_i) begin
-        // S11 (.relu): NaN to the half NaN, anything negative (-0 and -inf too) to +0.
+        // S11 (.relu): NaN to the half NaN, anything negative (-0 and -inf too) to +0. Its two
+        // tests: a NaN, and anything set from the sign bit up.
+        if (lane_i.spec_valid) begin
+          relu_nan = is_nan(fmt_i, lane_i.spec_res[F32W-2:0]);
+          relu_neg = (lane_i.spec_res >> (fmt_width(fmt_i) - 1)) != '0;
+        end else if (lane_i.zero) begin
+          relu_neg = lane_i.sign;
+        end else if (over) begin
+          relu_nan = is_nan(fmt_i, enc_over[F32W-2:0]);
+          relu_neg = lane_i.sign;
+        end else if (flush && tiny) begin
+          relu_neg = lane_i.flush_sign;
+        end else begin
+          relu_nan = is_nan(fmt_i, enc_normal[F32W-2:0]);
+          relu_neg = (enc_normal >> (fmt_width(fmt_i) - 1)) != '0;
+        end
         res_o = relu_nan ? HalfNaN : (relu_neg ? '0 : enc);
       end else begin
         res_o = enc;
