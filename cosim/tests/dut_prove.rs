@@ -20,8 +20,8 @@ use ptxfma_model::ctrl::Kind;
 
 /// The planted fault: binary16's sticky bit loses its top bit (a one-token edit).
 const ROUND_FILE: &str = "ptxfma_round.sv";
-const FAULT_FROM: &str = "st     = (norm[F16RoundBit-1:0] != '0) || sticky;";
-const FAULT_TO: &str = "st     = (norm[F16RoundBit-2:0] != '0) || sticky;";
+const FAULT_FROM: &str = "w.st        = (norm[F16RoundBit-1:0] != '0) || sticky;";
+const FAULT_TO: &str = "w.st        = (norm[F16RoundBit-2:0] != '0) || sticky;";
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
