@@ -423,7 +423,9 @@ clean:
 # built with the fault-sticky feature), FARM_SHARDS, FARM_RESULTS (default
 # farm-results/<date-time>), FARM_PARTITION, FARM_TIME, FARM_CPUS (--cpus-per-task, passed on
 # as --jobs), FARM_CHUNK (--chunk-size), FARM_BIN (a pre-built fma-cosim, e.g. on a shared
-# filesystem: nothing is built or copied), FARM_SBATCH_ARGS (more sbatch options).
+# filesystem: nothing is built or copied), FARM_BUILD (the command that builds the fma-cosim
+# copied, instead of `cargo build --release -p ptxfma-cosim` with the features COSIM_RTL needs),
+# FARM_SBATCH_ARGS (more sbatch options).
 # `make farm-test` starts a private one-node Slurm in a temporary directory and runs
 # tests/farm/local-slurm.sh against it.
 .PHONY: farm farm-test
@@ -441,6 +443,12 @@ FARM_CHUNK ?=
 FARM_BIN ?=
 FARM_SBATCH_ARGS ?=
 FARM_FEATURES := $(if $(filter-out default,$(COSIM_RTL)),--features ptxfma-cosim/fault-sticky)
+# The command that builds the farm's fma-cosim. Inside `make test`, farm-test (below) sets
+# FARM_BUILD to the build cargo-test-variants made (every test feature, fault-sticky among
+# them), which cargo finds done: `-p ptxfma-cosim` with the farm's features would compile the
+# co-simulator twice more (about 1.5 min each on the 2-core machine).
+FARM_BUILD ?=
+FARM_BUILD_CMD = $(or $(FARM_BUILD),$(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES))
 
 farm: $(if $(FARM_BIN),,deps)
 	@set -e; results='$(abspath $(FARM_RESULTS))'; mkdir -p "$$results"; \
@@ -448,8 +456,8 @@ farm: $(if $(FARM_BIN),,deps)
 	  echo '*' > farm-results/.gitignore; \
 	fi; \
 	if [ -z '$(FARM_BIN)' ]; then \
-	  echo "$(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES)"; \
-	  $(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES); \
+	  echo "$(FARM_BUILD_CMD)"; \
+	  $(FARM_BUILD_CMD); \
 	  target=$$($(CARGO) metadata --format-version 1 --no-deps | \
 	            sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
 	  cp -f "$$target/release/fma-cosim" "$$results/fma-cosim"; \
@@ -460,6 +468,8 @@ farm: $(if $(FARM_BIN),,deps)
 	  farm/farm.sh --seed '$(COSIM_SEED)' --count '$(COSIM_COUNT)' --filter '$(COSIM_FILTER)' \
 	    --rtl '$(COSIM_RTL)' $(if $(FARM_CHUNK),--chunk-size '$(FARM_CHUNK)')
 
+farm-test: export FARM_BUILD = $(if $(TEST_BUILT),$(CARGO) test --workspace --release \
+  $(TEST_FEATURES) --no-run)
 farm-test:
 	tests/farm/local-slurm.sh
 
@@ -765,9 +775,11 @@ formal-test: formal-tools
 # formal tools on PATH and take a few minutes: a planted fault found and replayed, a copy of the
 # kit proved, the independent half FMA out of a short limit.
 .PHONY: prove-dut-test
+# --workspace, as cargo-test-variants: with `-p ptxfma-cosim` cargo resolves features for that
+# package alone and compiles the co-simulator once more.
 prove-dut-test: formal-tools
-	PATH="$(CURDIR)/$(FORMAL_BUILD)/bin:$$PATH" $(CARGO) test --release $(TEST_FEATURES) \
-	  -p ptxfma-cosim --test dut_prove -- --include-ignored
+	PATH="$(CURDIR)/$(FORMAL_BUILD)/bin:$$PATH" $(CARGO) test --workspace --release \
+	  $(TEST_FEATURES) --test dut_prove -- --include-ignored
 
 # Proofs against mutants (docs/formal.md, tools/mutate_prove.py): `make mutate`'s draw
 # (MUTATE_COUNT, MUTATE_SEED), each mutant in a proved module run through its part's properties
