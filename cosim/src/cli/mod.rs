@@ -100,8 +100,9 @@ struct DutArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum DutCommand {
-    /// Verilate a design from its manifest (docs/dut.md), fast and traced, and compile it with
-    /// the shim into a library in OUT, with the record of what was built (dut.json).
+    /// Verilate a design from its manifest (docs/dut.md), fast and traced (or fast alone), and
+    /// compile it with the shim into a library in OUT, with the record of what was built
+    /// (dut.json).
     Build {
         /// The design's manifest (TOML).
         #[arg(value_name = "MANIFEST")]
@@ -109,6 +110,15 @@ enum DutCommand {
         /// Directory to build into (created; an earlier build there is replaced).
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
+        /// Leave out the traced model: Verilator runs once, not twice, but no waveform can be
+        /// written (`run` and `replay` say so at a divergence; `wave` refuses).
+        #[arg(long)]
+        no_trace: bool,
+        /// The fast model's C++ optimisation level: 3 runs fastest; 0 compiles a large
+        /// flattened netlist about six times faster and suits short runs.
+        #[arg(long, value_name = "LEVEL", default_value_t = crate::engine::dut::DEFAULT_CXX_OPT,
+              value_parser = clap::value_parser!(u32).range(0..=3))]
+        cxx_opt: u32,
     },
     /// Prove the design equal to the kit's RTL on the half-precision words its manifest allows
     /// (docs/formal.md): a bounded check of a miter of both, every input free.
@@ -137,7 +147,12 @@ enum DutCommand {
 
 fn dut(a: DutArgs) -> Result<u8, Error> {
     match a.command {
-        DutCommand::Build { manifest, out } => {
+        DutCommand::Build {
+            manifest,
+            out,
+            no_trace,
+            cxx_opt,
+        } => {
             // Said before the build, which takes minutes: and an unwritable stdout stops it
             // before it starts.
             outln!(
@@ -145,7 +160,11 @@ fn dut(a: DutArgs) -> Result<u8, Error> {
                 manifest.display(),
                 out.display()
             )?;
-            let built = match crate::cli::dut::builder::build(&manifest, &out) {
+            let opts = crate::cli::dut::builder::Options {
+                trace: !no_trace,
+                cxx_opt,
+            };
+            let built = match crate::cli::dut::builder::build(&manifest, &out, opts) {
                 Err(_) if crate::cli::dut::children::interrupted() => {
                     errln!("fma-cosim dut build: interrupted; nothing was written")?;
                     return Ok(130);
@@ -153,8 +172,15 @@ fn dut(a: DutArgs) -> Result<u8, Error> {
                 r => r?,
             };
             let r = &built.record;
+            let how = match (r.traced, r.cxx_opt) {
+                (true, crate::engine::dut::DEFAULT_CXX_OPT) => String::new(),
+                (traced, opt) => format!(
+                    " (fast model at -O{opt}{})",
+                    if traced { "" } else { ", no traced model" }
+                ),
+            };
             outln!(
-                "built `{}` into {} in {:.1} s: {} source(s), families {}, latency bound {}",
+                "built `{}` into {} in {:.1} s{how}: {} source(s), families {}, latency bound {}",
                 r.top,
                 built.dir.display(),
                 r.build_seconds,

@@ -1,6 +1,7 @@
 //! `fma-cosim dut build`: a team's design Verilated from its manifest ([`manifest`]) into a
 //! loadable library with its record ([`builder`]), which `run --dut DIR` loads
-//! ([`crate::engine::dut`]); the tools it runs stopped by Ctrl-C ([`children`]). `fma-cosim
+//! ([`crate::engine::dut`]); the tools it runs stopped by Ctrl-C ([`children`]); the Verilator
+//! runtime's object kept between builds ([`runtime_cache`]). `fma-cosim
 //! dut prove`: its half-precision words proved equal to the kit's RTL ([`prove`], with the
 //! words from the decoder, [`half_words`], and the counterexample's trace, [`trace`]).
 
@@ -9,4 +10,5 @@ pub mod children;
 pub mod half_words;
 pub mod manifest;
 pub mod prove;
+pub mod runtime_cache;
 pub mod trace;

@@ -192,6 +192,13 @@ fn call(f: impl FnOnce(*mut c_char, usize) -> i32) -> Result<(), Error> {
 
 impl Instance {
     pub fn new(lib: &'static Loaded, trace: bool, rand_seed: i32) -> Result<Instance, Error> {
+        if trace && !lib.record.traced {
+            return Err(Error::new(format!(
+                "{} was built with `dut build --no-trace`, which leaves out the traced model: \
+                 rebuild it without --no-trace for a waveform",
+                lib.meta.name.trim_start_matches("dut:")
+            )));
+        }
         let mut handle = std::ptr::null_mut();
         // SAFETY: `new` is dut.cpp's ptxfma_dut_new; it returns null and fills the buffer on
         // error.

@@ -69,7 +69,25 @@ pub struct Record {
     pub rounding: [bool; 4],
     pub ftz: bool,
     pub sat: bool,
+    /// Whether the traced model was built (`dut build --no-trace`: not), without which no
+    /// waveform can be written. Absent in a record of an earlier build, which always had it.
+    #[serde(default = "traced_by_default")]
+    pub traced: bool,
+    /// The fast model's C++ optimisation level (`dut build --cxx-opt`).
+    #[serde(default = "default_cxx_opt")]
+    pub cxx_opt: u32,
     pub build_seconds: f64,
+}
+
+fn traced_by_default() -> bool {
+    true
+}
+
+/// What `dut build` compiles the fast model with unless told otherwise: the fastest runs.
+pub const DEFAULT_CXX_OPT: u32 = 3;
+
+fn default_cxx_opt() -> u32 {
+    DEFAULT_CXX_OPT
 }
 
 /// The record of the design `rtl` names when it is a `dut build` design (`dut:DIR`); `None`
