@@ -115,7 +115,7 @@ enum DutCommand {
         #[arg(long)]
         no_trace: bool,
         /// The fast model's C++ optimisation level: 3 runs fastest; 0 compiles a large
-        /// flattened netlist about six times faster and suits short runs.
+        /// flattened netlist about eight times faster and suits short runs.
         #[arg(long, value_name = "LEVEL", default_value_t = crate::engine::dut::DEFAULT_CXX_OPT,
               value_parser = clap::value_parser!(u32).range(0..=3))]
         cxx_opt: u32,

@@ -66,7 +66,7 @@ pub struct Options {
     /// not twice, and `run` writes no waveform of a divergence (it says why).
     pub trace: bool,
     /// The fast model's C++ optimisation level (0 to 3). A flattened gate netlist is one huge
-    /// evaluation function, which clang compiles about six times faster at -O0 (and which then
+    /// evaluation function, which clang compiles about eight times faster at -O0 (and which then
     /// runs several times slower): the level suits the length of the run.
     pub cxx_opt: u32,
 }
