@@ -215,6 +215,18 @@ fn bad_manifests_and_arguments_are_one_line_errors() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(says), "{all:?}: {err}");
     }
+    // A directory of someone else's as --out: refused in one line, left as it was.
+    let theirs = t.0.join("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    std::fs::write(theirs.join("notes.txt"), "mine\n").unwrap();
+    let (code, out, err) = prove(&[&ok, "--out", &t.path("theirs")]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("holds no earlier `dut prove`"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(theirs.join("notes.txt")).unwrap(),
+        "mine\n"
+    );
     // No tools on PATH: one line, exit 2, nothing written.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
         .args(["dut", "prove", &ok, "--out", &t.path("out")])

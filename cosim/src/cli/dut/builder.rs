@@ -104,18 +104,7 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
     };
     children::install()?;
     let m = Manifest::load(manifest)?;
-    if out.exists() && !out.join(RECORD).is_file() {
-        let empty = std::fs::read_dir(out)
-            .map(|mut d| d.next().is_none())
-            .unwrap_or(false);
-        if !empty {
-            return Err(Error::new(format!(
-                "--out {}: exists and holds no earlier `dut build` ({RECORD}); give an empty or \
-                 new directory",
-                out.display()
-            )));
-        }
-    }
+    super::refuse_foreign_out(out, RECORD, "dut build")?;
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
     let version = output(&verilator, &["--version"])?;
     if version.trim() != rtl::variant::VERILATOR_VERSION.trim() {

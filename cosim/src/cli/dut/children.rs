@@ -70,6 +70,16 @@ fn stopped() -> Error {
     Error::new("interrupted")
 }
 
+/// Starts `cmd` (already in a process group of its own) and records its group, so that a
+/// signal kills it; refused once a signal has come.
+fn spawn_in_group(cmd: &mut Command) -> Result<io::Result<std::process::Child>, Error> {
+    let mut s = state();
+    if s.interrupted {
+        return Err(stopped());
+    }
+    Ok(cmd.spawn().inspect(|c| s.groups.push(c.id() as i32)))
+}
+
 /// Runs `cmd` to its end in a process group of its own, its output captured, unless a signal
 /// came first or comes meanwhile (then an error, every process of its group killed and reaped).
 pub fn output(cmd: &mut Command) -> Result<io::Result<Output>, Error> {
@@ -78,18 +88,9 @@ pub fn output(cmd: &mut Command) -> Result<io::Result<Output>, Error> {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let child = {
-        let mut s = state();
-        if s.interrupted {
-            return Err(stopped());
-        }
-        match cmd.spawn() {
-            Ok(c) => {
-                s.groups.push(c.id() as i32);
-                c
-            }
-            Err(e) => return Ok(Err(e)),
-        }
+    let child = match spawn_in_group(cmd)? {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(e)),
     };
     let group = child.id() as i32;
     let out = child.wait_with_output();
@@ -163,18 +164,9 @@ pub fn run_logged(
     #[cfg(unix)]
     cmd.process_group(0);
     cmd.stdin(Stdio::null()).stdout(file).stderr(err);
-    let mut child = {
-        let mut s = state();
-        if s.interrupted {
-            return Err(stopped());
-        }
-        match cmd.spawn() {
-            Ok(c) => {
-                s.groups.push(c.id() as i32);
-                c
-            }
-            Err(e) => return Ok(Err(e)),
-        }
+    let mut child = match spawn_in_group(cmd)? {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(e)),
     };
     let group = child.id() as i32;
     let deadline = std::time::Instant::now() + limit;

@@ -12,3 +12,26 @@ pub mod manifest;
 pub mod prove;
 pub mod runtime_cache;
 pub mod trace;
+
+/// Refuses an `--out` directory that exists, is not empty and holds no earlier record of
+/// `command` (`record`): a command that replaces its output whole must not replace someone
+/// else's directory.
+pub fn refuse_foreign_out(
+    out: &std::path::Path,
+    record: &str,
+    command: &str,
+) -> Result<(), crate::Error> {
+    if out.exists() && !out.join(record).is_file() {
+        let empty = std::fs::read_dir(out)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false);
+        if !empty {
+            return Err(crate::Error::new(format!(
+                "--out {}: exists and holds no earlier `{command}` ({record}); give an empty or \
+                 new directory",
+                out.display()
+            )));
+        }
+    }
+    Ok(())
+}

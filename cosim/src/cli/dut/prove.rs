@@ -417,18 +417,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
     }
     let (yosys, smtbmc) = tools()?;
     let out = &a.out;
-    if out.exists() && !out.join(RECORD).is_file() {
-        let empty = std::fs::read_dir(out)
-            .map(|mut d| d.next().is_none())
-            .unwrap_or(false);
-        if !empty {
-            return Err(Error::new(format!(
-                "--out {}: exists and holds no earlier `dut prove` ({RECORD}); give an empty or \
-                 new directory",
-                out.display()
-            )));
-        }
-    }
+    super::refuse_foreign_out(out, RECORD, "dut prove")?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
