@@ -415,9 +415,9 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
             edges + 2
         )));
     }
-    let (yosys, smtbmc) = tools()?;
     let out = &a.out;
     super::refuse_foreign_out(out, RECORD, "dut prove")?;
+    let (yosys, smtbmc) = tools()?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
