@@ -561,6 +561,42 @@ fn stage4_with(s3: &S3, ctrl: &Ctrl) -> Out {
     }
 }
 
+/// Every bank one operation loads on its way through the pipe: `s1` in the cycle it is
+/// presented, `s2`, `s3` and `out` in the three after. The pipe has no stalls and every flop
+/// loads every cycle, so each is a pure function of the one before ([`stage2`] of `s1`, and so
+/// on), whatever else is in flight: cycle t's banks are input t's `s1`, input t-1's `s2`, input
+/// t-2's `s3` and input t-3's `out`, unless a reset came between. This is what lets the
+/// co-simulator's reference compute the banks per operation, many at a time
+/// ([`batch::Engine::banks_of`]), and assemble each cycle's frame from them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpBanks {
+    pub s1: S1,
+    pub s2: S2,
+    pub s3: S3,
+    pub out: Out,
+}
+
+impl OpBanks {
+    /// The banks of `inp` through the scalar stages (what [`Pipeline::tick`] loads).
+    pub fn of(inp: &PipeIn) -> OpBanks {
+        let mut b = OpBanks::default();
+        b.load(inp);
+        b
+    }
+
+    /// [`OpBanks::of`] in place, overwriting every field.
+    #[inline]
+    pub fn load(&mut self, inp: &PipeIn) {
+        let ctrl = Ctrl::decode(inp.ctrl & CTRL_MASK);
+        by_kind!(ctrl, |c| {
+            stage1_into(inp, &c, &mut self.s1);
+            stage2_into(&self.s1, &c, &mut self.s2);
+            stage3_into(&self.s2, &c, &mut self.s3);
+            self.out = stage4_with(&self.s3, &c);
+        });
+    }
+}
+
 /// Runs one operation alone through the pipe and returns its result `d`.
 pub fn eval(ctrl: &Ctrl, a: u64, b: u64, c: u64) -> u64 {
     let mut p = Pipeline::new();

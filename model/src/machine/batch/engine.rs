@@ -8,7 +8,7 @@ use crate::ctrl::{AbFmt, Ctrl, Kind};
 #[cfg(target_arch = "x86_64")]
 use crate::machine::lanes::{avx2::Avx2, avx512::Avx512};
 use crate::machine::lanes::{portable::Portable, Backend, Lanes};
-use crate::machine::pipeline::PipeIn;
+use crate::machine::pipeline::{OpBanks, PipeIn};
 #[cfg(test)]
 use crate::regs::{S1Lane, S2Lane, S3Lane};
 
@@ -188,6 +188,21 @@ impl Engine {
         // SAFETY: `new` checked that this CPU runs the backend the kernels are compiled for
         // (the portable one needs nothing).
         Some(unsafe { (self.kernels[k])(ctrl, g) })
+    }
+
+    /// Every bank of sixteen inputs of one control word (`ctrl`, decoded from each input's
+    /// word), each equal field for field to [`OpBanks::of`] of its input; false (and `out`
+    /// untouched) where the word has no lane-parallel form ([`supported`]). The co-simulator's
+    /// reference assembles its per-cycle frames from these.
+    pub fn banks_of(&self, ctrl: &Ctrl, g: &[PipeIn; N], out: &mut [OpBanks; N]) -> bool {
+        if !supported(ctrl) {
+            return false;
+        }
+        // Placeholder until the banks come from the lanes: the scalar stages per input.
+        for (o, x) in out.iter_mut().zip(g) {
+            o.load(x);
+        }
+        true
     }
 
     /// f32x2: two binary32 groups, one per half (`pipeline::stage4` packs lane 1 above lane 0).
