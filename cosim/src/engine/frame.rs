@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use bitvec::prelude::*;
 use ptxfma_model::ctrl::Ctrl;
-use ptxfma_model::machine::pipeline::{lanes, Pipeline};
+use ptxfma_model::machine::pipeline::{lanes, LaneEn, Pipeline};
 use ptxfma_model::regs::{Leaf, Out, Reg, S1, S2, S3};
 
 /// Words of the output-port block.
@@ -147,23 +147,48 @@ pub fn hex(v: &Limbs, width: u32) -> String {
 /// Writes the model's observable state after a tick: the output ports (`out` is what `tick`
 /// returned) and the four banks, packed.
 pub fn write_model(p: &Pipeline, out: &Out, f: &mut [u32]) {
+    write_ports(out, f);
+    pack_bank(
+        &p.s1,
+        lanes(&Ctrl::decode(p.s1.ctrl)),
+        &mut f[Bank::S1.range()],
+    );
+    pack_bank(
+        &p.s2,
+        lanes(&Ctrl::decode(p.s2.ctrl)),
+        &mut f[Bank::S2.range()],
+    );
+    pack_bank(
+        &p.s3,
+        lanes(&Ctrl::decode(p.s3.ctrl)),
+        &mut f[Bank::S3.range()],
+    );
+    p.out.pack(&mut f[Bank::Out.range()]);
+}
+
+/// The output ports' words of a frame: they show `out_q`.
+#[inline(always)]
+fn write_ports(out: &Out, f: &mut [u32]) {
     f[0] = out.valid as u32;
     f[1] = out.tag as u32;
     f[2] = out.d as u32;
     f[3] = (out.d >> 32) as u32;
-    pack_stage(&p.s1, p.s1.ctrl, &mut f[Bank::S1.range()]);
-    pack_stage(&p.s2, p.s2.ctrl, &mut f[Bank::S2.range()]);
-    pack_stage(&p.s3, p.s3.ctrl, &mut f[Bank::S3.range()]);
-    p.out.pack(&mut f[Bank::Out.range()]);
 }
 
-/// A stage bank, whose last two fields are its lanes: an idle lane (its kind does not use it)
-/// is all zero in the model as in the RTL, so its words are written zero without reading it.
-/// Most operations leave lane 1 idle, and vmad both.
+/// A frame's `out_q` and the output ports that show it.
+#[inline]
+pub fn write_out(out: &Out, f: &mut [u32]) {
+    write_ports(out, f);
+    out.pack(&mut f[Bank::Out.range()]);
+}
+
+/// A stage bank (`en`: the lanes its control word enables), whose last two fields are its
+/// lanes: an idle lane (its kind does not use it) is all zero in the model as in the RTL, so
+/// its words are written zero without reading it. Most operations leave lane 1 idle, and vmad
+/// both.
 #[inline(always)]
-fn pack_stage<R: Reg>(bank: &R, ctrl: u32, words: &mut [u32]) {
+pub fn pack_bank<R: Reg>(bank: &R, en: LaneEn, words: &mut [u32]) {
     let n = R::FIELDS.len();
-    let en = lanes(&Ctrl::decode(ctrl));
     if en.lane1 {
         bank.pack(words);
     } else if en.lane0 {

@@ -6,7 +6,10 @@
 //! tests judge the lockstep, the report and the waveform against a reference whose answers do
 //! not come from the model.
 
+use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
+
+use crate::engine::assemble::Assembler;
 
 use crate::engine::frame;
 use crate::engine::rtl::Rtl;
@@ -29,19 +32,73 @@ pub trait Golden: Send {
     }
 }
 
-/// The golden model's cycle-level pipeline.
-#[derive(Default)]
+/// The golden model: frames assembled from per-operation banks, computed by the lane engine
+/// where it can ([`Assembler`]), on the backend `PTXFMA_LANES` selects (the fastest this CPU
+/// runs by default).
 pub struct ModelGolden {
-    p: Pipeline,
+    a: Assembler,
+}
+
+impl Default for ModelGolden {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl ModelGolden {
+    pub fn new() -> Self {
+        Self::on(Backend::selected())
+    }
+
+    /// On `backend`, whatever `PTXFMA_LANES` says (the tests run every backend this CPU runs).
+    ///
+    /// # Panics
+    /// If this CPU cannot run `backend`.
+    pub fn on(backend: Backend) -> Self {
+        ModelGolden {
+            a: Assembler::new(backend),
+        }
+    }
+}
+
+impl Golden for ModelGolden {
+    fn name(&self) -> String {
+        "model".into()
+    }
+
+    fn reset(&mut self) -> Result<(), Error> {
+        self.a.reset();
+        Ok(())
+    }
+
+    fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error> {
+        self.a.run(inputs, frames);
+        Ok(())
+    }
+
+    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
+        Ok(Box::new(ModelGolden::on(self.a.backend())))
+    }
+
+    fn is_model(&self) -> bool {
+        true
+    }
+}
+
+/// The golden model ticked once per cycle, its banks packed after each tick: the definition
+/// [`ModelGolden`]'s frames are tested against.
+#[derive(Default)]
+pub struct TickGolden {
+    p: Pipeline,
+}
+
+impl TickGolden {
     pub fn new() -> Self {
         Self::default()
     }
 }
 
-impl Golden for ModelGolden {
+impl Golden for TickGolden {
     fn name(&self) -> String {
         "model".into()
     }
@@ -60,7 +117,7 @@ impl Golden for ModelGolden {
     }
 
     fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
-        Ok(Box::new(ModelGolden::new()))
+        Ok(Box::new(TickGolden::new()))
     }
 
     fn is_model(&self) -> bool {

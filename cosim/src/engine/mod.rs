@@ -7,6 +7,7 @@
 //! - [`rtl`]: the Verilated RTL behind a safe, batched API, and the variants built in;
 //!   [`dut`]: a team's design loaded as the RTL side;
 //! - [`golden`]: the reference, which only computes (the model, or another RTL variant);
+//!   [`assemble`]: the model's frames from per-operation banks, the lane engine's groups;
 //! - [`frame`]: what is compared each cycle, and how a difference is pinned to a field;
 //! - [`lockstep`]: feeds both sides and hands the frames to the scoreboard and to a
 //!   [`subscriber`];
@@ -16,6 +17,7 @@
 //! - [`regress`]: the chunks run by several workers, each with its own sides;
 //! - [`replay`]: one operation replayed alone from reset on both sides.
 
+pub mod assemble;
 pub mod batch;
 pub mod chunk;
 pub mod directed;

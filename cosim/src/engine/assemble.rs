@@ -1,0 +1,401 @@
+//! The model's frames of a batch, assembled from per-operation banks.
+//!
+//! The pipe has no stalls and every flop loads every cycle, so between resets cycle t's frame
+//! is input t's `s1`, input t-1's `s2`, input t-2's `s3` and input t-3's `out`
+//! ([`OpBanks`]): a skewed view of banks that can be computed per operation, in any order.
+//! The inputs that issue are grouped by control word and their banks computed sixteen at a
+//! time by the lane engine ([`Engine::banks_of`]); bubbles (whose control bits are random),
+//! words without a lane form (vmad, the `via_f32` words), words with no PTX spelling and groups
+//! too small to pay go through the scalar stages ([`OpBanks::load`]). Each operation's banks
+//! are packed straight into the frames of the four cycles that show them.
+//!
+//! What the skew cannot give is ticked: the first [`LEAD`] cycles after the batch's start or
+//! a reset (their later banks belong to inputs before it) and the reset cycle itself. The
+//! scalar pipeline ([`Pipeline`]) carries the banks across batches and resets; at the end of
+//! a run of inputs it is set to the banks the assembly computed, where `tick` would leave it.
+//! The frames equal, word for word, those of ticking the pipeline once per input and packing
+//! its banks ([`frame::write_model`]), which the tests hold this to on every lane backend.
+
+use ptxfma_model::ctrl::legal::is_legal;
+use ptxfma_model::ctrl::Ctrl;
+use ptxfma_model::machine::batch::{Engine, N};
+use ptxfma_model::machine::lanes::Backend;
+use ptxfma_model::machine::pipeline::{lanes, OpBanks, PipeIn, Pipeline, LATENCY};
+
+use crate::engine::frame::{self, Bank, WORDS};
+
+/// Cycles after a batch's start or a reset whose frames hold banks of earlier inputs.
+pub const LEAD: usize = LATENCY - 1;
+
+/// Fewest operations of one control word that go through the lane engine together: a group
+/// costs about as much as two operations through the scalar stages, whatever its size.
+const MIN_GROUP: usize = 3;
+
+/// Control word bits (`CTRL_BITS`).
+const CTRL_MASK: u32 = (1 << ptxfma_model::ctrl::CTRL_BITS) - 1;
+
+/// The operations of one control word in the run being assembled.
+struct Bucket {
+    word: u32,
+    ctrl: Ctrl,
+    /// Whether the lane engine takes the word: it has a lane form and a PTX spelling.
+    laned: bool,
+    /// Indices of its inputs in the run.
+    ops: Vec<u32>,
+}
+
+/// Buckets by control word, reused from run to run: a direct-mapped index over the words
+/// (collisions probe linearly), cleared by generation.
+struct Buckets {
+    list: Vec<Bucket>,
+    /// Buckets in use in this run.
+    used: usize,
+    slots: Vec<(u32, u32, u32)>,
+    generation: u32,
+}
+
+const SLOTS: usize = 1 << 10;
+
+impl Buckets {
+    fn new() -> Buckets {
+        Buckets {
+            list: Vec::new(),
+            used: 0,
+            slots: vec![(0, 0, 0); SLOTS],
+            generation: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.used = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.fill((0, 0, 0));
+            self.generation = 1;
+        }
+    }
+
+    /// The bucket of `word`, made on first sight in this run.
+    #[inline]
+    fn of(&mut self, word: u32, engine: bool) -> &mut Bucket {
+        let mut h = (word.wrapping_mul(0x9E37_79B9) >> 22) as usize;
+        let index = loop {
+            let (gen, w, b) = self.slots[h];
+            if gen != self.generation {
+                let b = self.used;
+                self.slots[h] = (self.generation, word, b as u32);
+                self.used += 1;
+                let ctrl = Ctrl::decode(word);
+                let laned =
+                    engine && ptxfma_model::machine::batch::supported(&ctrl) && is_legal(&ctrl);
+                if b == self.list.len() {
+                    self.list.push(Bucket {
+                        word,
+                        ctrl,
+                        laned,
+                        ops: Vec::new(),
+                    });
+                } else {
+                    let k = &mut self.list[b];
+                    (k.word, k.ctrl, k.laned) = (word, ctrl, laned);
+                    k.ops.clear();
+                }
+                break b;
+            }
+            if w == word {
+                break b as usize;
+            }
+            h = (h + 1) % SLOTS;
+        };
+        &mut self.list[index]
+    }
+}
+
+/// The model as the lockstep's reference: the scalar pipeline for what must be ticked, the lane
+/// engine (when this CPU runs one) for the rest.
+pub struct Assembler {
+    pipe: Pipeline,
+    engine: Option<Engine>,
+    buckets: Buckets,
+    /// Inputs of a run that go through the scalar stages one by one.
+    singles: Vec<u32>,
+    group: [PipeIn; N],
+    banks: Box<[OpBanks; N]>,
+    /// Operations whose banks came from the lane engine, since this assembler was made.
+    laned: u64,
+}
+
+impl Assembler {
+    /// On `backend` (`Backend::Scalar`: no lane engine, every operation through the scalar
+    /// stages).
+    ///
+    /// # Panics
+    /// If this CPU cannot run `backend`.
+    pub fn new(backend: Backend) -> Assembler {
+        Assembler {
+            pipe: Pipeline::new(),
+            engine: Engine::new(backend),
+            buckets: Buckets::new(),
+            singles: Vec::new(),
+            group: [PipeIn::default(); N],
+            banks: Box::new(std::array::from_fn(|_| OpBanks::default())),
+            laned: 0,
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.engine.map_or(Backend::Scalar, |e| e.backend())
+    }
+
+    /// Operations whose banks came from the lane engine so far (the tests check it ran).
+    pub fn laned(&self) -> u64 {
+        self.laned
+    }
+
+    /// Back to the reset state.
+    pub fn reset(&mut self) {
+        self.pipe.reset();
+    }
+
+    /// One frame per input, as ticking the pipeline once per input would write them.
+    pub fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) {
+        assert_eq!(frames.len(), inputs.len() * WORDS, "one frame per input");
+        let mut from = 0;
+        while from < inputs.len() {
+            from += self.up_to_reset(&inputs[from..], &mut frames[from * WORDS..]);
+        }
+    }
+
+    /// Cycle `t`'s input ticked and its frame written from the pipeline.
+    fn tick(&mut self, input: &PipeIn, frame: &mut [u32]) {
+        let out = self.pipe.tick(input);
+        frame::write_model(&self.pipe, &out, frame);
+    }
+
+    /// The inputs up to and including the first reset (or to the end); returns how many.
+    fn up_to_reset(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> usize {
+        let end = inputs.iter().position(|i| i.reset).unwrap_or(inputs.len());
+        let taken = (end + 1).min(inputs.len());
+        if end <= 2 * LEAD {
+            // Too short to assemble: every cycle ticked, the reset included.
+            for (t, input) in inputs[..taken].iter().enumerate() {
+                self.tick(input, &mut frames[t * WORDS..][..WORDS]);
+            }
+            return taken;
+        }
+        for (t, input) in inputs[..LEAD].iter().enumerate() {
+            self.tick(input, &mut frames[t * WORDS..][..WORDS]);
+        }
+        self.assemble(&inputs[..end], &mut frames[..end * WORDS]);
+        if end < inputs.len() {
+            self.tick(&inputs[end], &mut frames[end * WORDS..][..WORDS]);
+        }
+        taken
+    }
+
+    /// Frames `LEAD..inputs.len()` from the banks of every input (none a reset), and the
+    /// pipeline left where the last input's cycle leaves it.
+    fn assemble(&mut self, inputs: &[PipeIn], frames: &mut [u32]) {
+        let engine = self.engine;
+        self.buckets.clear();
+        self.singles.clear();
+        for (i, input) in inputs.iter().enumerate() {
+            if input.valid {
+                self.buckets
+                    .of(input.ctrl & CTRL_MASK, engine.is_some())
+                    .ops
+                    .push(i as u32);
+            } else {
+                self.singles.push(i as u32);
+            }
+        }
+        let mut sink = Sink {
+            frames,
+            end: inputs.len(),
+            pipe: &mut self.pipe,
+        };
+        for b in 0..self.buckets.used {
+            let bucket = &self.buckets.list[b];
+            let mut ops: &[u32] = &bucket.ops;
+            if let (true, Some(engine)) = (bucket.laned, engine) {
+                while ops.len() >= MIN_GROUP {
+                    let take = ops.len().min(N);
+                    for (k, slot) in self.group.iter_mut().enumerate() {
+                        // A short group repeats its first input in the lanes it does not use.
+                        *slot = inputs[ops[if k < take { k } else { 0 }] as usize];
+                    }
+                    let laned = engine.banks_of(&bucket.ctrl, &self.group, &mut self.banks);
+                    debug_assert!(laned, "the lane engine refused a word it supports");
+                    for (k, &i) in ops[..take].iter().enumerate() {
+                        sink.put(i as usize, &bucket.ctrl, &self.banks[k]);
+                    }
+                    self.laned += take as u64;
+                    ops = &ops[take..];
+                }
+            }
+            for &i in ops {
+                let banks = &mut self.banks[0];
+                banks.load(&inputs[i as usize]);
+                sink.put(i as usize, &bucket.ctrl, banks);
+            }
+        }
+        for &i in &self.singles {
+            let input = &inputs[i as usize];
+            let banks = &mut self.banks[0];
+            banks.load(input);
+            sink.put(i as usize, &Ctrl::decode(input.ctrl & CTRL_MASK), banks);
+        }
+    }
+}
+
+/// Where one operation's banks go: the frames of the four cycles that show them, and the
+/// pipeline's banks after the run's last cycle.
+struct Sink<'a> {
+    frames: &'a mut [u32],
+    /// Inputs in the run.
+    end: usize,
+    pipe: &'a mut Pipeline,
+}
+
+impl Sink<'_> {
+    /// Input `i`'s banks (`ctrl` decoded from its word).
+    #[inline]
+    fn put(&mut self, i: usize, ctrl: &Ctrl, b: &OpBanks) {
+        let en = lanes(ctrl);
+        let at = |t: usize, bank: Bank| {
+            let r = bank.range();
+            t * WORDS + r.start..t * WORDS + r.end
+        };
+        let shown = |t: usize| (LEAD..self.end).contains(&t);
+        if shown(i) {
+            frame::pack_bank(&b.s1, en, &mut self.frames[at(i, Bank::S1)]);
+        }
+        if shown(i + 1) {
+            frame::pack_bank(&b.s2, en, &mut self.frames[at(i + 1, Bank::S2)]);
+        }
+        if shown(i + 2) {
+            frame::pack_bank(&b.s3, en, &mut self.frames[at(i + 2, Bank::S3)]);
+        }
+        if shown(i + 3) {
+            let f = &mut self.frames[(i + 3) * WORDS..][..WORDS];
+            frame::write_out(&b.out, f);
+        }
+        // The banks the last cycle leaves: its input's s1, the one before's s2, and so on.
+        match self.end - i {
+            1 => self.pipe.s1.clone_from(&b.s1),
+            2 => self.pipe.s2.clone_from(&b.s2),
+            3 => self.pipe.s3.clone_from(&b.s3),
+            4 => self.pipe.out.clone_from(&b.out),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::golden::{Golden, TickGolden};
+    use crate::engine::stream::{Families, Stream};
+
+    /// Frames of `inputs` in batches of `batch` from a reference and from the assembler.
+    fn both(backend: Backend, inputs: &[PipeIn], batch: usize) -> (Vec<u32>, Vec<u32>, u64) {
+        let mut tick = TickGolden::new();
+        let mut asm = Assembler::new(backend);
+        let (mut want, mut got) = (vec![0; inputs.len() * WORDS], vec![0; inputs.len() * WORDS]);
+        for (k, chunk) in inputs.chunks(batch).enumerate() {
+            let at = k * batch * WORDS..(k * batch + chunk.len()) * WORDS;
+            tick.run(chunk, &mut want[at.clone()]).unwrap();
+            // Stale words must be overwritten.
+            got[at.clone()].fill(0xA5A5_A5A5);
+            asm.run(chunk, &mut got[at]);
+        }
+        (want, got, asm.laned())
+    }
+
+    fn assert_same(want: &[u32], got: &[u32], inputs: &[PipeIn], what: &str) {
+        if let Some(t) =
+            (0..inputs.len()).find(|&t| want[t * WORDS..][..WORDS] != got[t * WORDS..][..WORDS])
+        {
+            let banks =
+                frame::differing_banks(&want[t * WORDS..][..WORDS], &got[t * WORDS..][..WORDS]);
+            panic!(
+                "{what}: cycle {t} differs in {banks:?}; input {:?}",
+                inputs[t]
+            );
+        }
+    }
+
+    /// A stream of every family, with resets placed 0 to 12 cycles apart and close to the
+    /// batch boundaries, besides the stream's own bubbles, bursts and resets.
+    fn mixed(seed: u64, ops: u64) -> Vec<PipeIn> {
+        let mut v: Vec<PipeIn> = Stream::new(seed, &Families::all(), ops).inputs().collect();
+        let mut at = 100;
+        for gap in 0..13 {
+            for k in 0..3 {
+                let i = at + k * (gap + 1);
+                if i < v.len() {
+                    v[i] = PipeIn {
+                        reset: true,
+                        valid: gap % 2 == 0,
+                        ..v[i]
+                    };
+                }
+            }
+            at += 97 + 3 * gap;
+        }
+        v
+    }
+
+    /// Every backend this CPU runs, the scalar one included.
+    fn backends() -> Vec<Backend> {
+        let b: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.runs_here()).collect();
+        assert!(b.contains(&Backend::Scalar) && b.contains(&Backend::Portable));
+        b
+    }
+
+    #[test]
+    fn frames_equal_ticking_on_every_backend_with_resets_and_bubbles() {
+        let inputs = mixed(11, 30_000);
+        assert!(inputs.iter().filter(|p| p.reset).count() >= 30);
+        assert!(inputs.iter().filter(|p| !p.valid).count() > 1000);
+        for backend in backends() {
+            for batch in [512, 1, 5, 7, 64, 4096] {
+                let (want, got, _) = both(backend, &inputs, batch);
+                assert_same(&want, &got, &inputs, &format!("{backend}, batch {batch}"));
+            }
+        }
+    }
+
+    #[test]
+    fn one_family_streams_go_through_the_lanes_and_equal_ticking() {
+        for family in ptxfma_model::stimulus::Family::ALL {
+            let inputs: Vec<PipeIn> = Stream::new(3, &Families::one(family), 6_000)
+                .inputs()
+                .collect();
+            for backend in backends() {
+                let (want, got, laned) = both(backend, &inputs, 512);
+                assert_same(
+                    &want,
+                    &got,
+                    &inputs,
+                    &format!("{}, {backend}", family.name()),
+                );
+                // Every kind but vmad has a lane form; the half kinds' via_f32 words do not.
+                let share = laned as f64 / 6_000.0;
+                let floor = match family {
+                    _ if backend == Backend::Scalar => 0.0,
+                    ptxfma_model::stimulus::Family::Vmad => 0.0,
+                    ptxfma_model::stimulus::Family::F64 | ptxfma_model::stimulus::Family::Sm1x => {
+                        0.9
+                    }
+                    _ => 0.3,
+                };
+                assert!(
+                    share >= floor && (backend.is_lanes() || laned == 0),
+                    "{}, {backend}: {share:.2} of the operations through the lanes",
+                    family.name()
+                );
+            }
+        }
+    }
+}
