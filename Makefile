@@ -249,9 +249,9 @@ cosim-test: deps
 	$(if $(TEST_BUILT),$(TARGET_DIR)/release/fma-cosim,$(COSIM)) run --count $(TEST_COSIM_COUNT) --seed 7 --waves-dir $(WAVES_DIR) --progress lines
 
 # Speed: RTL alone (pure C++ loop), lockstep co-simulation, model alone, each target with its
-# verdict; a worker's instructions per part (bench-profile); then the build times: a clean build of the co-simulator (Verilator, runtime, both
-# models of the default variant, shim, crate; dependencies already compiled) and the rebuild
-# after an RTL edit. The edit is made to a copy of rtl/ in a temporary directory (a comment
+# verdict; a worker's instructions per part (bench-profile); then the build times: a clean
+# build of the co-simulator (Verilator, runtime, both models of the default variant, shim,
+# crate; dependencies already compiled) and the rebuild after an RTL edit. The edit is made to a copy of rtl/ in a temporary directory (a comment
 # appended to its top) that the build reads through PTXFMA_RTL_DIR, so Verilator and the models'
 # C++ run again while the runtime just built is reused; both builds use a temporary model cache
 # (PTXFMA_RTL_CACHE_DIR). No tracked file and no shared cache entry is touched, and a last
