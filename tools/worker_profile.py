@@ -165,7 +165,8 @@ def measure(d):
             if p["key"] in cost:
                 cost[p["key"]] -= sum(cost[m] for m in p.get("minus", []))
                 if cost[p["key"]] < 0:
-                    die(f"part '{p['label']}' comes out negative in the {name} run: PARTS is wrong", 1)
+                    die(f"part '{p['label']}' comes out negative in the {name} run: "
+                        "PARTS is wrong", 1)
         cost["rest"] = total - sum(cost.get(p["key"], 0) for p in PARTS
                                    if "match" in p and "under" not in p)
         if cost["rest"] < 0 or cost.get("outside", 0) > cost["rest"]:
@@ -193,7 +194,8 @@ def table(results, count):
             else:
                 line += f"{'-':>12}{'-':>8}"
         print(line)
-    print("  " + "total".ljust(w) + "".join(f"{t / o:12.0f}{'100.0%':>8}" for _, t, o, _ in results))
+    print("  " + "total".ljust(w)
+          + "".join(f"{t / o:12.0f}{'100.0%':>8}" for _, t, o, _ in results))
     print("  " + "RTL instructions per cycle".ljust(w)
           + "".join(f"{c['rtl'] / cy:12.0f}{'':8}" for c, _, _, cy in results))
 
