@@ -5,11 +5,13 @@
   in the same process (`ptxfma._model_run_rate`), as a ratio (target >= 0.5x);
 - with `--cocotb-log` and `--cosim-json`: the cocotb example's operations per second beside
   `fma-cosim run`'s on the same family, i.e. what driving the RTL from Python costs;
-- with `--cocotb-best-log` and `--cosim-best-json` (each once per round; the best counts): the
-  same for the example's best case
-  (`PTXFMA_BEST_CASE=1`: results precomputed, one operation a cycle), where `fma-cosim run
-  --jobs 1`, comparing every register bank every cycle, must check at least 50 times as many
-  operations per second on one core (issue 23).
+- with `--cosim-best-json` (once per round; the best counts) and `--cocotb-best-log` or
+  `--cocotb-held-log` (the same): `fma-cosim run --jobs 1 --golden-thread inline`, comparing
+  every register bank every cycle, beside the example's best case (`PTXFMA_BEST_CASE=1`:
+  results precomputed, one operation a cycle, the control word written every cycle; issue 23)
+  and its most flattering case (`PTXFMA_BEST_CASE=held`: one form, control word and valid held,
+  four writes a cycle, the GPI clock), one core each; against the latter it must check at least
+  50 times as many operations per second (issue 39).
 """
 
 import argparse
@@ -43,6 +45,7 @@ def main():
     ap.add_argument("--cosim-json")
     # Repeated: one per round; the best of each side counts.
     ap.add_argument("--cocotb-best-log", action="append", default=[])
+    ap.add_argument("--cocotb-held-log", action="append", default=[])
     ap.add_argument("--cosim-best-json", action="append", default=[])
     args = ap.parse_args()
     n = args.ops
@@ -87,11 +90,17 @@ def main():
             f"  {ratio:.2f}x  {verdict(met)} (target >= 0.5x)"
         )
 
-    def cocotb_rate(log):
-        m = re.search(r"PTXFMA_COCOTB checked=(\d+) mismatches=(\d+) ops_per_s=(\d+)", open(log).read())
+    def cocotb_line(log):
+        m = re.search(
+            r"PTXFMA_COCOTB checked=(\d+) mismatches=(\d+) ops_per_s=(\d+)(?: clock=(\w+))?",
+            open(log).read(),
+        )
         if not m:
             raise SystemExit(f"no PTXFMA_COCOTB line in {log}")
-        return float(m.group(3))
+        return float(m.group(3)), m.group(4) or "?"
+
+    def cocotb_rate(log):
+        return cocotb_line(log)[0]
 
     def cosim_rate(path):
         # Per worker, as `fma-cosim run` prints it (docs/results.md: families[].seconds); the
@@ -106,17 +115,27 @@ def main():
             f"  cocotb example ({family}, ptxfma.eval per operation) {slow / 1e3:8.1f} k ops/s  "
             f"fma-cosim run --jobs 1 {fast / 1e3:8.1f} k ops/s  {fast / slow:.0f}x"
         )
-    if args.cocotb_best_log and args.cosim_best_json:
-        slow = max(cocotb_rate(log) for log in args.cocotb_best_log)
+    if args.cosim_best_json and (args.cocotb_best_log or args.cocotb_held_log):
         family, fast = max(cosim_rate(path) for path in args.cosim_best_json)
-        met = fast >= 50 * slow
-        ok &= met
+        rounds = len(args.cosim_best_json)
         print(
-            f"  cocotb best case ({family}, results precomputed, best of "
-            f"{len(args.cocotb_best_log)}) {slow / 1e3:8.1f} k ops/s  "
-            f"fma-cosim run --jobs 1 {fast / 1e3:8.1f} k ops/s  {fast / slow:.1f}x  "
-            f"{verdict(met)} (target >= 50x per core)"
+            f"  one core each, best of {rounds}: fma-cosim run --jobs 1 --golden-thread inline "
+            f"--filter {family} {fast / 1e3:8.1f} k ops/s (every register bank every cycle)"
         )
+        if args.cocotb_best_log:
+            slow = max(cocotb_rate(log) for log in args.cocotb_best_log)
+            print(
+                f"    cocotb best case ({family} mix, results precomputed, control word written "
+                f"every cycle) {slow / 1e3:6.1f} k ops/s  {fast / slow:5.1f}x"
+            )
+        if args.cocotb_held_log:
+            slow, clock = max(cocotb_line(log) for log in args.cocotb_held_log)
+            met = fast >= 50 * slow
+            ok &= met
+            print(
+                f"    cocotb most flattering case (fma.rn.f64, control word held, {clock} clock) "
+                f"{slow / 1e3:6.1f} k ops/s  {fast / slow:5.1f}x  {verdict(met)} (target >= 50x)"
+            )
     print("Python bench: " + ("all targets met" if ok else "some target MISSED"))
 
 
