@@ -41,12 +41,17 @@ PARTS = [
     dict(key="reference", label="reference",
          match=[r"^<ptxfma_cosim::engine::golden::ModelGolden as "
                 r"ptxfma_cosim::engine::golden::Golden>::run$"]),
+    # The banks of each operation: the lane engine's groups, the scalar stages for the rest.
+    dict(key="banks", label="of it the banks", under="reference",
+         match=[r"^ptxfma_model::machine::batch::engine::Engine::banks_of$",
+                r"^ptxfma_model::machine::pipeline::OpBanks::load$"]),
+    # Packing them into the frames (and the frames of the ticked cycles).
     dict(key="frames", label="of it the frames", under="reference",
-         match=[r"^<?ptxfma_cosim::engine::frame::"]),
-    # Batch::take (the stream, the generators, encode_input) is inlined into Producer::fill,
-    # which also calls the reference: the stimulus is fill minus the reference.
-    dict(key="stimulus", label="stimulus", minus=["reference"],
-         match=[r"^ptxfma_cosim::engine::batch::Producer<[^>]*>::fill$"]),
+         match=[r"^<?ptxfma_cosim::engine::frame::",
+                r"^ptxfma_cosim::engine::assemble::Sink::put$"]),
+    # The stream, the generators and encode_input.
+    dict(key="stimulus", label="stimulus",
+         match=[r"^ptxfma_cosim::engine::batch::Batch::take"]),
     # The scoreboard's batch judging.
     dict(key="compare", label="compare", match=[r"^<?ptxfma_cosim::engine::scoreboard::"]),
     dict(key="coverage", label="coverage", coverage=True,
