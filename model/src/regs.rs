@@ -107,6 +107,46 @@ pub fn extract(words: &[u32], lsb: u32, width: u32) -> [u64; 3] {
     out
 }
 
+/// The least significant bit of field `name` in a packed image whose fields are `fields`
+/// (a [`Reg::FIELDS`] table, most significant first): what code that writes a packed image
+/// without the struct (the lane engine's images) takes its positions from, at compile time.
+///
+/// # Panics
+/// At compile time, where `name` is not a field.
+pub const fn field_lsb(fields: &[(&str, u32)], name: &str) -> u32 {
+    let mut total = 0;
+    let mut i = 0;
+    while i < fields.len() {
+        total += fields[i].1;
+        i += 1;
+    }
+    let mut above = 0;
+    let mut i = 0;
+    while i < fields.len() {
+        above += fields[i].1;
+        if str_eq(fields[i].0, name) {
+            return total - above;
+        }
+        i += 1;
+    }
+    panic!("no such field")
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// One leaf field of a register's packed layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leaf {
@@ -454,6 +494,36 @@ reg! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_lsb_agrees_with_the_layout() {
+        let mut n = 0;
+        for (fields, layout) in [
+            (S1::FIELDS, S1::layout()),
+            (S2::FIELDS, S2::layout()),
+            (S3::FIELDS, S3::layout()),
+            (S1Lane::FIELDS, S1Lane::layout()),
+            (S2Lane::FIELDS, S2Lane::layout()),
+            (S3Lane::FIELDS, S3Lane::layout()),
+            (Out::FIELDS, Out::layout()),
+        ] {
+            for (name, width) in fields {
+                // A nested bank's leaves are `name.field`: its lowest leaf is its lsb.
+                let lsb = layout
+                    .iter()
+                    .filter(|l| l.name == *name || l.name.starts_with(&format!("{name}.")))
+                    .map(|l| l.lsb)
+                    .min()
+                    .unwrap();
+                assert_eq!(field_lsb(fields, name), lsb, "{name}");
+                assert!(*width > 0);
+                n += 1;
+            }
+        }
+        assert!(n > 40);
+        const MUL_SUM: u32 = field_lsb(S1::FIELDS, "mul_sum");
+        assert_eq!(MUL_SUM, 2 * S1Lane::WIDTH + S1Vmad::WIDTH + MUL_W);
+    }
 
     #[test]
     fn widths_match_the_document() {
