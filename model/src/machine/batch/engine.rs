@@ -1,7 +1,8 @@
 //! The lane engine's dispatch: the stages instantiated per backend with its target features,
-//! one kernel per kind, the [`Engine`] that picks them once per stream, and f32x2 as two
-//! binary32 groups.
+//! one kernel per kind for the results and one for the banks (`op_banks`), the [`Engine`] that
+//! picks them once per stream, and f32x2 as two binary32 groups.
 
+use super::op_banks::banks_body as op_banks_body;
 use super::stages::{stage1, stage2, stage3, stage4};
 use super::{F32, F64, HALF, HALF_HI, N, SM1X};
 use crate::ctrl::{AbFmt, Ctrl, Kind};
@@ -61,16 +62,27 @@ fn banks_body<L: Lanes, const KIND: u8, const PREDICT: bool>(
     out
 }
 
-/// The stages instantiated for one backend: `$group` (and, for the tests, `$banks`), each
-/// compiled with the backend's target features (none for the portable one) so that the generic
-/// stage code and the backend's primitives inline into one function per kind. The functions
-/// for a backend with features are `unsafe`: callers check `Backend::runs_here` first.
+/// The stages instantiated for one backend: `$group`, `$op_banks` (and, for the tests,
+/// `$banks`), each compiled with the backend's target features (none for the portable one) so
+/// that the generic stage code and the backend's primitives inline into one function per kind.
+/// The functions for a backend with features are `unsafe`: callers check `Backend::runs_here`
+/// first.
 macro_rules! instantiate {
-    ($L:ty, $group:ident, $banks:ident $(, $features:literal)?) => {
+    ($L:ty, $group:ident, $op_banks:ident, $banks:ident $(, $features:literal)?) => {
         $(#[target_feature(enable = $features)])?
         #[inline(never)]
         unsafe fn $group<const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
             group_body::<$L, KIND>(ctrl, g)
+        }
+
+        $(#[target_feature(enable = $features)])?
+        #[inline(never)]
+        unsafe fn $op_banks<const KIND: u8, const TWO: bool>(
+            ctrl: &Ctrl,
+            g: &[PipeIn; N],
+            out: &mut [OpBanks; N],
+        ) {
+            op_banks_body::<$L, KIND, TWO>(ctrl, g, out)
         }
 
         #[cfg(test)]
@@ -90,12 +102,19 @@ macro_rules! instantiate {
 instantiate!(
     Avx512,
     group_avx512,
+    op_banks_avx512,
     banks_avx512,
     "avx512f,avx512vl,avx512cd,avx512bw,avx512dq"
 );
 #[cfg(target_arch = "x86_64")]
-instantiate!(Avx2, group_avx2, banks_avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
-instantiate!(Portable, group_portable, banks_portable);
+instantiate!(
+    Avx2,
+    group_avx2,
+    op_banks_avx2,
+    banks_avx2,
+    "avx2,bmi1,bmi2,lzcnt,popcnt"
+);
+instantiate!(Portable, group_portable, op_banks_portable, banks_portable);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
@@ -105,6 +124,24 @@ pub fn supported(ctrl: &Ctrl) -> bool {
 /// A group's kernel: the four stages of one kind for one backend, on sixteen pipe inputs.
 type Kernel = unsafe fn(&Ctrl, &[PipeIn; N]) -> [u64; N];
 
+/// A group's banks kernel: every bank of sixteen pipe inputs of one kind, for one backend.
+type BanksKernel = unsafe fn(&Ctrl, &[PipeIn; N], &mut [OpBanks; N]);
+
+/// The banks kernels of one backend, in the order of [`Engine::banks_of`]'s table: f32 (mixed
+/// precision included), f64, sm_1x, half, f32x2 and half2 (both lanes).
+macro_rules! banks_kernels {
+    ($k:ident) => {
+        [
+            $k::<F32, false>,
+            $k::<F64, false>,
+            $k::<SM1X, false>,
+            $k::<HALF, false>,
+            $k::<F32, true>,
+            $k::<HALF, true>,
+        ]
+    };
+}
+
 /// The lane engine on one backend, which this CPU was checked to run when the engine was made,
 /// so that evaluating a group is one call through a table of kernels, with no checks per group.
 #[derive(Clone, Copy)]
@@ -113,6 +150,8 @@ pub struct Engine {
     /// The kernels for f32 (mixed precision and f32x2 halves included), f64, sm_1x, half and
     /// half2's lane 1.
     kernels: [Kernel; 5],
+    /// The banks kernels (`banks_kernels!`).
+    banks_kernels: [BanksKernel; 6],
 }
 
 impl Engine {
@@ -128,32 +167,45 @@ impl Engine {
             backend.runs_here(),
             "this CPU cannot run the {backend} lane backend"
         );
-        let kernels: [Kernel; 5] = match backend {
+        let (kernels, banks_kernels): ([Kernel; 5], [BanksKernel; 6]) = match backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => [
-                group_avx512::<F32>,
-                group_avx512::<F64>,
-                group_avx512::<SM1X>,
-                group_avx512::<HALF>,
-                group_avx512::<HALF_HI>,
-            ],
+            Backend::Avx512 => (
+                [
+                    group_avx512::<F32>,
+                    group_avx512::<F64>,
+                    group_avx512::<SM1X>,
+                    group_avx512::<HALF>,
+                    group_avx512::<HALF_HI>,
+                ],
+                banks_kernels!(op_banks_avx512),
+            ),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => [
-                group_avx2::<F32>,
-                group_avx2::<F64>,
-                group_avx2::<SM1X>,
-                group_avx2::<HALF>,
-                group_avx2::<HALF_HI>,
-            ],
-            _ => [
-                group_portable::<F32>,
-                group_portable::<F64>,
-                group_portable::<SM1X>,
-                group_portable::<HALF>,
-                group_portable::<HALF_HI>,
-            ],
+            Backend::Avx2 => (
+                [
+                    group_avx2::<F32>,
+                    group_avx2::<F64>,
+                    group_avx2::<SM1X>,
+                    group_avx2::<HALF>,
+                    group_avx2::<HALF_HI>,
+                ],
+                banks_kernels!(op_banks_avx2),
+            ),
+            _ => (
+                [
+                    group_portable::<F32>,
+                    group_portable::<F64>,
+                    group_portable::<SM1X>,
+                    group_portable::<HALF>,
+                    group_portable::<HALF_HI>,
+                ],
+                banks_kernels!(op_banks_portable),
+            ),
         };
-        Some(Engine { backend, kernels })
+        Some(Engine {
+            backend,
+            kernels,
+            banks_kernels,
+        })
     }
 
     pub fn backend(&self) -> Backend {
@@ -198,10 +250,17 @@ impl Engine {
         if !supported(ctrl) {
             return false;
         }
-        // Placeholder until the banks come from the lanes: the scalar stages per input.
-        for (o, x) in out.iter_mut().zip(g) {
-            o.load(x);
-        }
+        let k = match ctrl.kind {
+            Kind::F32 => 0,
+            Kind::F64 => 1,
+            Kind::Sm1x => 2,
+            Kind::Half => 3,
+            Kind::F32x2 => 4,
+            Kind::Half2 => 5,
+            Kind::Vmad => return false,
+        };
+        // SAFETY: as in `results_of`.
+        unsafe { (self.banks_kernels[k])(ctrl, g, out) };
         true
     }
 
@@ -272,5 +331,7 @@ pub fn results(
     Engine::new(backend)?.results(ctrl, a, b, c)
 }
 
+#[cfg(test)]
+mod banks_tests;
 #[cfg(test)]
 mod tests;

@@ -7,12 +7,15 @@
 //! computed together, and because every stage is a pure function of the register before it,
 //! the register values are the ones [`Pipeline::tick`](crate::machine::pipeline::Pipeline::tick) loads cycle by
 //! cycle. The banks here (`S1x`, `S2x`, `S3x` in `banks`) carry every field of the scalar banks
-//! under the same names, one lane per operation; `S1x::lane` and friends give them back as
-//! the scalar structs, and the tests require them to equal the scalar stage functions field
-//! for field. The code follows the parts of the scalar datapath line for line, written without
-//! branches on a lane's data (a lane cannot branch on its own); a group skips a part only where
-//! no lane needs it and its output is then known (the special-case unit without an infinite or
-//! NaN operand, stage 3's shift of a result far below the range).
+//! under the same names, one lane per operation. Two paths read them: the results
+//! ([`Engine::results_of`], what `Pipeline::run` calls) keep only the result word, and the banks
+//! ([`Engine::banks_of`], the co-simulator's reference, `op_banks`) give every bank of every
+//! operation back as the scalar structs ([`OpBanks`](crate::machine::pipeline::OpBanks)), which
+//! the tests require to equal the scalar stages field for field. The code follows the parts of
+//! the scalar datapath line for line, written without branches on a lane's data (a lane cannot
+//! branch on its own); a group skips a part only where no lane needs it and its output is then
+//! known (the special-case unit without an infinite or NaN operand, stage 3's shift of a result
+//! far below the range).
 //!
 //! The stages are written once, generic over the vector primitives of
 //! [`Lanes`](crate::machine::lanes::Lanes), and instantiated per backend (`lanes::{avx512, avx2,
@@ -28,18 +31,21 @@
 //! (half2 as two groups of one-lane half). vmad, and the six words that round through binary32
 //! first (`via_f32`, S13), run through the scalar stages.
 //!
-//! The files follow the block diagram: `window` (the wide value), `unpack`, `product` (the
-//! multiplier), `banks` (the registers), `stages` (the four stages) and `engine` (per-backend
-//! kernels and dispatch). Two parts depart from the hardware where a later stage cannot tell:
-//! the multiplier is the machine's multiply, not the Booth array and carry-save tree, so stage 1
-//! holds the product where the register holds the (sum, carry) pair that sums to it
-//! (`product`); and the results take the magnitude's exact leading-zero count in place of the
-//! LZA's prediction, which the normaliser's one-bit correction turns into the same stage-3 bank
-//! (`stages::stage2`; the bank tests take the LZA and require stage 3 to agree). Every other
-//! field is the register's.
+//! The files follow the block diagram: `window` (the wide value), `unpack`, `product` and
+//! `booth` (the multiplier), `banks` (the registers), `stages` (the four stages), `op_banks`
+//! (the banks path) and `engine` (per-backend kernels and dispatch). The results path departs
+//! from the hardware in two places where a later stage cannot tell: the multiplier is the
+//! machine's multiply (`product`), the sum of the (sum, carry) pair the Booth array and
+//! carry-save tree register, which only the banks path forms (`booth`, at about the cost of the
+//! rest of the stages); and stage 2's count is the magnitude's exact leading-zero count in place
+//! of the LZA's prediction, which the normaliser's one-bit correction turns into the same
+//! stage-3 bank (`stages::stage2`; the banks path takes the prediction, the register's value).
+//! Every other field is the register's.
 
 mod banks;
+mod booth;
 mod engine;
+mod op_banks;
 mod product;
 mod stages;
 mod unpack;

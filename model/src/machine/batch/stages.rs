@@ -164,13 +164,20 @@ pub(crate) fn stage1<L: Lanes, const KIND: u8>(ctrl: &Ctrl, a: L, b: L, c: L) ->
     let (c_aligned, align_sticky) = top.shr_sticky_v(sh, 164);
 
     // The multiplier: the product the Booth array and carry-save tree sum to (`product`).
-    let prod = if f64 {
-        product_full(a.sig, b.sig)
+    let (mcand, mplier) = if f64 {
+        (a.sig, b.sig)
     } else {
-        product_narrow(a.sig.shr(29), b.sig.shr(29))
+        (a.sig.shr(29), b.sig.shr(29))
+    };
+    let prod = if f64 {
+        product_full(mcand, mplier)
+    } else {
+        product_narrow(mcand, mplier)
     };
     S1x {
         prod,
+        mcand,
+        mplier,
         sign_p,
         sign_c: c.sign,
         prod_zero,
