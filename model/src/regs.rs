@@ -146,6 +146,56 @@ pub fn extract64(words: &[u32], lsb: u32, width: u32) -> u64 {
     }
 }
 
+/// Where a top-level field lies in a register's packed image, to read that field alone (the
+/// coverage sampler reads only the fields and lanes it samples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldAt {
+    /// The position just above the field's top bit: where a [`BitReader`] starts for it.
+    pub top: u32,
+    pub width: u32,
+}
+
+impl FieldAt {
+    /// Field `name` of `R`, from its [`Reg::FIELDS`]. In a constant (`const { .. }`), a name
+    /// that is not a field of `R` fails the build.
+    pub const fn of<R: Reg>(name: &str) -> FieldAt {
+        let mut top = R::WIDTH;
+        let mut i = 0;
+        while i < R::FIELDS.len() {
+            let (field, width) = R::FIELDS[i];
+            if str_eq(field, name) {
+                return FieldAt { top, width };
+            }
+            top -= width;
+            i += 1;
+        }
+        panic!("no such field in the register");
+    }
+
+    /// The field in a packed image of its register; with a constant `self`, the reads fold to
+    /// the words it spans.
+    #[inline(always)]
+    pub fn read<T: Field>(self, words: &[u32]) -> T {
+        T::get(&mut BitReader::new(words, self.top), self.width)
+    }
+}
+
+/// String equality in a `const fn`.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// One leaf field of a register's packed layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leaf {
@@ -590,7 +640,7 @@ mod tests {
     fn round_trips<R: Reg + std::fmt::Debug>() {
         let mut x = R::WIDTH as u64;
         for _ in 0..500 {
-            let mut img: Vec<u32> = (0..R::words()).map(|_| next(&mut x) as u32).collect();
+            let mut img = random_image::<R>(&mut x);
             if R::WIDTH % 32 != 0 {
                 *img.last_mut().unwrap() &= (1 << (R::WIDTH % 32)) - 1;
             }
@@ -621,7 +671,7 @@ mod tests {
         let lay = S2::layout();
         let leaf = |n: &str| lay.iter().find(|l| l.name == n).unwrap().clone();
         for _ in 0..500 {
-            let img: Vec<u32> = (0..S2::words()).map(|_| next(&mut x) as u32).collect();
+            let img = random_image::<S2>(&mut x);
             let s = S2::unpack(&img);
             // A leaf of at most 128 bits, bit by bit.
             let value = |l: &Leaf| {
@@ -646,6 +696,59 @@ mod tests {
                     "mag bit {k}"
                 );
             }
+        }
+    }
+
+    /// Each top-level field starts where the layout puts it.
+    fn fields_lie_where_the_layout_says<R: Reg>() {
+        let lay = R::layout();
+        for &(name, width) in R::FIELDS {
+            let at = FieldAt::of::<R>(name);
+            assert_eq!(at.width, width, "{name}");
+            let first = lay
+                .iter()
+                .find(|l| l.name == name || l.name.starts_with(&format!("{name}.")))
+                .unwrap();
+            assert_eq!(at.top, first.msb + 1, "{name}");
+        }
+    }
+
+    /// A random packed image of `R`, exactly `words()` long.
+    fn random_image<R: Reg>(x: &mut u64) -> Vec<u32> {
+        (0..R::words()).map(|_| next(x) as u32).collect()
+    }
+
+    #[test]
+    fn a_field_read_alone_is_the_field_of_the_register() {
+        fields_lie_where_the_layout_says::<S1>();
+        fields_lie_where_the_layout_says::<S2>();
+        fields_lie_where_the_layout_says::<S3>();
+        let mut x = 3u64;
+        for _ in 0..200 {
+            let img = random_image::<S1>(&mut x);
+            let (r, at) = (S1::unpack(&img), FieldAt::of::<S1>);
+            assert_eq!(at("valid").read::<bool>(&img), r.valid);
+            assert_eq!(at("tag").read::<u16>(&img), r.tag);
+            assert_eq!(at("ctrl").read::<u32>(&img), r.ctrl);
+            assert_eq!(at("mul_sum").read::<u128>(&img), r.mul_sum);
+            assert_eq!(at("mul_carry").read::<u128>(&img), r.mul_carry);
+            assert_eq!(at("vm").read::<S1Vmad>(&img), r.vm);
+            assert_eq!(at("lane0").read::<S1Lane>(&img), r.lane0);
+            assert_eq!(at("lane1").read::<S1Lane>(&img), r.lane1);
+
+            let img = random_image::<S2>(&mut x);
+            let (r, at) = (S2::unpack(&img), FieldAt::of::<S2>);
+            assert_eq!(at("ctrl").read::<u32>(&img), r.ctrl);
+            assert_eq!(at("vm_tmp").read::<u128>(&img), r.vm_tmp);
+            assert_eq!(at("lane0").read::<S2Lane>(&img), r.lane0);
+            assert_eq!(at("lane1").read::<S2Lane>(&img), r.lane1);
+
+            let img = random_image::<S3>(&mut x);
+            let (r, at) = (S3::unpack(&img), FieldAt::of::<S3>);
+            assert_eq!(at("tag").read::<u16>(&img), r.tag);
+            assert_eq!(at("vm_res").read::<u64>(&img), r.vm_res);
+            assert_eq!(at("lane0").read::<S3Lane>(&img), r.lane0);
+            assert_eq!(at("lane1").read::<S3Lane>(&img), r.lane1);
         }
     }
 
