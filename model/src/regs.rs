@@ -73,65 +73,114 @@ impl<'a> BitWriter<'a> {
 }
 
 /// Reads a packed image written by [`BitWriter`] (or by the RTL).
+///
+/// Every read is inlined: once [`Reg::unpack_from`] is inlined into [`Reg::unpack`], each
+/// field's position is a constant and its read folds to the one to three word loads it spans.
 pub struct BitReader<'a> {
     words: &'a [u32],
     pos: u32,
 }
 
 impl<'a> BitReader<'a> {
+    /// `width` is the position just above the first field read (the image's width to read a
+    /// whole register; a field's top bit + 1 to start at that field).
+    #[inline(always)]
     pub fn new(words: &'a [u32], width: u32) -> Self {
         BitReader { words, pos: width }
     }
 
     /// Takes the next `width` bits (below the current position) as little-endian limbs.
+    #[inline(always)]
     pub fn take(&mut self, width: u32) -> [u64; 3] {
         self.pos -= width;
         extract(self.words, self.pos, width)
     }
+
+    /// [`BitReader::take`] of a field of at most 64 bits, as one value.
+    #[inline(always)]
+    pub fn take64(&mut self, width: u32) -> u64 {
+        self.pos -= width;
+        extract64(self.words, self.pos, width)
+    }
+
+    /// Passes over the next `width` bits without reading them.
+    #[inline(always)]
+    pub fn skip(&mut self, width: u32) {
+        self.pos -= width;
+    }
 }
 
-/// Bits `lsb + width - 1 .. lsb` of a packed image, as little-endian limbs (width <= 192).
+/// Bits `lsb + width - 1 .. lsb` of a packed image, as little-endian limbs (width <= 192),
+/// zero above `width`: each limb one [`extract64`].
+#[inline(always)]
 pub fn extract(words: &[u32], lsb: u32, width: u32) -> [u64; 3] {
     let mut out = [0u64; 3];
-    let mut done = 0;
-    while done < width {
-        let at = lsb + done;
-        let take = (width - done).min(32 - at % 32);
-        let chunk = (words[(at / 32) as usize] >> (at % 32)) as u64 & ((1u64 << take) - 1);
-        out[(done / 64) as usize] |= chunk << (done % 64);
-        if done % 64 + take > 64 {
-            out[(done / 64) as usize + 1] |= chunk >> (64 - done % 64);
+    for (k, limb) in out.iter_mut().enumerate() {
+        let done = 64 * k as u32;
+        if done < width {
+            *limb = extract64(words, lsb + done, (width - done).min(64));
         }
-        done += take;
     }
     out
 }
 
-/// The least significant bit of field `name` in a packed image whose fields are `fields`
-/// (a [`Reg::FIELDS`] table, most significant first): what code that writes a packed image
-/// without the struct (the lane engine's images) takes its positions from, at compile time.
-///
-/// # Panics
-/// At compile time, where `name` is not a field.
-pub const fn field_lsb(fields: &[(&str, u32)], name: &str) -> u32 {
-    let mut total = 0;
-    let mut i = 0;
-    while i < fields.len() {
-        total += fields[i].1;
-        i += 1;
+/// Bits `lsb + width - 1 .. lsb` of a packed image, `1 <= width <= 64`: the (at most three)
+/// words the field spans, joined and shifted down. Only the words it spans are read.
+#[inline(always)]
+pub fn extract64(words: &[u32], lsb: u32, width: u32) -> u64 {
+    debug_assert!((1..=64).contains(&width));
+    let first = (lsb / 32) as usize;
+    let last = ((lsb + width - 1) / 32) as usize;
+    let mut x = words[first] as u128;
+    if last > first {
+        x |= (words[first + 1] as u128) << 32;
     }
-    let mut above = 0;
-    let mut i = 0;
-    while i < fields.len() {
-        above += fields[i].1;
-        if str_eq(fields[i].0, name) {
-            return total - above;
-        }
-        i += 1;
+    if last > first + 1 {
+        x |= (words[first + 2] as u128) << 64;
     }
-    panic!("no such field")
+    let v = (x >> (lsb % 32)) as u64;
+    if width == 64 {
+        v
+    } else {
+        v & ((1u64 << width) - 1)
+    }
 }
 
+/// Where a top-level field lies in a register's packed image, to read that field alone (the
+/// coverage sampler reads only the fields and lanes it samples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldAt {
+    /// The position just above the field's top bit: where a [`BitReader`] starts for it.
+    pub top: u32,
+    pub width: u32,
+}
+
+impl FieldAt {
+    /// Field `name` of `R`, from its [`Reg::FIELDS`]. In a constant (`const { .. }`), a name
+    /// that is not a field of `R` fails the build.
+    pub const fn of<R: Reg>(name: &str) -> FieldAt {
+        let mut top = R::WIDTH;
+        let mut i = 0;
+        while i < R::FIELDS.len() {
+            let (field, width) = R::FIELDS[i];
+            if str_eq(field, name) {
+                return FieldAt { top, width };
+            }
+            top -= width;
+            i += 1;
+        }
+        panic!("no such field in the register");
+    }
+
+    /// The field in a packed image of its register; with a constant `self`, the reads fold to
+    /// the words it spans.
+    #[inline(always)]
+    pub fn read<T: Field>(self, words: &[u32]) -> T {
+        T::get(&mut BitReader::new(words, self.top), self.width)
+    }
+}
+
+/// String equality in a `const fn`.
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
@@ -181,8 +230,9 @@ impl Field for bool {
     fn put(&self, w: &mut BitWriter, width: u32) {
         w.put64(*self as u64, width)
     }
+    #[inline(always)]
     fn get(r: &mut BitReader, width: u32) -> Self {
-        r.take(width)[0] & 1 != 0
+        r.take64(width) & 1 != 0
     }
 }
 
@@ -193,8 +243,9 @@ macro_rules! int_field {
     fn put(&self, w: &mut BitWriter, width: u32) {
                 w.put64(*self as u64, width)
             }
+            #[inline(always)]
             fn get(r: &mut BitReader, width: u32) -> Self {
-                let v = r.take(width)[0];
+                let v = r.take64(width);
                 int_field!(@$extend v, width) as $t
             }
         }
@@ -214,6 +265,7 @@ impl Field for u128 {
     fn put(&self, w: &mut BitWriter, width: u32) {
         w.put(&[*self as u64, (*self >> 64) as u64], width)
     }
+    #[inline(always)]
     fn get(r: &mut BitReader, width: u32) -> Self {
         let l = r.take(width);
         l[0] as u128 | (l[1] as u128) << 64
@@ -225,6 +277,7 @@ impl<const B: usize> Field for Wide<B> {
     fn put(&self, w: &mut BitWriter, width: u32) {
         w.put(self.as_limbs(), width)
     }
+    #[inline(always)]
     fn get(r: &mut BitReader, width: u32) -> Self {
         Wide::from_limbs(r.take(width))
     }
@@ -268,8 +321,10 @@ pub trait Reg: Sized + Default + Clone {
         self.pack_first_into(&mut w, fields);
     }
 
+    /// The register from its packed image (`words` at least [`Reg::words`] long).
     fn unpack(words: &[u32]) -> Self {
-        let mut r = BitReader::new(words, Self::WIDTH);
+        // A slice of known length: the field reads need no bounds checks.
+        let mut r = BitReader::new(&words[..Self::words()], Self::WIDTH);
         Self::unpack_from(&mut r)
     }
 
@@ -334,6 +389,7 @@ macro_rules! reg {
                 )*
                 let _ = k;
             }
+            #[inline(always)]
             fn unpack_from(r: &mut BitReader) -> Self {
                 $name { $( $f: Field::get(r, $w) ),* }
             }
@@ -357,6 +413,7 @@ macro_rules! reg {
             fn put(&self, w: &mut BitWriter, _width: u32) {
                 self.pack_into(w)
             }
+            #[inline(always)]
             fn get(r: &mut BitReader, _width: u32) -> Self {
                 Self::unpack_from(r)
             }
@@ -496,36 +553,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn field_lsb_agrees_with_the_layout() {
-        let mut n = 0;
-        for (fields, layout) in [
-            (S1::FIELDS, S1::layout()),
-            (S2::FIELDS, S2::layout()),
-            (S3::FIELDS, S3::layout()),
-            (S1Lane::FIELDS, S1Lane::layout()),
-            (S2Lane::FIELDS, S2Lane::layout()),
-            (S3Lane::FIELDS, S3Lane::layout()),
-            (Out::FIELDS, Out::layout()),
-        ] {
-            for (name, width) in fields {
-                // A nested bank's leaves are `name.field`: its lowest leaf is its lsb.
-                let lsb = layout
-                    .iter()
-                    .filter(|l| l.name == *name || l.name.starts_with(&format!("{name}.")))
-                    .map(|l| l.lsb)
-                    .min()
-                    .unwrap();
-                assert_eq!(field_lsb(fields, name), lsb, "{name}");
-                assert!(*width > 0);
-                n += 1;
-            }
-        }
-        assert!(n > 40);
-        const MUL_SUM: u32 = field_lsb(S1::FIELDS, "mul_sum");
-        assert_eq!(MUL_SUM, 2 * S1Lane::WIDTH + S1Vmad::WIDTH + MUL_W);
-    }
-
-    #[test]
     fn widths_match_the_document() {
         // docs/microarchitecture.md quotes these totals; the RTL package must agree.
         assert_eq!(S1Lane::WIDTH, 248);
@@ -570,6 +597,158 @@ mod tests {
                 };
                 assert_eq!((back[(k / 64) as usize] >> (k % 64)) & 1, want);
             }
+        }
+    }
+
+    /// A small deterministic generator for the tests' random images.
+    fn next(x: &mut u64) -> u64 {
+        *x = x
+            .rotate_left(23)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(1);
+        *x ^ *x >> 29
+    }
+
+    /// Bit `i` of a packed image.
+    fn bit(words: &[u32], i: u32) -> u64 {
+        ((words[(i / 32) as usize] >> (i % 32)) & 1) as u64
+    }
+
+    /// The one-value reader against a bit-at-a-time one, at every offset within three words
+    /// and every width, the image cut right after the field's last word (so a read of a word
+    /// the field does not span would panic).
+    #[test]
+    fn extract64_matches_bitwise_and_reads_only_the_words_spanned() {
+        let mut x = 7u64;
+        for width in 1..=64u32 {
+            for lsb in 0..96u32 {
+                let words: Vec<u32> = (0..(lsb + width).div_ceil(32))
+                    .map(|_| next(&mut x) as u32)
+                    .collect();
+                let want = (0..width).fold(0u64, |v, k| v | bit(&words, lsb + k) << k);
+                assert_eq!(
+                    extract64(&words, lsb, width),
+                    want,
+                    "lsb {lsb} width {width}"
+                );
+            }
+        }
+    }
+
+    /// `unpack` then `pack` gives back any image (bits above the width aside), for every bank:
+    /// each field is read from the bits it is written to. The image is exactly `words()` long.
+    fn round_trips<R: Reg + std::fmt::Debug>() {
+        let mut x = R::WIDTH as u64;
+        for _ in 0..500 {
+            let mut img = random_image::<R>(&mut x);
+            if R::WIDTH % 32 != 0 {
+                *img.last_mut().unwrap() &= (1 << (R::WIDTH % 32)) - 1;
+            }
+            let r = R::unpack(&img);
+            let mut back = vec![0u32; R::words()];
+            r.pack(&mut back);
+            assert_eq!(back, img, "{} {r:?}", R::NAME);
+        }
+    }
+
+    #[test]
+    fn every_bank_round_trips_random_images() {
+        round_trips::<S1Lane>();
+        round_trips::<S1Vmad>();
+        round_trips::<S1>();
+        round_trips::<S2Lane>();
+        round_trips::<S2>();
+        round_trips::<S3Lane>();
+        round_trips::<S3>();
+        round_trips::<Out>();
+    }
+
+    /// Signed fields read back sign-extended from their width, wide ones with nothing above it
+    /// (what a round trip cannot see: `pack` drops those bits).
+    #[test]
+    fn fields_read_back_extended_as_their_type_says() {
+        let mut x = 11u64;
+        let lay = S2::layout();
+        let leaf = |n: &str| lay.iter().find(|l| l.name == n).unwrap().clone();
+        for _ in 0..500 {
+            let img = random_image::<S2>(&mut x);
+            let s = S2::unpack(&img);
+            // A leaf of at most 128 bits, bit by bit.
+            let value = |l: &Leaf| {
+                (l.lsb..=l.msb).fold(0u128, |v, i| v | (bit(&img, i) as u128) << (i - l.lsb))
+            };
+            let eref = leaf("lane1.eref");
+            let raw = value(&eref) as i64;
+            let want = raw - ((raw >> (eref.width() - 1)) << eref.width());
+            assert_eq!(s.lane1.eref as i64, want);
+            assert_eq!(s.vm_tmp, value(&leaf("vm_tmp")));
+            let mag = leaf("lane0.mag");
+            let limbs = s.lane0.mag.as_limbs();
+            for k in 0..192 {
+                let want = if k < mag.width() {
+                    bit(&img, mag.lsb + k)
+                } else {
+                    0
+                };
+                assert_eq!(
+                    (limbs[(k / 64) as usize] >> (k % 64)) & 1,
+                    want,
+                    "mag bit {k}"
+                );
+            }
+        }
+    }
+
+    /// Each top-level field starts where the layout puts it.
+    fn fields_lie_where_the_layout_says<R: Reg>() {
+        let lay = R::layout();
+        for &(name, width) in R::FIELDS {
+            let at = FieldAt::of::<R>(name);
+            assert_eq!(at.width, width, "{name}");
+            let first = lay
+                .iter()
+                .find(|l| l.name == name || l.name.starts_with(&format!("{name}.")))
+                .unwrap();
+            assert_eq!(at.top, first.msb + 1, "{name}");
+        }
+    }
+
+    /// A random packed image of `R`, exactly `words()` long.
+    fn random_image<R: Reg>(x: &mut u64) -> Vec<u32> {
+        (0..R::words()).map(|_| next(x) as u32).collect()
+    }
+
+    #[test]
+    fn a_field_read_alone_is_the_field_of_the_register() {
+        fields_lie_where_the_layout_says::<S1>();
+        fields_lie_where_the_layout_says::<S2>();
+        fields_lie_where_the_layout_says::<S3>();
+        let mut x = 3u64;
+        for _ in 0..200 {
+            let img = random_image::<S1>(&mut x);
+            let (r, at) = (S1::unpack(&img), FieldAt::of::<S1>);
+            assert_eq!(at("valid").read::<bool>(&img), r.valid);
+            assert_eq!(at("tag").read::<u16>(&img), r.tag);
+            assert_eq!(at("ctrl").read::<u32>(&img), r.ctrl);
+            assert_eq!(at("mul_sum").read::<u128>(&img), r.mul_sum);
+            assert_eq!(at("mul_carry").read::<u128>(&img), r.mul_carry);
+            assert_eq!(at("vm").read::<S1Vmad>(&img), r.vm);
+            assert_eq!(at("lane0").read::<S1Lane>(&img), r.lane0);
+            assert_eq!(at("lane1").read::<S1Lane>(&img), r.lane1);
+
+            let img = random_image::<S2>(&mut x);
+            let (r, at) = (S2::unpack(&img), FieldAt::of::<S2>);
+            assert_eq!(at("ctrl").read::<u32>(&img), r.ctrl);
+            assert_eq!(at("vm_tmp").read::<u128>(&img), r.vm_tmp);
+            assert_eq!(at("lane0").read::<S2Lane>(&img), r.lane0);
+            assert_eq!(at("lane1").read::<S2Lane>(&img), r.lane1);
+
+            let img = random_image::<S3>(&mut x);
+            let (r, at) = (S3::unpack(&img), FieldAt::of::<S3>);
+            assert_eq!(at("tag").read::<u16>(&img), r.tag);
+            assert_eq!(at("vm_res").read::<u64>(&img), r.vm_res);
+            assert_eq!(at("lane0").read::<S3Lane>(&img), r.lane0);
+            assert_eq!(at("lane1").read::<S3Lane>(&img), r.lane1);
         }
     }
 

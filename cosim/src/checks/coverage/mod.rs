@@ -255,15 +255,11 @@ impl Coverage {
     /// `p.s2` the previous operation's, and so on). Call it every cycle, bubbles included, so
     /// that each operation is followed through `s1`, `s2` and `s3`.
     pub fn sample(&mut self, inp: &PipeIn, prev: &PipeIn, p: &Pipeline) {
-        let banks = Banks {
-            s1: &p.s1,
-            s2: &p.s2,
-            s3: &p.s3,
-        };
-        self.sample_banks(inp, prev, banks);
+        let packed = sample::Packed::of(p);
+        self.sample_banks(inp, prev, packed.banks());
     }
 
-    /// [`Coverage::sample`] from the stage registers alone.
+    /// [`Coverage::sample`] from the stage registers' packed images (a reference frame's).
     pub fn sample_banks(&mut self, inp: &PipeIn, prev: &PipeIn, p: Banks<'_>) {
         if self.layout.is_some() {
             // Counts read from a file of another build: carry them over to this build's table.

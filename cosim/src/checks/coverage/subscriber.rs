@@ -4,7 +4,6 @@
 //! it is decided here.
 
 use ptxfma_model::machine::pipeline::PipeIn;
-use ptxfma_model::regs::{Reg, S1, S2, S3};
 
 use std::any::Any;
 
@@ -43,13 +42,7 @@ impl CoverageSubscriber {
 
 impl Subscriber for CoverageSubscriber {
     fn feed(&mut self, inp: &PipeIn, frame: &[u32]) {
-        let (s1, s2, s3) = read_back(frame);
-        let banks = Banks {
-            s1: &s1,
-            s2: &s2,
-            s3: &s3,
-        };
-        self.coverage.sample_banks(inp, &self.prev, banks);
+        self.coverage.sample_banks(inp, &self.prev, banks_of(frame));
         // After a reset nothing was issued the cycle before.
         self.prev = if inp.reset { PipeIn::default() } else { *inp };
     }
@@ -59,23 +52,25 @@ impl Subscriber for CoverageSubscriber {
     }
 }
 
-/// The stage registers of a frame.
-fn read_back(frame: &[u32]) -> (S1, S2, S3) {
-    (
-        S1::unpack(&frame[Bank::S1.range()]),
-        S2::unpack(&frame[Bank::S2.range()]),
-        S3::unpack(&frame[Bank::S3.range()]),
+/// The stage registers of a frame, read as they are sampled.
+fn banks_of(frame: &[u32]) -> Banks<'_> {
+    Banks::new(
+        &frame[Bank::S1.range()],
+        &frame[Bank::S2.range()],
+        &frame[Bank::S3.range()],
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::coverage::sample::assert_reads_the_models;
     use crate::engine::frame;
     use crate::engine::stim::{Family, Stimulus};
     use ptxfma_model::machine::pipeline::Pipeline;
 
-    /// Sampling from the frame is sampling from the model: its banks read back whole.
+    /// Sampling from the frame is sampling from the model: what the sampler reads of its banks
+    /// is the model's registers.
     #[test]
     fn banks_read_back_from_the_frame_are_the_models() {
         let mut p = Pipeline::new();
@@ -83,10 +78,7 @@ mod tests {
         for (i, v) in Stimulus::new(5, &Family::ALL).take(20_000).enumerate() {
             let out = p.tick(&v.input(i as u16));
             frame::write_model(&p, &out, &mut f);
-            let (s1, s2, s3) = read_back(&f);
-            assert_eq!(s1, p.s1, "{v:?}");
-            assert_eq!(s2, p.s2, "{v:?}");
-            assert_eq!(s3, p.s3, "{v:?}");
+            assert_reads_the_models(&banks_of(&f), &p);
         }
     }
 }

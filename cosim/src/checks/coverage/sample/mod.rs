@@ -1,4 +1,5 @@
-//! Sampling: one call per cycle, reading the input of the cycle and the golden model's banks.
+//! Sampling: one call per cycle, reading the input of the cycle and the reference's banks
+//! (packed, as its frame holds them; `banks.rs` reads only what is sampled).
 //!
 //! Each operation is sampled once per bank it passes: its operands, instruction and alignment
 //! when it enters `s1`; the adder, LZA and cancellation when it is in `s2`; the rounder's
@@ -9,12 +10,11 @@
 
 use ptxfma_model::ctrl::CTRL_BITS;
 use ptxfma_model::machine::pipeline::PipeIn;
-use ptxfma_model::parts::booth;
-use ptxfma_model::regs::{S1, S2, S3};
 use ptxfma_model::stimulus::Family;
 
 use super::bins::{self, *};
 
+mod banks;
 mod s1;
 mod s2;
 mod s3;
@@ -22,6 +22,11 @@ mod s3;
 use s1::{s1_half, s1_lane, s1_vmad};
 use s2::s2_lane;
 use s3::s3_lane;
+
+#[cfg(test)]
+pub(crate) use banks::assert_reads_the_models;
+pub use banks::Banks;
+pub(crate) use banks::Packed;
 
 /// Mask of the control word's defined bits.
 const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
@@ -86,15 +91,6 @@ pub(crate) struct Counts<'a> {
     pub unspelled: &'a mut u64,
 }
 
-/// The stage registers a cycle is sampled from: the model's, or those read back from its
-/// frame.
-#[derive(Clone, Copy)]
-pub struct Banks<'a> {
-    pub s1: &'a S1,
-    pub s2: &'a S2,
-    pub s3: &'a S3,
-}
-
 /// One cycle (see `Coverage::sample`).
 pub(crate) fn sample(
     c: Counts<'_>,
@@ -109,15 +105,16 @@ pub(crate) fn sample(
     shadow.e[1] = shadow.e[0];
 
     // ---- s1: the input of this cycle ----------------------------------------------------
-    let op = if p.s1.valid { m.op(p.s1.ctrl) } else { None };
+    let s1 = p.s1_head();
+    let op = if s1.valid { m.op(s1.ctrl) } else { None };
     let mut e = Entry {
-        valid: p.s1.valid,
-        tag: p.s1.tag,
-        ctrl: p.s1.ctrl,
+        valid: s1.valid,
+        tag: s1.tag,
+        ctrl: s1.ctrl,
         op,
         lanes: [LaneShadow::default(); 2],
     };
-    if p.s1.valid {
+    if s1.valid {
         match op {
             None => *c.unspelled += 1,
             Some(op) => {
@@ -136,10 +133,10 @@ pub(crate) fn sample(
                     Op::Float(f) => {
                         h[f.bin_word as usize] += 1;
                         h[f.bin_mode as usize] += 1;
-                        let prod = (p.s1.mul_sum.wrapping_add(p.s1.mul_carry)) & booth::MASK;
-                        e.lanes[0] = s1_lane(h, m, f, inp, 0, &p.s1.lane0, prod);
+                        let prod = p.s1_product();
+                        e.lanes[0] = s1_lane(h, m, f, inp, 0, &p.s1_lane(0), prod);
                         if f.lanes == 2 {
-                            e.lanes[1] = s1_lane(h, m, f, inp, 1, &p.s1.lane1, prod);
+                            e.lanes[1] = s1_lane(h, m, f, inp, 1, &p.s1_lane(1), prod);
                         }
                         if f.ctrl.is_half() {
                             s1_half(h, m, f, inp);
@@ -152,24 +149,26 @@ pub(crate) fn sample(
     shadow.e[0] = e;
 
     // ---- s2 ------------------------------------------------------------------------------
-    if p.s2.valid {
+    let s2 = p.s2_head();
+    if s2.valid {
         let sh = &shadow.e[1];
-        if let Some(Op::Float(f)) = decode(m, sh, true, p.s2.tag, p.s2.ctrl) {
-            let sh = sh.matches(true, p.s2.tag, p.s2.ctrl).then_some(sh);
-            s2_lane(h, m, f, 0, &p.s2.lane0, sh.map(|e| &e.lanes[0]));
+        if let Some(Op::Float(f)) = decode(m, sh, true, s2.tag, s2.ctrl) {
+            let sh = sh.matches(true, s2.tag, s2.ctrl).then_some(sh);
+            s2_lane(h, m, f, 0, &p.s2_lane(0), sh.map(|e| &e.lanes[0]));
             if f.lanes == 2 {
-                s2_lane(h, m, f, 1, &p.s2.lane1, sh.map(|e| &e.lanes[1]));
+                s2_lane(h, m, f, 1, &p.s2_lane(1), sh.map(|e| &e.lanes[1]));
             }
         }
     }
 
     // ---- s3 ------------------------------------------------------------------------------
-    if p.s3.valid {
+    let s3 = p.s3_head();
+    if s3.valid {
         let sh = &shadow.e[2];
-        match decode(m, sh, true, p.s3.tag, p.s3.ctrl) {
+        match decode(m, sh, true, s3.tag, s3.ctrl) {
             Some(Op::Vmad(v)) if v.ctrl.sat => {
                 // Both final types read the 64-bit result as signed (S8).
-                let x = p.s3.vm_res as i64;
+                let x = p.s3_vm_res() as i64;
                 let (lo, hi) = if v.ctrl.signed_final() {
                     (i32::MIN as i64, i32::MAX as i64)
                 } else {
@@ -189,10 +188,10 @@ pub(crate) fn sample(
                 }
             }
             Some(Op::Float(f)) => {
-                let sh = sh.matches(true, p.s3.tag, p.s3.ctrl).then_some(sh);
-                let c0 = s3_lane(h, m, f, 0, &p.s3.lane0, sh.map(|e| &e.lanes[0]));
+                let sh = sh.matches(true, s3.tag, s3.ctrl).then_some(sh);
+                let c0 = s3_lane(h, m, f, 0, &p.s3_lane(0), sh.map(|e| &e.lanes[0]));
                 if f.lanes == 2 {
-                    let c1 = s3_lane(h, m, f, 1, &p.s3.lane1, sh.map(|e| &e.lanes[1]));
+                    let c1 = s3_lane(h, m, f, 1, &p.s3_lane(1), sh.map(|e| &e.lanes[1]));
                     let pairs = if f.ctrl.is_half() {
                         m.ix.h2_lanes
                     } else {

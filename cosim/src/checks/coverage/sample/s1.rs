@@ -2,7 +2,7 @@
 
 use ptxfma_model::ctrl::{Ctrl, Kind, Rnd};
 use ptxfma_model::format::{Fmt, F64};
-use ptxfma_model::machine::pipeline::{eval, PipeIn};
+use ptxfma_model::machine::pipeline::{OpBanks, PipeIn};
 use ptxfma_model::parts::special::is_oob_nan;
 use ptxfma_model::parts::unpack::lane_operands;
 use ptxfma_model::parts::vmad_select::part_select;
@@ -37,7 +37,7 @@ pub(super) fn s1_half(h: &mut [u64], m: &Model, op: &FloatOp, inp: &PipeIn) {
             via_f32: false,
             ..*ctrl
         };
-        let same = eval(ctrl, inp.a, inp.b, inp.c) == eval(&once, inp.a, inp.b, inp.c);
+        let same = alone(ctrl, inp) == alone(&once, inp);
         let k = match ctrl.rnd {
             Rnd::Rz => half::VIA_RZ_SAME,
             Rnd::Rm => half::VIA_RM_SAME,
@@ -45,6 +45,18 @@ pub(super) fn s1_half(h: &mut [u64], m: &Model, op: &FloatOp, inp: &PipeIn) {
         };
         h[hb + k + !same as usize] += 1;
     }
+}
+
+/// The result of `inp`'s operands under `ctrl`, the operation alone: `pipeline::eval`, through
+/// the stages once rather than four ticks of a pipe of bubbles.
+fn alone(ctrl: &Ctrl, inp: &PipeIn) -> u64 {
+    let inp = PipeIn {
+        valid: true,
+        ctrl: ctrl.encode(),
+        reset: false,
+        ..*inp
+    };
+    OpBanks::of(&inp).out.d
 }
 
 pub(super) fn s1_vmad(h: &mut [u64], m: &Model, op: &VmadOp, inp: &PipeIn) {
@@ -246,4 +258,33 @@ pub(super) fn s1_lane(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stim::{Family, Stimulus};
+    use ptxfma_model::machine::pipeline::eval;
+
+    /// `alone` is `eval`, with the binary32 step and without it (S13's two results).
+    #[test]
+    fn alone_is_eval() {
+        let mut via = 0;
+        for (i, v) in Stimulus::new(3, &[Family::Half, Family::Half2])
+            .take(20_000)
+            .enumerate()
+        {
+            let inp = v.input(i as u16);
+            let ctrl = Ctrl::decode(inp.ctrl);
+            let once = Ctrl {
+                via_f32: false,
+                ..ctrl
+            };
+            via += ctrl.via_f32 as u32;
+            for c in [ctrl, once] {
+                assert_eq!(alone(&c, &inp), eval(&c, inp.a, inp.b, inp.c), "{v:?}");
+            }
+        }
+        assert!(via > 500, "{via} words with the binary32 step");
+    }
 }
