@@ -104,3 +104,36 @@ impl<'g, S: Iterator<Item = Cycle>> Producer<'g, S> {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream::{Families, Stream};
+
+    /// Batches hold the stream's cycles in order, and their encoding is pinned: FNV-1a over
+    /// every word of `enc`, computed once by the code of commit 78e743f (before the stimulus
+    /// was made cheaper, issue 39), so the RTL reads the same words as before.
+    #[test]
+    fn batches_hold_the_stream_and_encode_it_as_pinned() {
+        let fams = Families::all();
+        let all: Vec<Cycle> = Stream::new(1, &fams, 20_000).collect();
+        let mut stream = Stream::new(1, &fams, 20_000);
+        let mut b = Batch::with_capacity(777);
+        let (mut start, mut h) = (0u64, 0xcbf2_9ce4_8422_2325u64);
+        while b.take(&mut stream, start, 777) {
+            assert_eq!(b.start, start);
+            assert_eq!(b.enc.len(), b.inputs.len() * rtl::IN_WORDS);
+            for i in 0..b.inputs.len() {
+                assert_eq!(b.cycle(i), all[start as usize + i]);
+            }
+            for w in &b.enc {
+                for byte in w.to_le_bytes() {
+                    h = (h ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+            start += b.inputs.len() as u64;
+        }
+        assert_eq!(start, all.len() as u64);
+        assert_eq!(h, 0x556c_8203_c04d_f857, "{h:#018x}");
+    }
+}

@@ -133,6 +133,18 @@ pub struct Stream {
 
 impl Stream {
     pub fn new(seed: u64, families: &Families, vectors: u64) -> Stream {
+        Stream::with_forms(seed, families, vectors, crate::engine::stim::forms())
+    }
+
+    /// [`Stream::new`] drawing only the words `forms` allows, whatever [`set_forms`] set.
+    ///
+    /// [`set_forms`]: crate::engine::stim::set_forms
+    pub fn with_forms(
+        seed: u64,
+        families: &Families,
+        vectors: u64,
+        forms: Option<crate::engine::stim::Forms>,
+    ) -> Stream {
         let biased = |seed: u64, f: Family| {
             Biased::new(Stimulus::new(seed, &[f]), seed, &[f], directed::RATE)
         };
@@ -158,7 +170,7 @@ impl Stream {
             left: vectors,
             drain: LATENCY,
             cycle: 0,
-            forms: crate::engine::stim::forms(),
+            forms,
         }
     }
 
@@ -267,6 +279,9 @@ impl Iterator for Stream {
         Some((inp, family))
     }
 }
+
+#[cfg(test)]
+mod pinned;
 
 #[cfg(test)]
 mod tests {

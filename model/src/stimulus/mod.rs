@@ -68,6 +68,9 @@ impl Iterator for Stimulus {
 }
 
 #[cfg(test)]
+mod pinned;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::ctrl::{Kind, Rnd};
