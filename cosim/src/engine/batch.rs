@@ -45,19 +45,30 @@ impl Batch {
         batch: usize,
     ) -> bool {
         self.start = start;
-        self.inputs.clear();
-        self.families.clear();
-        for (p, f) in stream.by_ref().take(batch) {
-            self.inputs.push(p);
-            self.families.push(f);
+        // Sized once and written in place: pushing each cycle into three vectors costs more
+        // than the stream's own bookkeeping. The lengths only change at the stream's end.
+        self.inputs.resize(batch, PipeIn::default());
+        self.families.resize(batch, None);
+        self.enc.resize(batch * rtl::IN_WORDS, 0);
+        let slots = self
+            .inputs
+            .iter_mut()
+            .zip(self.families.iter_mut())
+            .zip(self.enc.chunks_exact_mut(rtl::IN_WORDS));
+        let mut n = 0;
+        for ((input, family), enc) in slots {
+            let Some((p, f)) = stream.next() else {
+                break;
+            };
+            *input = p;
+            *family = f;
+            enc.copy_from_slice(&rtl::encode_input(&p));
+            n += 1;
         }
-        if self.inputs.is_empty() {
-            return false;
-        }
-        self.enc.clear();
-        self.enc
-            .extend(self.inputs.iter().flat_map(rtl::encode_input));
-        true
+        self.inputs.truncate(n);
+        self.families.truncate(n);
+        self.enc.truncate(n * rtl::IN_WORDS);
+        n > 0
     }
 
     /// Cycle `i`'s input and family.

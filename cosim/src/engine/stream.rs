@@ -264,16 +264,16 @@ impl Iterator for Stream {
             self.bubble(tag)
         } else {
             let f = self.next_family();
-            let mut v = self.stims[f].next()?;
+            let mut p = self.stims[f].next_input(tag)?;
             if let Some(forms) = self.forms {
                 // Every family of a run has allowed words (checked when the manifest is read).
-                while !forms.allows(&v.ctrl) {
-                    v = self.stims[f].next()?;
+                while !forms.allows_word(p.ctrl) {
+                    p = self.stims[f].next_input(tag)?;
                 }
             }
             self.left -= 1;
             family = Some(self.families[f]);
-            v.input(tag)
+            p
         };
         self.cycle += 1;
         Some((inp, family))
