@@ -31,6 +31,9 @@ use crate::ctrl::Ctrl;
 use crate::machine::pipeline::PipeIn;
 use operands::operands_inline;
 
+/// a, b and c of one operation.
+type Operands = (u64, u64, u64);
+
 /// The endless vector stream of one seed: a family drawn uniformly from the filter, then one of
 /// its legal control words uniformly (so every rounding mode and modifier gets its share), then
 /// operands from [`operands_for`].
@@ -75,10 +78,10 @@ impl Stimulus {
         })
     }
 
-    /// The next control word (with its encoding) and operands: the one sequence of draws both
-    /// [`Iterator::next`] and [`Stimulus::next_input`] make.
+    /// The next control word (its table entry, with the encoding) and operands: the one
+    /// sequence of draws both [`Iterator::next`] and [`Stimulus::next_input`] make.
     #[inline(always)]
-    fn draw(&mut self) -> Option<(&'static (Ctrl, u32), (u64, u64, u64))> {
+    fn draw(&mut self) -> Option<(&'static (Ctrl, u32), Operands)> {
         if self.tables.is_empty() {
             return None;
         }
