@@ -8,7 +8,9 @@
 //!
 //! Everything is a pure function of a `u64` seed through the small PRNG in `rng`, written out
 //! rather than taken from a crate: a failing seed printed in a divergence report has to replay the
-//! same vectors after any dependency upgrade.
+//! same vectors after any dependency upgrade. For the same reason a change that only makes the
+//! generator cheaper must make the same draws in the same order: `pinned` holds it to digests
+//! of its vectors.
 //!
 //! Where each part lives: `rng` (the PRNG), `family` (instruction families, their legal control
 //! words and the `--families` filter), `operands` (the operand generators); the stream itself,
