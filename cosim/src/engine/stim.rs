@@ -3,6 +3,7 @@
 //! lockstep loop use.
 
 use ptxfma_model::ctrl::Ctrl;
+use ptxfma_model::machine::pipeline::PipeIn;
 use ptxfma_model::stimulus::{self as s, FamilyFilter};
 pub use ptxfma_model::stimulus::{splitmix64, Family, Rng, Vector};
 pub use ptxfma_ptx::print::ptx_spelling;
@@ -19,6 +20,11 @@ pub struct Forms {
 }
 
 impl Forms {
+    /// Whether these forms allow encoded control word `w` (a legal word).
+    pub fn allows_word(&self, w: u32) -> bool {
+        self.allows(&Ctrl::decode(w))
+    }
+
     pub fn allows(&self, c: &Ctrl) -> bool {
         let float = c.kind != ptxfma_model::ctrl::Kind::Vmad;
         (!float || self.rnds[c.rnd as usize]) && (self.ftz || !c.ftz) && (self.sat || !c.sat)
@@ -62,6 +68,12 @@ impl Stimulus {
             .iter()
             .fold(FamilyFilter::none(), |f, fam| f.with(*fam));
         Stimulus(s::Stimulus::new(seed, filter))
+    }
+
+    /// The next vector as a valid input with `tag` (`s::Stimulus::next_input`).
+    #[inline]
+    pub fn next_input(&mut self, tag: u16) -> Option<PipeIn> {
+        self.0.next_input(tag)
     }
 }
 

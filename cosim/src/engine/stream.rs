@@ -133,6 +133,18 @@ pub struct Stream {
 
 impl Stream {
     pub fn new(seed: u64, families: &Families, vectors: u64) -> Stream {
+        Stream::with_forms(seed, families, vectors, crate::engine::stim::forms())
+    }
+
+    /// [`Stream::new`] drawing only the words `forms` allows, whatever [`set_forms`] set.
+    ///
+    /// [`set_forms`]: crate::engine::stim::set_forms
+    pub fn with_forms(
+        seed: u64,
+        families: &Families,
+        vectors: u64,
+        forms: Option<crate::engine::stim::Forms>,
+    ) -> Stream {
         let biased = |seed: u64, f: Family| {
             Biased::new(Stimulus::new(seed, &[f]), seed, &[f], directed::RATE)
         };
@@ -158,7 +170,7 @@ impl Stream {
             left: vectors,
             drain: LATENCY,
             cycle: 0,
-            forms: crate::engine::stim::forms(),
+            forms,
         }
     }
 
@@ -252,21 +264,24 @@ impl Iterator for Stream {
             self.bubble(tag)
         } else {
             let f = self.next_family();
-            let mut v = self.stims[f].next()?;
+            let mut p = self.stims[f].next_input(tag)?;
             if let Some(forms) = self.forms {
                 // Every family of a run has allowed words (checked when the manifest is read).
-                while !forms.allows(&v.ctrl) {
-                    v = self.stims[f].next()?;
+                while !forms.allows_word(p.ctrl) {
+                    p = self.stims[f].next_input(tag)?;
                 }
             }
             self.left -= 1;
             family = Some(self.families[f]);
-            v.input(tag)
+            p
         };
         self.cycle += 1;
         Some((inp, family))
     }
 }
+
+#[cfg(test)]
+mod pinned;
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,8 @@
 //! Instruction families, each with its enumerated legal control words, and the `--families`
 //! filter over them.
 
+use std::sync::OnceLock;
+
 use crate::ctrl::legal::FloatOp;
 use crate::ctrl::{AbFmt, Ctrl, Kind, Rnd, Scale, Sel};
 
@@ -82,6 +84,20 @@ impl Family {
 
     fn bit(self) -> u16 {
         1 << (self as u16)
+    }
+
+    /// [`Family::ctrls`], each word with its encoding ([`Ctrl::encode`]), built once per
+    /// process: what the generators draw from, so that a stream neither rebuilds the lists
+    /// nor encodes a drawn word again.
+    pub fn ctrl_table(self) -> &'static [(Ctrl, u32)] {
+        static TABLES: OnceLock<Vec<Vec<(Ctrl, u32)>>> = OnceLock::new();
+        let tables = TABLES.get_or_init(|| {
+            Family::ALL
+                .iter()
+                .map(|f| f.ctrls().into_iter().map(|c| (c, c.encode())).collect())
+                .collect()
+        });
+        &tables[self as usize]
     }
 
     /// Every legal control word of the family, in a fixed order. Sweeps and exhaustive tests
@@ -363,6 +379,17 @@ mod tests {
         // The unsigned-final rows are exactly (u32*u32)+u32 with or without .po.
         let unsigned_final = v.iter().filter(|c| !c.signed_final()).count();
         assert_eq!(unsigned_final, 2 * 49 * 3 * 2);
+    }
+
+    #[test]
+    fn the_table_is_the_enumeration_with_each_word_encoded() {
+        for f in Family::ALL {
+            let table: Vec<(Ctrl, u32)> = f.ctrls().into_iter().map(|c| (c, c.encode())).collect();
+            assert_eq!(f.ctrl_table(), &table[..], "{f:?}");
+            for &(c, w) in f.ctrl_table() {
+                assert_eq!(Ctrl::decode(w), c, "{f:?}");
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //!
 //! Everything is a pure function of a `u64` seed through the small PRNG in `rng`, written out
 //! rather than taken from a crate: a failing seed printed in a divergence report has to replay the
-//! same vectors after any dependency upgrade.
+//! same vectors after any dependency upgrade. For the same reason a change that only makes the
+//! generator cheaper must make the same draws in the same order: `pinned` holds it to digests
+//! of its vectors.
 //!
 //! Where each part lives: `rng` (the PRNG), `family` (instruction families, their legal control
 //! words and the `--families` filter), `operands` (the operand generators); the stream itself,
@@ -28,6 +30,11 @@ pub use operands::{
 pub use rng::{splitmix64, Rng};
 
 use crate::ctrl::Ctrl;
+use crate::machine::pipeline::PipeIn;
+use operands::operands_inline;
+
+/// a, b and c of one operation.
+type Operands = (u64, u64, u64);
 
 /// The endless vector stream of one seed: a family drawn uniformly from the filter, then one of
 /// its legal control words uniformly (so every rounding mode and modifier gets its share), then
@@ -36,7 +43,8 @@ use crate::ctrl::Ctrl;
 pub struct Stimulus {
     seed: u64,
     rng: Rng,
-    ctrls: Vec<Vec<Ctrl>>,
+    /// Each family's [`Family::ctrl_table`], in [`Family::ALL`] order.
+    tables: Vec<&'static [(Ctrl, u32)]>,
 }
 
 impl Stimulus {
@@ -44,12 +52,44 @@ impl Stimulus {
         Stimulus {
             seed,
             rng: Rng::new(seed),
-            ctrls: families.families().into_iter().map(Family::ctrls).collect(),
+            tables: families
+                .families()
+                .into_iter()
+                .map(Family::ctrl_table)
+                .collect(),
         }
     }
 
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The next vector presented to the pipe as a valid input with `tag` ([`Vector::input`]),
+    /// its control word looked up rather than encoded again: the co-simulator's stream, which
+    /// needs nothing else. `None` only for an empty filter.
+    pub fn next_input(&mut self, tag: u16) -> Option<PipeIn> {
+        let (&(_, word), (a, b, c)) = self.draw()?;
+        Some(PipeIn {
+            valid: true,
+            tag,
+            ctrl: word,
+            a,
+            b,
+            c,
+            reset: false,
+        })
+    }
+
+    /// The next control word (its table entry, with the encoding) and operands: the one
+    /// sequence of draws both [`Iterator::next`] and [`Stimulus::next_input`] make.
+    #[inline(always)]
+    fn draw(&mut self) -> Option<(&'static (Ctrl, u32), Operands)> {
+        if self.tables.is_empty() {
+            return None;
+        }
+        let fam = self.rng.below(self.tables.len() as u64) as usize;
+        let word = self.rng.pick(self.tables[fam]);
+        Some((word, operands_inline(&word.0, &mut self.rng)))
     }
 }
 
@@ -58,19 +98,32 @@ impl Iterator for Stimulus {
 
     /// Never ends, except for an empty filter, which yields nothing.
     fn next(&mut self) -> Option<Vector> {
-        if self.ctrls.is_empty() {
-            return None;
-        }
-        let fam = self.rng.below(self.ctrls.len() as u64) as usize;
-        let ctrl = *self.rng.pick(&self.ctrls[fam]);
-        Some(vector_for(&ctrl, &mut self.rng))
+        let (&(ctrl, _), (a, b, c)) = self.draw()?;
+        Some(Vector { ctrl, a, b, c })
     }
 }
+
+#[cfg(test)]
+mod pinned;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ctrl::{Kind, Rnd};
+
+    /// The co-simulator's path (`next_input`) and the iterator make the same draws.
+    #[test]
+    fn next_input_is_the_next_vector_as_an_input() {
+        let mut by_input = Stimulus::new(17, FamilyFilter::all());
+        for (i, v) in Stimulus::new(17, FamilyFilter::all())
+            .take(20_000)
+            .enumerate()
+        {
+            let tag = i as u16;
+            assert_eq!(by_input.next_input(tag), Some(v.input(tag)), "vector {i}");
+        }
+        assert_eq!(Stimulus::new(1, FamilyFilter::none()).next_input(0), None);
+    }
 
     #[test]
     fn same_seed_same_sequence_other_seed_differs() {

@@ -2,7 +2,7 @@
 //! per-control-word choice between them.
 
 use super::rng::Rng;
-use crate::ctrl::{Ctrl, Kind};
+use crate::ctrl::{AbFmt, Ctrl, Kind};
 
 // ---------------------------------------------------------------------------------------------
 // Float operands
@@ -13,6 +13,12 @@ pub use crate::format::{Fmt, BF16, F16, F32, F64};
 /// A significand pattern of `n` bits: TestFloat-style walking ones and zeros, runs of ones and
 /// zeros from either end or inside, and random fill.
 pub fn frac_pattern(n: u32, rng: &mut Rng) -> u64 {
+    frac_pattern_inline(n, rng)
+}
+
+/// [`frac_pattern`], inlined where `n` is a constant (the stimulus's inner loop).
+#[inline(always)]
+fn frac_pattern_inline(n: u32, rng: &mut Rng) -> u64 {
     let all = (1u64 << n) - 1;
     let ones = |k: u32| if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
     let k = rng.below(n as u64 + 1) as u32; // 0..=n
@@ -36,6 +42,7 @@ pub fn frac_pattern(n: u32, rng: &mut Rng) -> u64 {
 /// A biased exponent from TestFloat's boundary list: 1 and 2 (emin), the top (emax and below),
 /// around the bias (values near 1.0), around the bias +- the precision (where an addend stops
 /// overlapping a product) and +- half the range (products that overflow or underflow), or random.
+#[inline(always)]
 fn edge_exponent(fmt: Fmt, rng: &mut Rng) -> u64 {
     let bias = fmt.bias();
     let emax = fmt.exp_max() as i64 - 1;
@@ -53,39 +60,77 @@ fn edge_exponent(fmt: Fmt, rng: &mut Rng) -> u64 {
 }
 
 /// One edge-biased operand of `fmt`, in the low bits of the result.
+#[inline]
 pub fn float_operand(fmt: Fmt, rng: &mut Rng) -> u64 {
+    // One compiled copy per format, its field widths folded in: a constant `fmt` picks it here.
+    if fmt == F64 {
+        float_operand_f64(rng)
+    } else if fmt == F32 {
+        float_operand_f32(rng)
+    } else if fmt == F16 {
+        float_operand_f16(rng)
+    } else if fmt == BF16 {
+        float_operand_bf16(rng)
+    } else {
+        edge_float(fmt, rng)
+    }
+}
+
+#[inline(never)]
+fn float_operand_f64(rng: &mut Rng) -> u64 {
+    edge_float(F64, rng)
+}
+
+#[inline(never)]
+fn float_operand_f32(rng: &mut Rng) -> u64 {
+    edge_float(F32, rng)
+}
+
+#[inline(never)]
+fn float_operand_f16(rng: &mut Rng) -> u64 {
+    edge_float(F16, rng)
+}
+
+#[inline(never)]
+fn float_operand_bf16(rng: &mut Rng) -> u64 {
+    edge_float(BF16, rng)
+}
+
+/// [`float_operand`]'s body: a quarter uniformly random, else a signed zero, infinity, NaN
+/// (quiet or signalling, patterned payload), subnormal, or an edge exponent with a patterned
+/// significand. Written so that one [`frac_pattern`] serves every case, drawn after the
+/// exponent, as the draws have always been ordered.
+#[inline(always)]
+fn edge_float(fmt: Fmt, rng: &mut Rng) -> u64 {
     if rng.chance(1, 4) {
         return rng.next_u64() & fmt.mask();
     }
     let sign = rng.bit();
     let top = fmt.exp_max();
     let payload_mask = fmt.quiet_bit() - 1;
-    match rng.below(16) {
-        0 => fmt.assemble(sign, 0, 0),
-        1 => fmt.assemble(sign, top, 0),
-        2 => {
-            let payload = frac_pattern(fmt.frac_bits - 1, rng) & payload_mask;
-            fmt.assemble(sign, top, fmt.quiet_bit() | payload)
-        }
-        3 => {
-            let payload = match frac_pattern(fmt.frac_bits - 1, rng) & payload_mask {
-                0 => 1,
-                p => p,
-            };
-            fmt.assemble(sign, top, payload)
-        }
-        4 | 5 => {
-            let f = match frac_pattern(fmt.frac_bits, rng) {
-                0 => 1,
-                f => f,
-            };
-            fmt.assemble(sign, 0, f)
-        }
-        _ => fmt.assemble(
-            sign,
-            edge_exponent(fmt, rng),
-            frac_pattern(fmt.frac_bits, rng),
-        ),
+    let case = rng.below(16);
+    match case {
+        0 => return fmt.assemble(sign, 0, 0),
+        1 => return fmt.assemble(sign, top, 0),
+        _ => {}
+    }
+    // 2, 3: NaN payloads (one bit narrower); 4, 5: subnormals; 6..: an edge exponent.
+    let exp = if case >= 6 {
+        edge_exponent(fmt, rng)
+    } else {
+        0
+    };
+    let bits = if case < 4 {
+        fmt.frac_bits - 1
+    } else {
+        fmt.frac_bits
+    };
+    let f = frac_pattern_inline(bits, rng);
+    match case {
+        2 => fmt.assemble(sign, top, fmt.quiet_bit() | (f & payload_mask)),
+        3 => fmt.assemble(sign, top, (f & payload_mask).max(1)),
+        4 | 5 => fmt.assemble(sign, 0, f.max(1)),
+        _ => fmt.assemble(sign, exp, f),
     }
 }
 
@@ -129,21 +174,28 @@ fn near_negation(fmt: Fmt, target: f64, rng: &mut Rng) -> u64 {
 
 /// a, b, c for one binary32 or binary64 fma-shaped operation whose a/b are of `ab` and c of
 /// `cf`; one in five gets a c that nearly cancels the product: c ~ -(a*b), or c ~ +a for `sub`
-/// (`neg_c`), which computes a - c.
+/// (`neg_c`), which computes a - c. Inlined where the formats are constants.
+#[inline(always)]
 fn fma_operands(ab: Fmt, cf: Fmt, ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
     let b_one = ctrl.b_one;
     let a = float_operand(ab, rng);
     let b = if b_one { 0 } else { float_operand(ab, rng) };
     let c = if rng.chance(1, 5) {
-        let pa = ab.to_f64(a);
-        // Product exact in f64 for every format narrower than f64; f64 gets the rounded one,
-        // whose rounding error is exactly what a fused operation must keep.
-        let prod = if b_one { pa } else { pa * ab.to_f64(b) };
-        near_negation(cf, if ctrl.neg_c { -prod } else { prod }, rng)
+        cancelling_c(ab, cf, ctrl, a, b, rng)
     } else {
         float_operand(cf, rng)
     };
     (a, b, c)
+}
+
+/// A c near the negated product of `a` and `b` (see [`fma_operands`]).
+#[inline(never)]
+fn cancelling_c(ab: Fmt, cf: Fmt, ctrl: &Ctrl, a: u64, b: u64, rng: &mut Rng) -> u64 {
+    let pa = ab.to_f64(a);
+    // Product exact in f64 for every format narrower than f64; f64 gets the rounded one,
+    // whose rounding error is exactly what a fused operation must keep.
+    let prod = if ctrl.b_one { pa } else { pa * ab.to_f64(b) };
+    near_negation(cf, if ctrl.neg_c { -prod } else { prod }, rng)
 }
 
 /// sm_1x cases the generic operands rarely hit: a product beyond the f32 range (its exponent is
@@ -283,18 +335,27 @@ impl Vector {
 /// add/sub, `c` of mul, bits 63:16 of f16/bf16 and 63:32 of f32 and vmad sources), so that a
 /// vector replays exactly from its `fma-model eval` line (`ptxfma_ptx::print::eval_line`).
 pub fn operands_for(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
+    operands_inline(ctrl, rng)
+}
+
+/// [`operands_for`], inlined into the generator's loop ([`super::Stimulus`]).
+#[inline(always)]
+pub(super) fn operands_inline(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
+    // Each arm names its formats as constants (those of `Ctrl::operand_formats`), so that
+    // `fma_operands` compiles once per pair.
+    let zero_c = |(a, b, c): (u64, u64, u64)| (a, b, if ctrl.c_zero { 0 } else { c });
     match ctrl.kind {
         Kind::Vmad => (int_operand(rng), int_operand(rng), int_operand(rng)),
-        Kind::F64 => {
-            let (ab, _, cf) = ctrl.operand_formats();
-            let (a, b, c) = fma_operands(ab, cf, ctrl, rng);
-            (a, b, if ctrl.c_zero { 0 } else { c })
-        }
+        Kind::F64 => zero_c(fma_operands(F64, F64, ctrl, rng)),
         Kind::F32x2 => {
-            let (a0, b0, c0) = fma_operands(F32, F32, ctrl, rng);
-            let (a1, b1, c1) = fma_operands(F32, F32, ctrl, rng);
-            let c = if ctrl.c_zero { 0 } else { c0 | c1 << 32 };
-            (a0 | a1 << 32, b0 | b1 << 32, c)
+            let (mut a, mut b, mut c) = (0, 0, 0);
+            for lane in 0..2 {
+                let (la, lb, lc) = fma_operands(F32, F32, ctrl, rng);
+                a |= la << (32 * lane);
+                b |= lb << (32 * lane);
+                c |= lc << (32 * lane);
+            }
+            zero_c((a, b, c))
         }
         Kind::Sm1x => {
             if rng.chance(1, 5) {
@@ -303,29 +364,39 @@ pub fn operands_for(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
                 fma_operands(F32, F32, ctrl, rng)
             }
         }
-        Kind::F32 => {
-            let (ab, _, cf) = ctrl.operand_formats();
-            let (a, b, c) = fma_operands(ab, cf, ctrl, rng);
-            (a, b, if ctrl.c_zero { 0 } else { c })
-        }
+        Kind::F32 => zero_c(match ctrl.ab_fmt {
+            AbFmt::F16 => fma_operands(F16, F32, ctrl, rng),
+            AbFmt::Bf16 => fma_operands(BF16, F32, ctrl, rng),
+            AbFmt::Native => fma_operands(F32, F32, ctrl, rng),
+        }),
         Kind::Half | Kind::Half2 => {
-            let lanes = if ctrl.kind == Kind::Half2 { 2 } else { 1 };
-            let (mut a, mut b, mut c) = (0, 0, 0);
-            for lane in 0..lanes {
-                let (la, lb, lc) = half_operands(ctrl, rng);
-                a |= la << (16 * lane);
-                b |= lb << (16 * lane);
-                c |= lc << (16 * lane);
+            if ctrl.ab_fmt == AbFmt::Bf16 {
+                half_lanes(BF16, ctrl, rng)
+            } else {
+                half_lanes(F16, ctrl, rng)
             }
-            (a, b, c)
         }
     }
 }
 
+/// The lanes of a half kind (one, or two for `Half2`), each of `fmt` ([`Ctrl::half_fmt`]).
+#[inline(always)]
+fn half_lanes(fmt: Fmt, ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
+    let lanes = if ctrl.kind == Kind::Half2 { 2 } else { 1 };
+    let (mut a, mut b, mut c) = (0, 0, 0);
+    for lane in 0..lanes {
+        let (la, lb, lc) = half_operands(fmt, ctrl, rng);
+        a |= la << (16 * lane);
+        b |= lb << (16 * lane);
+        c |= lc << (16 * lane);
+    }
+    (a, b, c)
+}
+
 /// One half-precision lane's operands: the edge-biased FMA operands of the format, and under
 /// `.oob` now and then the OOB NaN (either sign) in `a` or `b` (S12).
-fn half_operands(ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
-    let f = ctrl.half_fmt();
+#[inline(always)]
+fn half_operands(f: Fmt, ctrl: &Ctrl, rng: &mut Rng) -> (u64, u64, u64) {
     let (mut a, mut b, c) = fma_operands(f, f, ctrl, rng);
     if ctrl.oob && rng.chance(1, 8) {
         let oob = crate::parts::special::OOB_NAN | (rng.bit() as u64) << 15;
@@ -354,7 +425,6 @@ mod tests {
     use super::*;
     use crate::ctrl::legal::is_legal;
     use crate::ctrl::legal::FloatOp;
-    use crate::ctrl::AbFmt;
     use crate::stimulus::family::{RNDS, SELS, VMAD_FORMS};
     use crate::stimulus::{Family, FamilyFilter, Stimulus};
     use std::collections::HashMap;

@@ -13,7 +13,8 @@ pub fn splitmix64(state: &mut u64) -> u64 {
 }
 
 /// xoshiro256** (Blackman, Vigna 2018): fast, small, and good enough for test vectors. Fixed here
-/// so that its sequence never depends on a crate version.
+/// so that its sequence never depends on a crate version. The draws are always inlined: a call
+/// per draw, with the state stored and reloaded around it, would cost more than the draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng {
     s: [u64; 4],
@@ -41,6 +42,7 @@ impl Rng {
         Rng { s }
     }
 
+    #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
@@ -56,26 +58,31 @@ impl Rng {
 
     /// A value in `0..n` (`n > 0`), by the multiply-high method. Its bias is below 2^-32 for the
     /// small `n` used here, which does not matter for test vectors.
+    #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
     /// A value in `lo..=hi` (`lo <= hi`).
+    #[inline(always)]
     pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
         debug_assert!(lo <= hi);
         lo + self.below((hi - lo) as u64 + 1) as i64
     }
 
+    #[inline(always)]
     pub fn bit(&mut self) -> bool {
         self.next_u64() >> 63 != 0
     }
 
     /// True with probability `num / den`.
+    #[inline(always)]
     pub fn chance(&mut self, num: u64, den: u64) -> bool {
         self.below(den) < num
     }
 
+    #[inline(always)]
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
     }

@@ -24,22 +24,16 @@ mod exact;
 mod float;
 pub mod vmad;
 
-use std::sync::OnceLock;
-
-use ptxfma_model::ctrl::{Ctrl, Kind};
+use ptxfma_model::ctrl::Kind;
+use ptxfma_model::machine::pipeline::PipeIn;
 use ptxfma_model::stimulus::vector_for;
 
-use crate::engine::stim::{Family, Rng, Vector};
+use crate::engine::stim::{Family, Rng, Stimulus, Vector};
 use float::{lane_corner, LANE_KINDS};
 use vmad::vmad_corner;
 
 /// The mix rate the co-simulator uses: one operation in `RATE` is a corner.
 pub const RATE: u64 = 16;
-
-fn ctrls(f: Family) -> &'static [Ctrl] {
-    static C: OnceLock<Vec<Vec<Ctrl>>> = OnceLock::new();
-    &C.get_or_init(|| Family::ALL.iter().map(|f| f.ctrls()).collect())[f as usize]
-}
 
 /// A vector aimed at a hard coverage bin of one of `families` (drawn uniformly); `None` only
 /// for an empty list. The control word is always one of the family's legal words.
@@ -48,13 +42,13 @@ pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
         return None;
     }
     let f = *rng.pick(families);
-    let cs = ctrls(f);
+    let cs = f.ctrl_table();
     // A construction can fall outside a format's range; a few more draws always find one.
     // f32x2's add/sub/mul words substitute an operand in both lanes; half of its corners keep
     // the full product, which the lane-1 window corners (alignment, LZA) need.
     let fma_only = f == Family::F32x2 && rng.bit();
     let pick = |rng: &mut Rng| loop {
-        let c = *rng.pick(cs);
+        let (c, _) = *rng.pick(cs);
         if !fma_only || (!c.b_one && !c.c_zero) {
             break c;
         }
@@ -80,7 +74,7 @@ pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
             return Some(Vector { ctrl, a, b, c });
         }
     }
-    let ctrl = *rng.pick(cs);
+    let (ctrl, _) = *rng.pick(cs);
     Some(vector_for(&ctrl, rng))
 }
 
@@ -102,6 +96,21 @@ impl<I: Iterator<Item = Vector>> Biased<I> {
             families: families.to_vec(),
             rate: rate.max(1),
         }
+    }
+}
+
+impl Biased<Stimulus> {
+    /// [`Iterator::next`] as a valid input with `tag` ([`Vector::input`]): the stream's
+    /// path, where the generator's words are looked up rather than encoded.
+    #[inline]
+    pub fn next_input(&mut self, tag: u16) -> Option<PipeIn> {
+        let p = self.inner.next_input(tag)?;
+        if self.rng.below(self.rate) == 0 {
+            if let Some(c) = corner(&mut self.rng, &self.families) {
+                return Some(c.input(tag));
+            }
+        }
+        Some(p)
     }
 }
 

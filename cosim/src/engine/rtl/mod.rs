@@ -65,6 +65,7 @@ pub const IN_WORDS: usize = 4;
 
 /// The four input words of one cycle: `[valid | reset << 1 | tag << 16 | ctrl << 32, a, b, c]`;
 /// `reset` holds `rst_ni` low through the cycle.
+#[inline]
 pub fn encode_input(p: &PipeIn) -> [u64; IN_WORDS] {
     [
         p.valid as u64
