@@ -27,9 +27,12 @@ use crate::engine::frame::{self, Bank, WORDS};
 /// Cycles after a batch's start or a reset whose frames hold banks of earlier inputs.
 pub const LEAD: usize = LATENCY - 1;
 
-/// Fewest operations of one control word that go through the lane engine together: a group
-/// costs about as much as two operations through the scalar stages, whatever its size.
-const MIN_GROUP: usize = 3;
+/// Fewest operations of one control word that go through the lane engine together: a group of
+/// sixteen lanes costs about as much as ten operations through the scalar stages, whatever its
+/// fill (callgrind, AVX2 backend, `run --filter all`: the reference's instructions per
+/// operation are 2,957 with 3, 1,921 with 8 and 1,899 with 12; 8 leaves room for the faster
+/// AVX-512 backend).
+const MIN_GROUP: usize = 8;
 
 /// Control word bits (`CTRL_BITS`).
 const CTRL_MASK: u32 = (1 << ptxfma_model::ctrl::CTRL_BITS) - 1;
