@@ -2,9 +2,9 @@
 //! co-simulator's reference compares with the RTL. The stages run as for the results, with two
 //! differences that only the registers show: S2's count is the LZA's prediction
 //! (`stage2::<_, _, true>`), and S1 holds the multiplier's carry-save pair (`booth`). Each
-//! vector is stored once as a word per operation, then the sixteen structs are filled from the
-//! words, every field written: the lanes a kind leaves idle and the vmad side path as zero, as
-//! the scalar stages leave them.
+//! vector is stored once as a word per operation, then the step's structs are filled from the
+//! words in place, every field written: the lanes a kind leaves idle and the vmad side path as
+//! zero, as the scalar stages leave them.
 
 use super::banks::{S1x, S2x, S3x};
 use super::booth::{pair, pair_narrow, pair_two_lanes, Pair};
@@ -315,7 +315,7 @@ pub(super) fn banks_body<L: Lanes, const KIND: u8, const TWO: bool, const W: usi
     g: &[PipeIn; N],
     out: &mut [OpBanks; N],
 ) {
-    const { assert!(N % W == 0) };
+    const { assert!(N.is_multiple_of(W)) };
     assert_eq!(W, L::LANES);
     let w = PipeIn::words(g);
     for k in (0..N).step_by(W) {
