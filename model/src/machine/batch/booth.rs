@@ -4,13 +4,15 @@
 //! with the RTL every cycle.
 //!
 //! Only the banks path (`Engine::banks_of`) forms it: stage 2 reads the pair's sum, which the
-//! results path takes from the machine multiply (`product`) at a fraction of the cost. The tree
-//! is the scalar one (`csa_tree::levels`, generic over its [`Row`]): the pair depends on its
-//! shape, and one definition cannot drift from the other.
+//! results path takes from the machine multiply (`product`) at a fraction of the cost. The
+//! compressor is `csa_tree`'s [`Row`] contract on lane rows; the tree is `csa_tree::levels`'s
+//! shape written out wire by wire (`csa_tree!`, which keeps the rows in registers), held to
+//! the scalar tree bit for bit by the tests (here and `engine::banks_tests`, whose data also
+//! tells that shape from other trees of the same sum).
 
 use crate::machine::lanes::Lanes;
-use crate::parts::booth::{HI_DIGIT, NEG_ROW_MASK, ROWS, W};
-use crate::parts::csa_tree::{levels, Row};
+use crate::parts::booth::{HI_DIGIT, NARROW_DIGITS, NEG_ROW_MASK, W};
+use crate::parts::csa_tree::Row;
 
 /// A carry-save pair of 106-bit rows, each as limbs (bits 63:0, bits 105:64).
 #[derive(Clone, Copy)]
@@ -29,10 +31,9 @@ impl<L: Lanes> Row for Row2<L> {
     #[inline(always)]
     fn compress(x: Self, y: Self, z: Self) -> (Self, Self) {
         let ([x0, x1], [y0, y1], [z0, z1]) = (x.0, y.0, z.0);
-        let (t0, t1) = (x0.xor(y0), x1.xor(y1));
-        let (m0, m1) = (x0.and(y0).or(z0.and(t0)), x1.and(y1).or(z1.and(t1)));
+        let (m0, m1) = (x0.maj(y0, z0), x1.maj(y1, z1));
         (
-            Row2([t0.xor(z0), t1.xor(z1)]),
+            Row2([x0.xor3(y0, z0), x1.xor3(y1, z1)]),
             Row2([m0.shl(1), m1.shl(1).or(m0.shr(63))]),
         )
     }
@@ -46,17 +47,17 @@ struct Row1<L>(L);
 impl<L: Lanes> Row for Row1<L> {
     #[inline(always)]
     fn compress(x: Self, y: Self, z: Self) -> (Self, Self) {
-        let t = x.0.xor(y.0);
-        (Row1(t.xor(z.0)), Row1(x.0.and(y.0).or(z.0.and(t)).shl(1)))
+        (Row1(x.0.xor3(y.0, z.0)), Row1(x.0.maj(y.0, z.0).shl(1)))
     }
 }
 
 /// The select lines of every Booth digit of a multiplier `b` (`booth::encode`), digit i at bit
-/// 2i of each: `one` = b[2i] ^ b[2i-1], `two` = (b[2i+1] ^ b[2i]) & !one, `neg` = b[2i+1].
+/// 2i of each: `two` = (b[2i+1] ^ b[2i]) & !one, where `one` = b[2i] ^ b[2i-1]; `nz` = one | two
+/// (a multiple is selected at all); `neg` = b[2i+1].
 #[derive(Clone, Copy)]
 struct Digits<L> {
-    one: L,
     two: L,
+    nz: L,
     neg: L,
 }
 
@@ -65,32 +66,92 @@ impl<L: Lanes> Digits<L> {
     fn of(b: L) -> Self {
         let one = b.xor(b.shl(1));
         let neg = b.shr(1);
+        let two = neg.xor(b).andn(one);
         Digits {
-            one,
-            two: neg.xor(b).andn(one),
+            two,
+            nz: one.or(two),
             neg,
         }
     }
 
     /// Digit `i`'s multiple of `m` (`booth::multiples`): 0, m or 2m, inverted where the digit is
-    /// negative. Bits 63:0 of it; bits 127:64 are the negation mask, as `m` and `2m` (below
-    /// 2^54) leave them zero.
+    /// negative. Bits 63:0 of it; `m` and `2m` are below 2^54, so bit 63 is the inversion and
+    /// bits 127:64 are copies of it.
     #[inline(always)]
-    fn multiple(&self, i: u32, m: L, m2: L) -> (L, L) {
-        let neg = self.neg.bitm(2 * i);
-        let mag = self.one.bitm(2 * i).sel(m, self.two.bitm(2 * i).and(m2));
-        (mag.xor(neg), neg)
+    fn multiple(&self, i: u32, m: L, m2: L) -> L {
+        let (two, nz, neg) = (
+            self.two.bitm(2 * i),
+            self.nz.bitm(2 * i),
+            self.neg.bitm(2 * i),
+        );
+        two.sel(m2, m).and(nz).xor(neg)
     }
 }
 
-/// Spelled out digit by digit so that every shift is by a constant and a narrow multiplier's
-/// zero rows are constants the tree folds away (as `booth::rows_used` does).
-/// (Textual, not a closure: a closure may be compiled out of line, outside the backend's
-/// `target_feature` kernel.)
-macro_rules! rows {
-    (|$i:ident| $row:expr, $zero:expr; $($n:literal)*; $($z:literal)*) => {
-        [$({ let $i: u32 = $n; $row },)* $({ let _ = $z; $zero },)*]
-    };
+/// The carry-save tree of `csa_tree::levels` wire by wire: `s<l>_<g>` and `c<l>_<g>` are the sum
+/// and carry of compressor g of level l (the RTL's `g_level[l].g_csa[g]`), each three taken
+/// from the front of the level before, the leftovers after. Written out, not as the scalar
+/// tree's in-place array, so that the rows stay in registers rather than memory, and in depth
+/// first order, each row formed (`$row!(i)`, a macro of the caller's) just before its
+/// compressor, so that few are live at once.
+macro_rules! csa_tree {
+    ($R:ty, $row:ident) => {{
+        let r0 = $row!(0);
+        let r1 = $row!(1);
+        let r2 = $row!(2);
+        let (s1_0, c1_0) = <$R as Row>::compress(r0, r1, r2);
+        let r3 = $row!(3);
+        let r4 = $row!(4);
+        let r5 = $row!(5);
+        let (s1_1, c1_1) = <$R as Row>::compress(r3, r4, r5);
+        let (s2_0, c2_0) = <$R as Row>::compress(s1_0, c1_0, s1_1);
+        let r6 = $row!(6);
+        let r7 = $row!(7);
+        let r8 = $row!(8);
+        let (s1_2, c1_2) = <$R as Row>::compress(r6, r7, r8);
+        let (s2_1, c2_1) = <$R as Row>::compress(c1_1, s1_2, c1_2);
+        let (s3_0, c3_0) = <$R as Row>::compress(s2_0, c2_0, s2_1);
+        let r9 = $row!(9);
+        let r10 = $row!(10);
+        let r11 = $row!(11);
+        let (s1_3, c1_3) = <$R as Row>::compress(r9, r10, r11);
+        let r12 = $row!(12);
+        let r13 = $row!(13);
+        let r14 = $row!(14);
+        let (s1_4, c1_4) = <$R as Row>::compress(r12, r13, r14);
+        let (s2_2, c2_2) = <$R as Row>::compress(s1_3, c1_3, s1_4);
+        let (s3_1, c3_1) = <$R as Row>::compress(c2_1, s2_2, c2_2);
+        let (s4_0, c4_0) = <$R as Row>::compress(s3_0, c3_0, s3_1);
+        let r15 = $row!(15);
+        let r16 = $row!(16);
+        let r17 = $row!(17);
+        let (s1_5, c1_5) = <$R as Row>::compress(r15, r16, r17);
+        let (s2_3, c2_3) = <$R as Row>::compress(c1_4, s1_5, c1_5);
+        let r18 = $row!(18);
+        let r19 = $row!(19);
+        let r20 = $row!(20);
+        let (s1_6, c1_6) = <$R as Row>::compress(r18, r19, r20);
+        let r21 = $row!(21);
+        let r22 = $row!(22);
+        let r23 = $row!(23);
+        let (s1_7, c1_7) = <$R as Row>::compress(r21, r22, r23);
+        let (s2_4, c2_4) = <$R as Row>::compress(s1_6, c1_6, s1_7);
+        let (s3_2, c3_2) = <$R as Row>::compress(s2_3, c2_3, s2_4);
+        let (s4_1, c4_1) = <$R as Row>::compress(c3_1, s3_2, c3_2);
+        let (s5_0, c5_0) = <$R as Row>::compress(s4_0, c4_0, s4_1);
+        let r24 = $row!(24);
+        let r25 = $row!(25);
+        let r26 = $row!(26);
+        let (s1_8, c1_8) = <$R as Row>::compress(r24, r25, r26);
+        let (s2_5, c2_5) = <$R as Row>::compress(c1_7, s1_8, c1_8);
+        let (s3_3, c3_3) = <$R as Row>::compress(c2_4, s2_5, c2_5);
+        let r27 = $row!(27);
+        let (s4_2, c4_2) = <$R as Row>::compress(s3_3, c3_3, r27);
+        let (s5_1, c5_1) = <$R as Row>::compress(c4_1, s4_2, c4_2);
+        let (s6_0, c6_0) = <$R as Row>::compress(s5_0, c5_0, s5_1);
+        let (s7_0, c7_0) = <$R as Row>::compress(s6_0, c6_0, c5_1);
+        (s7_0, c7_0)
+    }};
 }
 
 /// The pair for `mcand_lo`, `mcand_hi` and `mplier` as `pipeline::multiply` forms it: Booth
@@ -102,30 +163,30 @@ macro_rules! rows {
 pub(super) fn pair<L: Lanes>(mcand_lo: L, mcand_hi: L, mplier: L) -> Pair<L> {
     let d = Digits::of(mplier);
     let (lo2, hi2) = (mcand_lo.shl(1), mcand_hi.shl(1));
-    let mut rows: [Row2<L>; ROWS] = rows!(
-        |i| {
-            let (v, neg) = if (i as usize) < HI_DIGIT {
-                d.multiple(i, mcand_lo, lo2)
+    // Row i: digit i's multiple shifted by 2i; row 27 the negation bits.
+    macro_rules! row {
+        (27) => {
+            Row2([mplier.shr(1).and(L::splat(NEG_ROW_MASK)), L::zero()])
+        };
+        ($i:literal) => {{
+            let v = if $i < HI_DIGIT {
+                d.multiple($i, mcand_lo, lo2)
             } else {
-                d.multiple(i, mcand_hi, hi2)
+                d.multiple($i, mcand_hi, hi2)
             };
-            // The 128-bit (neg:v) << 2i, 2i below 64.
-            let s = 2 * i;
-            Row2(if s == 0 {
-                [v, neg]
+            // v sign-extended to 128 bits, shifted by 2i (below 64).
+            if $i == 0 {
+                Row2([v, v.sra(63)])
             } else {
-                [v.shl(s), neg.shl(s).or(v.shr(64 - s))]
-            })
-        },
-        Row2([L::zero(); 2]);
-        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26; 27
-    );
-    rows[ROWS - 1] = Row2([mplier.shr(1).and(L::splat(NEG_ROW_MASK)), L::zero()]);
-    levels(&mut rows);
+                Row2([v.shl(2 * $i), v.sra(64 - 2 * $i)])
+            }
+        }};
+    }
+    let (sum, carry): (Row2<L>, Row2<L>) = csa_tree!(Row2<L>, row);
     let top = L::splat((1 << (W - 64)) - 1);
     Pair {
-        sum: [rows[0].0[0], rows[0].0[1].and(top)],
-        carry: [rows[1].0[0], rows[1].0[1].and(top)],
+        sum: [sum.0[0], sum.0[1].and(top)],
+        carry: [carry.0[0], carry.0[1].and(top)],
     }
 }
 
@@ -152,16 +213,22 @@ pub(super) fn pair_two_lanes<L: Lanes>(mcand: [L; 2], mplier: [L; 2]) -> Pair<L>
 pub(super) fn pair_narrow<L: Lanes>(m: L, mplier: L) -> Pair<L> {
     let d = Digits::of(mplier);
     let m2 = m.shl(1);
-    let mut rows: [Row1<L>; ROWS] = rows!(
-        |i| Row1(d.multiple(i, m, m2).0.shl(2 * i)),
-        Row1(L::zero());
-        0 1 2 3 4 5 6 7 8 9 10 11 12;
-        13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
-    );
-    rows[ROWS - 1] = Row1(mplier.shr(1).and(L::splat(NEG_ROW_MASK)));
-    levels(&mut rows);
+    // Rows from digit `NARROW_DIGITS` up are zero (constants the tree folds away).
+    macro_rules! row {
+        (27) => {
+            Row1(mplier.shr(1).and(L::splat(NEG_ROW_MASK)))
+        };
+        ($i:literal) => {
+            if $i < NARROW_DIGITS {
+                Row1(d.multiple($i, m, m2).shl(2 * $i))
+            } else {
+                Row1(L::zero())
+            }
+        };
+    }
+    let (sum, carry): (Row1<L>, Row1<L>) = csa_tree!(Row1<L>, row);
     let top = L::splat((1 << (W - 64)) - 1);
-    let (sum, carry) = (rows[0].0, rows[1].0);
+    let (sum, carry) = (sum.0, carry.0);
     Pair {
         sum: [sum, sum.lts(L::zero()).and(top)],
         carry: [carry, carry.lts(L::zero()).and(top)],

@@ -82,7 +82,7 @@ macro_rules! instantiate {
             g: &[PipeIn; N],
             out: &mut [OpBanks; N],
         ) {
-            op_banks_body::<$L, KIND, TWO>(ctrl, g, out)
+            op_banks_body::<$L, KIND, TWO, { <$L as Lanes>::LANES }>(ctrl, g, out)
         }
 
         #[cfg(test)]

@@ -2,9 +2,9 @@
 //! co-simulator's reference compares with the RTL. The stages run as for the results, with two
 //! differences that only the registers show: S2's count is the LZA's prediction
 //! (`stage2::<_, _, true>`), and S1 holds the multiplier's carry-save pair (`booth`). Each
-//! vector is stored once as a word per operation, then the sixteen structs are filled from the
-//! words, every field written: the lanes a kind leaves idle and the vmad side path as zero, as
-//! the scalar stages leave them.
+//! vector is stored once as a word per operation, then the step's structs are filled from the
+//! words in place, every field written: the lanes a kind leaves idle and the vmad side path as
+//! zero, as the scalar stages leave them.
 
 use super::banks::{S1x, S2x, S3x};
 use super::booth::{pair, pair_narrow, pair_two_lanes, Pair};
@@ -19,49 +19,134 @@ use crate::wide::Wide;
 /// The control word's defined bits: what a bank's `ctrl` holds of the input's.
 const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
 
-/// Words per operation of a window (three limbs).
-type Limbs = [[u64; N]; 3];
+/// A window's three limbs, a word per operation.
+type Limbs<const W: usize> = [[u64; W]; 3];
 
-/// Stores the limbs of a window into words `k..` of each limb's array.
+/// Stores the limbs of a window.
 #[inline(always)]
-fn store3<L: Lanes>(w: &super::window::Window<L>, out: &mut Limbs, k: usize) {
+fn store3<L: Lanes, const W: usize>(w: &super::window::Window<L>, out: &mut Limbs<W>) {
     for (v, o) in w.0.iter().zip(out) {
-        v.store(&mut o[k..]);
+        v.store(o);
     }
 }
 
+/// Zero words, the start of a step's words (every one is written before it is read, so the
+/// zeroing folds away).
+trait Zero {
+    fn zero() -> Self;
+}
+
+impl<const W: usize> Zero for [u64; W] {
+    #[inline(always)]
+    fn zero() -> Self {
+        [0; W]
+    }
+}
+
+impl<const W: usize, const K: usize> Zero for [[u64; W]; K] {
+    #[inline(always)]
+    fn zero() -> Self {
+        [[0; W]; K]
+    }
+}
+
+/// A struct of words, `W` per field, and its zero.
+macro_rules! words {
+    ($(#[$m:meta])* struct $name:ident { $($f:ident: $t:ty,)* }) => {
+        $(#[$m])*
+        struct $name<const W: usize> {
+            $($f: $t,)*
+        }
+
+        impl<const W: usize> Zero for $name<W> {
+            #[inline(always)]
+            fn zero() -> Self {
+                $name { $($f: Zero::zero(),)* }
+            }
+        }
+    };
+}
+
+/// Word `i` of a window's limbs as the bank's wide value.
+#[inline(always)]
+fn limbs<const B: usize, const W: usize>(x: &Limbs<W>, i: usize) -> Wide<B> {
+    Wide::from_limbs([x[0][i], x[1][i], x[2][i]])
+}
+
+/// The lanes a kind leaves idle and the vmad side path, as the scalar stages load them
+/// (`Default`): constants, which are stored as zero words; `default()` was stored field by
+/// field.
+const IDLE_S1: S1Lane = S1Lane {
+    sign_p: false,
+    sign_c: false,
+    prod_zero: false,
+    c_zero: false,
+    eref: 0,
+    c_aligned: Wide::from_limbs([0; 3]),
+    align_sticky: false,
+    spec_valid: false,
+    spec_res: 0,
+};
+const IDLE_S2: S2Lane = S2Lane {
+    sign: false,
+    zero: false,
+    flush_sign: false,
+    mag: Wide::from_limbs([0; 3]),
+    sticky: false,
+    lza_cnt: 0,
+    eref: 0,
+    spec_valid: false,
+    spec_res: 0,
+};
+const IDLE_S3: S3Lane = S3Lane {
+    sign: false,
+    zero: false,
+    flush_sign: false,
+    norm: Wide::from_limbs([0; 3]),
+    sticky: false,
+    exp: 0,
+    spec_valid: false,
+    spec_res: 0,
+};
+const IDLE_VM: S1Vmad = S1Vmad {
+    vm_cext: 0,
+    vm_inv: false,
+    vm_lsb: false,
+};
+
 /// A word of `x` as a bank's flag (the word is a mask).
 #[inline(always)]
-fn flag(x: &[u64; N], i: usize) -> bool {
+fn flag<const W: usize>(x: &[u64; W], i: usize) -> bool {
     x[i] != 0
 }
 
-/// One float lane's S1 fields, a word per operation.
-#[derive(Default)]
-struct S1Words {
-    sign_p: [u64; N],
-    sign_c: [u64; N],
-    prod_zero: [u64; N],
-    c_zero: [u64; N],
-    eref: [u64; N],
-    c_aligned: Limbs,
-    align_sticky: [u64; N],
-    spec_valid: [u64; N],
-    spec_res: [u64; N],
+words! {
+    /// One float lane's S1 fields, a word per operation.
+    struct S1Words {
+        sign_p: [u64; W],
+        sign_c: [u64; W],
+        prod_zero: [u64; W],
+        c_zero: [u64; W],
+        eref: [u64; W],
+        c_aligned: Limbs<W>,
+        align_sticky: [u64; W],
+        spec_valid: [u64; W],
+        spec_res: [u64; W],
+    }
 }
 
-impl S1Words {
+impl<const W: usize> S1Words<W> {
     #[inline(always)]
-    fn store<L: Lanes>(&mut self, s: &S1x<L>, k: usize) {
-        s.sign_p.store(&mut self.sign_p[k..]);
-        s.sign_c.store(&mut self.sign_c[k..]);
-        s.prod_zero.store(&mut self.prod_zero[k..]);
-        s.c_zero.store(&mut self.c_zero[k..]);
-        s.eref.store(&mut self.eref[k..]);
-        store3(&s.c_aligned, &mut self.c_aligned, k);
-        s.align_sticky.store(&mut self.align_sticky[k..]);
-        s.spec_valid.store(&mut self.spec_valid[k..]);
-        s.spec_res.store(&mut self.spec_res[k..]);
+    fn store<L: Lanes>(&mut self, s: &S1x<L>) {
+        s.sign_p.store(&mut self.sign_p);
+        s.sign_c.store(&mut self.sign_c);
+        s.prod_zero.store(&mut self.prod_zero);
+        s.c_zero.store(&mut self.c_zero);
+        s.eref.store(&mut self.eref);
+        store3(&s.c_aligned, &mut self.c_aligned);
+        s.align_sticky.store(&mut self.align_sticky);
+        s.spec_valid.store(&mut self.spec_valid);
+        s.spec_res.store(&mut self.spec_res);
     }
 
     #[inline(always)]
@@ -72,7 +157,7 @@ impl S1Words {
             prod_zero: flag(&self.prod_zero, i),
             c_zero: flag(&self.c_zero, i),
             eref: self.eref[i] as i16,
-            c_aligned: Wide::from_limbs(self.c_aligned.map(|l| l[i])),
+            c_aligned: limbs(&self.c_aligned, i),
             align_sticky: flag(&self.align_sticky, i),
             spec_valid: flag(&self.spec_valid, i),
             spec_res: self.spec_res[i],
@@ -80,32 +165,33 @@ impl S1Words {
     }
 }
 
-/// One float lane's S2 fields, a word per operation.
-#[derive(Default)]
-struct S2Words {
-    sign: [u64; N],
-    zero: [u64; N],
-    flush_sign: [u64; N],
-    mag: Limbs,
-    sticky: [u64; N],
-    lza_cnt: [u64; N],
-    eref: [u64; N],
-    spec_valid: [u64; N],
-    spec_res: [u64; N],
+words! {
+    /// One float lane's S2 fields, a word per operation.
+    struct S2Words {
+        sign: [u64; W],
+        zero: [u64; W],
+        flush_sign: [u64; W],
+        mag: Limbs<W>,
+        sticky: [u64; W],
+        lza_cnt: [u64; W],
+        eref: [u64; W],
+        spec_valid: [u64; W],
+        spec_res: [u64; W],
+    }
 }
 
-impl S2Words {
+impl<const W: usize> S2Words<W> {
     #[inline(always)]
-    fn store<L: Lanes>(&mut self, s: &S2x<L>, k: usize) {
-        s.sign.store(&mut self.sign[k..]);
-        s.zero.store(&mut self.zero[k..]);
-        s.flush_sign.store(&mut self.flush_sign[k..]);
-        store3(&s.mag, &mut self.mag, k);
-        s.sticky.store(&mut self.sticky[k..]);
-        s.lza_cnt.store(&mut self.lza_cnt[k..]);
-        s.eref.store(&mut self.eref[k..]);
-        s.spec_valid.store(&mut self.spec_valid[k..]);
-        s.spec_res.store(&mut self.spec_res[k..]);
+    fn store<L: Lanes>(&mut self, s: &S2x<L>) {
+        s.sign.store(&mut self.sign);
+        s.zero.store(&mut self.zero);
+        s.flush_sign.store(&mut self.flush_sign);
+        store3(&s.mag, &mut self.mag);
+        s.sticky.store(&mut self.sticky);
+        s.lza_cnt.store(&mut self.lza_cnt);
+        s.eref.store(&mut self.eref);
+        s.spec_valid.store(&mut self.spec_valid);
+        s.spec_res.store(&mut self.spec_res);
     }
 
     #[inline(always)]
@@ -114,7 +200,7 @@ impl S2Words {
             sign: flag(&self.sign, i),
             zero: flag(&self.zero, i),
             flush_sign: flag(&self.flush_sign, i),
-            mag: Wide::from_limbs(self.mag.map(|l| l[i])),
+            mag: limbs(&self.mag, i),
             sticky: flag(&self.sticky, i),
             lza_cnt: self.lza_cnt[i] as u8,
             eref: self.eref[i] as i16,
@@ -124,30 +210,31 @@ impl S2Words {
     }
 }
 
-/// One float lane's S3 fields, a word per operation.
-#[derive(Default)]
-struct S3Words {
-    sign: [u64; N],
-    zero: [u64; N],
-    flush_sign: [u64; N],
-    norm: Limbs,
-    sticky: [u64; N],
-    exp: [u64; N],
-    spec_valid: [u64; N],
-    spec_res: [u64; N],
+words! {
+    /// One float lane's S3 fields, a word per operation.
+    struct S3Words {
+        sign: [u64; W],
+        zero: [u64; W],
+        flush_sign: [u64; W],
+        norm: Limbs<W>,
+        sticky: [u64; W],
+        exp: [u64; W],
+        spec_valid: [u64; W],
+        spec_res: [u64; W],
+    }
 }
 
-impl S3Words {
+impl<const W: usize> S3Words<W> {
     #[inline(always)]
-    fn store<L: Lanes>(&mut self, s: &S3x<L>, k: usize) {
-        s.sign.store(&mut self.sign[k..]);
-        s.zero.store(&mut self.zero[k..]);
-        s.flush_sign.store(&mut self.flush_sign[k..]);
-        store3(&s.norm, &mut self.norm, k);
-        s.sticky.store(&mut self.sticky[k..]);
-        s.exp.store(&mut self.exp[k..]);
-        s.spec_valid.store(&mut self.spec_valid[k..]);
-        s.spec_res.store(&mut self.spec_res[k..]);
+    fn store<L: Lanes>(&mut self, s: &S3x<L>) {
+        s.sign.store(&mut self.sign);
+        s.zero.store(&mut self.zero);
+        s.flush_sign.store(&mut self.flush_sign);
+        store3(&s.norm, &mut self.norm);
+        s.sticky.store(&mut self.sticky);
+        s.exp.store(&mut self.exp);
+        s.spec_valid.store(&mut self.spec_valid);
+        s.spec_res.store(&mut self.spec_res);
     }
 
     #[inline(always)]
@@ -156,7 +243,7 @@ impl S3Words {
             sign: flag(&self.sign, i),
             zero: flag(&self.zero, i),
             flush_sign: flag(&self.flush_sign, i),
-            norm: Wide::from_limbs(self.norm.map(|l| l[i])),
+            norm: limbs(&self.norm, i),
             sticky: flag(&self.sticky, i),
             exp: self.exp[i] as i16,
             spec_valid: flag(&self.spec_valid, i),
@@ -165,44 +252,46 @@ impl S3Words {
     }
 }
 
-/// One float lane's banks through stages 1 to 3.
-#[derive(Default)]
-struct LaneWords {
-    s1: S1Words,
-    s2: S2Words,
-    s3: S3Words,
+words! {
+    /// One float lane's banks through stages 1 to 3.
+    struct LaneWords {
+        s1: S1Words<W>,
+        s2: S2Words<W>,
+        s3: S3Words<W>,
+    }
 }
 
-impl LaneWords {
-    /// Stages 2 to 4 of lane `s1` of a kind `KIND` group, every bank stored at words `k..`;
-    /// returns the lane's result.
+impl<const W: usize> LaneWords<W> {
+    /// Stages 2 to 4 of lane `s1` of a kind `KIND` group, every bank stored; returns the
+    /// lane's result.
     #[inline(always)]
-    fn run<L: Lanes, const KIND: u8>(&mut self, ctrl: &Ctrl, s1: &S1x<L>, k: usize) -> L {
+    fn run<L: Lanes, const KIND: u8>(&mut self, ctrl: &Ctrl, s1: &S1x<L>) -> L {
         let s2 = stage2::<L, KIND, true>(ctrl, s1);
         let s3 = stage3::<L, KIND>(ctrl, &s2);
         let d = stage4::<L, KIND>(ctrl, &s3);
-        self.s1.store(s1, k);
-        self.s2.store(&s2, k);
-        self.s3.store(&s3, k);
+        self.s1.store(s1);
+        self.s2.store(&s2);
+        self.s3.store(&s3);
         d
     }
 }
 
-/// The carry-save pairs of a group, limbs 0 and 1 a word per operation.
-#[derive(Default)]
-struct PairWords {
-    sum: [[u64; N]; 2],
-    carry: [[u64; N]; 2],
+words! {
+    /// The carry-save pairs of a group, limbs 0 and 1 a word per operation.
+    struct PairWords {
+        sum: [[u64; W]; 2],
+        carry: [[u64; W]; 2],
+    }
 }
 
-impl PairWords {
+impl<const W: usize> PairWords<W> {
     #[inline(always)]
-    fn store<L: Lanes>(&mut self, p: &Pair<L>, k: usize) {
+    fn store<L: Lanes>(&mut self, p: &Pair<L>) {
         for (v, o) in p.sum.iter().zip(&mut self.sum) {
-            v.store(&mut o[k..]);
+            v.store(o);
         }
         for (v, o) in p.carry.iter().zip(&mut self.carry) {
-            v.store(&mut o[k..]);
+            v.store(o);
         }
     }
 
@@ -218,26 +307,26 @@ impl PairWords {
 }
 
 /// Every bank of a group of sixteen inputs of one control word of kind `KIND` (`F32` for
-/// f32x2, `HALF` for half2, with `TWO`: both lanes), `L::LANES` at a time, into `out`.
+/// f32x2, `HALF` for half2, with `TWO`: both lanes), `W` = `L::LANES` at a time, into `out`.
+/// Each step's words are fully written before they are read, so their zeroing folds away.
 #[inline(always)]
-pub(super) fn banks_body<L: Lanes, const KIND: u8, const TWO: bool>(
+pub(super) fn banks_body<L: Lanes, const KIND: u8, const TWO: bool, const W: usize>(
     ctrl: &Ctrl,
     g: &[PipeIn; N],
     out: &mut [OpBanks; N],
 ) {
+    const { assert!(N.is_multiple_of(W)) };
+    assert_eq!(W, L::LANES);
     let w = PipeIn::words(g);
-    let mut pairs = PairWords::default();
-    let mut lane0 = LaneWords::default();
-    let mut lane1 = LaneWords::default();
-    let mut d = [0; N];
-    for k in (0..N).step_by(L::LANES) {
+    for k in (0..N).step_by(W) {
         let [a, b, c] = L::load3_of4(&w[PipeIn::WORDS * k..]);
+        let (mut lane0, mut lane1) = (LaneWords::<W>::zero(), LaneWords::<W>::zero());
         let s0 = stage1::<L, KIND>(ctrl, a, b, c);
-        let d0 = lane0.run::<L, KIND>(ctrl, &s0, k);
-        let (p, dk) = if TWO && KIND == HALF {
+        let d0 = lane0.run::<L, KIND>(ctrl, &s0);
+        let (p, d) = if TWO && KIND == HALF {
             // Lane 1 reads bits 31:16 (`HALF_HI`).
             let s1 = stage1::<L, HALF_HI>(ctrl, a, b, c);
-            let d1 = lane1.run::<L, HALF_HI>(ctrl, &s1, k);
+            let d1 = lane1.run::<L, HALF_HI>(ctrl, &s1);
             let p = pair_two_lanes([s0.mcand, s1.mcand], [s0.mplier, s1.mplier]);
             (p, d1.shl(16).or(d0))
         } else if TWO {
@@ -245,7 +334,7 @@ pub(super) fn banks_body<L: Lanes, const KIND: u8, const TWO: bool>(
             // (`unpack::lane_operands`).
             let ab = if ctrl.ab_fmt == AbFmt::Native { 32 } else { 0 };
             let s1 = stage1::<L, F32>(ctrl, a.shr(ab), b.shr(ab), c.shr(32));
-            let d1 = lane1.run::<L, F32>(ctrl, &s1, k);
+            let d1 = lane1.run::<L, F32>(ctrl, &s1);
             let p = pair_two_lanes([s0.mcand, s1.mcand], [s0.mplier, s1.mplier]);
             (p, d1.shl(32).or(d0))
         } else if KIND == F64 {
@@ -253,53 +342,81 @@ pub(super) fn banks_body<L: Lanes, const KIND: u8, const TWO: bool>(
         } else {
             (pair_narrow(s0.mcand, s0.mplier), d0)
         };
-        pairs.store(&p, k);
-        dk.store(&mut d[k..]);
+        let mut pairs = PairWords::<W>::zero();
+        pairs.store(&p);
+        let mut dw = [0; W];
+        d.store(&mut dw);
+        let lane1 = if TWO { Some(&lane1) } else { None };
+        for (i, (x, o)) in g[k..k + W].iter().zip(&mut out[k..k + W]).enumerate() {
+            fill(x, o, i, &pairs, &lane0, lane1, dw[i]);
+        }
     }
-    for (i, (x, o)) in g.iter().zip(out.iter_mut()).enumerate() {
-        let (valid, tag, ctrl) = (x.valid, x.tag, x.ctrl & CTRL_MASK);
-        o.s1 = S1 {
+}
+
+/// Writes every field of `o`, the banks of input `x`, from word `i` of a step's words: lane 1
+/// where the kind has it, and zero where it has not, as the vmad side path.
+#[inline(always)]
+fn fill<const W: usize>(
+    x: &PipeIn,
+    o: &mut OpBanks,
+    i: usize,
+    pairs: &PairWords<W>,
+    lane0: &LaneWords<W>,
+    lane1: Option<&LaneWords<W>>,
+    d: u64,
+) {
+    let (valid_in, tag_in, ctrl_in) = (x.valid, x.tag, x.ctrl & CTRL_MASK);
+    // Field by field in place (the destructurings name every field): a whole bank built and
+    // then moved in was copied through `memcpy`.
+    let OpBanks { s1, s2, s3, out } = o;
+    {
+        let S1 {
             valid,
             tag,
             ctrl,
-            mul_sum: pairs.sum(i),
-            mul_carry: pairs.carry(i),
-            vm: S1Vmad::default(),
-            lane0: lane0.s1.lane(i),
-            lane1: if TWO {
-                lane1.s1.lane(i)
-            } else {
-                S1Lane::default()
-            },
-        };
-        o.s2 = S2 {
-            valid,
-            tag,
-            ctrl,
-            vm_tmp: 0,
-            lane0: lane0.s2.lane(i),
-            lane1: if TWO {
-                lane1.s2.lane(i)
-            } else {
-                S2Lane::default()
-            },
-        };
-        o.s3 = S3 {
-            valid,
-            tag,
-            ctrl,
-            vm_res: 0,
-            lane0: lane0.s3.lane(i),
-            lane1: if TWO {
-                lane1.s3.lane(i)
-            } else {
-                S3Lane::default()
-            },
-        };
-        o.out = Out {
-            valid,
-            tag,
-            d: d[i],
-        };
+            mul_sum,
+            mul_carry,
+            vm,
+            lane0: l0,
+            lane1: l1,
+        } = s1;
+        (*valid, *tag, *ctrl) = (valid_in, tag_in, ctrl_in);
+        (*mul_sum, *mul_carry) = (pairs.sum(i), pairs.carry(i));
+        *vm = IDLE_VM;
+        *l0 = lane0.s1.lane(i);
+        *l1 = lane1.map_or(IDLE_S1, |l| l.s1.lane(i));
     }
+    {
+        let S2 {
+            valid,
+            tag,
+            ctrl,
+            vm_tmp,
+            lane0: l0,
+            lane1: l1,
+        } = s2;
+        (*valid, *tag, *ctrl) = (valid_in, tag_in, ctrl_in);
+        *vm_tmp = 0;
+        *l0 = lane0.s2.lane(i);
+        *l1 = lane1.map_or(IDLE_S2, |l| l.s2.lane(i));
+    }
+    {
+        let S3 {
+            valid,
+            tag,
+            ctrl,
+            vm_res,
+            lane0: l0,
+            lane1: l1,
+        } = s3;
+        (*valid, *tag, *ctrl) = (valid_in, tag_in, ctrl_in);
+        *vm_res = 0;
+        *l0 = lane0.s3.lane(i);
+        *l1 = lane1.map_or(IDLE_S3, |l| l.s3.lane(i));
+    }
+    *out = Out {
+        valid: valid_in,
+        tag: tag_in,
+        d,
+    };
 }

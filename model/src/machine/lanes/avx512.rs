@@ -2,7 +2,7 @@
 //! primitive issues two independent instructions (one dependency chain per register keeps the
 //! vector units busy). Compares give mask registers, widened back to all-ones lanes so that
 //! conditions are ordinary values like on the other backends; leading zeros are `vplzcntq`
-//! (AVX-512 CD).
+//! (AVX-512 CD). Selects and the carry-save adder's sum and majority are one `vpternlogq`.
 //!
 //! The methods are `#[inline(always)]` without target features of their own: they are inlined
 //! into the functions of `batch` compiled for AVX-512 F/VL/CD/BW/DQ, and must only run there.
@@ -212,6 +212,14 @@ impl Lanes for Avx512 {
     #[inline(always)]
     fn lzcnt(self) -> Self {
         each!(_mm512_lzcnt_epi64; self)
+    }
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        each!(_mm512_ternarylogic_epi64::<0x96>; self, b, c)
+    }
+    #[inline(always)]
+    fn maj(self, b: Self, c: Self) -> Self {
+        each!(_mm512_ternarylogic_epi64::<0xE8>; self, b, c)
     }
     #[inline(always)]
     fn bitm(self, i: u32) -> Self {

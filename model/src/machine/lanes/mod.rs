@@ -143,6 +143,16 @@ pub(crate) trait Lanes: Copy {
         let b = Self::splat(1 << i);
         self.and(b).cmpeq(b)
     }
+    /// `self ^ b ^ c`, a carry-save adder's sum bit by bit.
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self.xor(b).xor(c)
+    }
+    /// The majority of the three, bit by bit: a carry-save adder's carry before its shift.
+    #[inline(always)]
+    fn maj(self, b: Self, c: Self) -> Self {
+        self.and(b).or(c.and(self.xor(b)))
+    }
     /// A mask as 0 or 1.
     #[inline(always)]
     fn bit01(self) -> Self {
@@ -370,6 +380,8 @@ fn primitives_of<L: Lanes>(x: [u64; N], y: [u64; N], z: [u64; N]) -> Vec<[u64; N
             a.bit01(),
             L::splat(mask_of(a.and(b).or(c).any())),
             a.mul32(b),
+            a.xor3(b, c),
+            a.maj(b, c),
         ];
         // The three fields of records of four words, x, y and z with a fourth word between.
         let records: Vec<u64> = (0..N).flat_map(|i| [x[i], y[i], z[i], !x[i]]).collect();

@@ -99,6 +99,8 @@ fn portable_primitives_are_the_scalar_operations() {
             a >> 63,
             m(x.iter().zip(&y).zip(&z).any(|((p, q), r)| p & q | r != 0)),
             (a as u32 as u64) * (b as u32 as u64),
+            a ^ b ^ c,
+            (a & b) | (a & c) | (b & c),
             a,
             b,
             c,

@@ -264,8 +264,9 @@ fn rows_of(ctrl: &Ctrl, x: &PipeIn) -> [u128; booth::ROWS] {
 /// The test data of `banks_of_equals_the_scalar_banks_on_every_backend` tells the register's
 /// tree apart from other plausible shapes and from a tree with any one compressor miswired:
 /// each gives another (sum, carry) pair for the same product on many inputs of every class of
-/// kind (one-lane narrow, binary64, two-lane), so a lane tree of another shape would fail that
-/// test. (The lane engine runs `csa_tree::levels` itself; this holds the data to the task.)
+/// kind (one-lane narrow, binary64, two-lane), so that a lane tree (`booth`'s `csa_tree!`,
+/// written out apart from the scalar one) of another shape, or with a compressor miswired, fails
+/// that test.
 #[test]
 fn test_data_tells_tree_shapes_apart() {
     let mut rng = Rng::new(39);
