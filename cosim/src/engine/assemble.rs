@@ -18,9 +18,10 @@
 
 use ptxfma_model::ctrl::legal::is_legal;
 use ptxfma_model::ctrl::Ctrl;
-use ptxfma_model::machine::batch::{Engine, N};
+use ptxfma_model::machine::batch::{Engine, Images, N};
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{lanes, OpBanks, PipeIn, Pipeline, LATENCY};
+use ptxfma_model::regs::Out;
 
 use crate::engine::frame::{self, Bank, WORDS};
 
@@ -123,7 +124,10 @@ pub struct Assembler {
     /// Inputs of a run that go through the scalar stages one by one.
     singles: Vec<u32>,
     group: [PipeIn; N],
-    banks: Box<[OpBanks; N]>,
+    /// A laned group's packed banks.
+    images: Box<Images>,
+    /// Banks of operations through the scalar stages, one at a time.
+    banks: Box<OpBanks>,
     /// Operations whose banks came from the lane engine, since this assembler was made.
     laned: u64,
 }
@@ -141,7 +145,8 @@ impl Assembler {
             buckets: Buckets::new(),
             singles: Vec::new(),
             group: [PipeIn::default(); N],
-            banks: Box::new(std::array::from_fn(|_| OpBanks::default())),
+            images: Box::default(),
+            banks: Box::default(),
             laned: 0,
         }
     }
@@ -213,6 +218,7 @@ impl Assembler {
             }
         }
         let mut sink = Sink {
+            inputs,
             frames,
             end: inputs.len(),
             pipe: &mut self.pipe,
@@ -227,24 +233,31 @@ impl Assembler {
                         // A short group repeats its first input in the lanes it does not use.
                         *slot = inputs[ops[if k < take { k } else { 0 }] as usize];
                     }
-                    let laned = engine.banks_of(&bucket.ctrl, &self.group, &mut self.banks);
+                    let laned = engine.images_of(&bucket.ctrl, &self.group, &mut self.images);
                     debug_assert!(laned, "the lane engine refused a word it supports");
                     for (k, &i) in ops[..take].iter().enumerate() {
-                        sink.put(i as usize, &bucket.ctrl, &self.banks[k]);
+                        let i = i as usize;
+                        sink.put_images(i, &self.images, k);
+                        if sink.ends_pipe(i) {
+                            // The pipeline's banks after the run are structs: these few
+                            // through the scalar stages.
+                            self.banks.load(&inputs[i]);
+                            sink.leave(i, &self.banks);
+                        }
                     }
                     self.laned += take as u64;
                     ops = &ops[take..];
                 }
             }
             for &i in ops {
-                let banks = &mut self.banks[0];
+                let banks = &mut self.banks;
                 banks.load(&inputs[i as usize]);
                 sink.put(i as usize, &bucket.ctrl, banks);
             }
         }
         for &i in &self.singles {
             let input = &inputs[i as usize];
-            let banks = &mut self.banks[0];
+            let banks = &mut self.banks;
             banks.load(input);
             sink.put(i as usize, &Ctrl::decode(input.ctrl & CTRL_MASK), banks);
         }
@@ -252,23 +265,66 @@ impl Assembler {
 }
 
 /// Where one operation's banks go: the frames of the four cycles that show them, and the
-/// pipeline's banks after the run's last cycle.
+/// pipeline's banks after the run's last cycle (those of its last four inputs).
 struct Sink<'a> {
+    inputs: &'a [PipeIn],
     frames: &'a mut [u32],
     /// Inputs in the run.
     end: usize,
     pipe: &'a mut Pipeline,
 }
 
+/// Words of `bank` in cycle `t`'s frame.
+#[inline(always)]
+fn at(t: usize, bank: Bank) -> std::ops::Range<usize> {
+    let r = bank.range();
+    t * WORDS + r.start..t * WORDS + r.end
+}
+
 impl Sink<'_> {
+    /// Whether cycle `t`'s frame is assembled (not ticked) in this run.
+    #[inline(always)]
+    fn shown(&self, t: usize) -> bool {
+        (LEAD..self.end).contains(&t)
+    }
+
+    /// Whether input `i`'s banks are among those the pipeline holds after the run.
+    #[inline(always)]
+    fn ends_pipe(&self, i: usize) -> bool {
+        self.end - i <= LATENCY
+    }
+
+    /// Input `i`'s banks, packed as operation `k` of a laned group's images: each bank's
+    /// words copied into its frame, and the ports from `out`'s fields. The pipeline's banks
+    /// are left to [`Sink::leave`].
+    #[inline]
+    fn put_images(&mut self, i: usize, images: &Images, k: usize) {
+        if self.shown(i) {
+            self.frames[at(i, Bank::S1)].copy_from_slice(&images.s1[k]);
+        }
+        if self.shown(i + 1) {
+            self.frames[at(i + 1, Bank::S2)].copy_from_slice(&images.s2[k]);
+        }
+        if self.shown(i + 2) {
+            self.frames[at(i + 2, Bank::S3)].copy_from_slice(&images.s3[k]);
+        }
+        if self.shown(i + 3) {
+            let t = i + 3;
+            self.frames[at(t, Bank::Out)].copy_from_slice(&images.out[k]);
+            let x = &self.inputs[i];
+            let out = Out {
+                valid: x.valid,
+                tag: x.tag,
+                d: images.d[k],
+            };
+            frame::write_ports(&out, &mut self.frames[at(t, Bank::Ports)]);
+        }
+    }
+
     /// Input `i`'s banks (`ctrl` decoded from its word).
     #[inline]
     fn put(&mut self, i: usize, ctrl: &Ctrl, b: &OpBanks) {
         let en = lanes(ctrl);
-        let at = |t: usize, bank: Bank| {
-            let r = bank.range();
-            t * WORDS + r.start..t * WORDS + r.end
-        };
         let shown = |t: usize| (LEAD..self.end).contains(&t);
         if shown(i) {
             frame::pack_bank(&b.s1, en, &mut self.frames[at(i, Bank::S1)]);
@@ -283,7 +339,13 @@ impl Sink<'_> {
             let f = &mut self.frames[(i + 3) * WORDS..][..WORDS];
             frame::write_out(&b.out, f);
         }
-        // The banks the last cycle leaves: its input's s1, the one before's s2, and so on.
+        self.leave(i, b);
+    }
+
+    /// The banks of input `i` that the pipeline holds after the run's last cycle: its input's
+    /// s1, the one before's s2, and so on.
+    #[inline]
+    fn leave(&mut self, i: usize, b: &OpBanks) {
         match self.end - i {
             1 => self.pipe.s1.clone_from(&b.s1),
             2 => self.pipe.s2.clone_from(&b.s2),

@@ -168,7 +168,7 @@ pub fn write_model(p: &Pipeline, out: &Out, f: &mut [u32]) {
 
 /// The output ports' words of a frame: they show `out_q`.
 #[inline(always)]
-fn write_ports(out: &Out, f: &mut [u32]) {
+pub fn write_ports(out: &Out, f: &mut [u32]) {
     f[0] = out.valid as u32;
     f[1] = out.tag as u32;
     f[2] = out.d as u32;

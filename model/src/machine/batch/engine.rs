@@ -3,6 +3,7 @@
 //! picks them once per stream, and f32x2 as two binary32 groups.
 
 use super::op_banks::banks_body as op_banks_body;
+use super::op_images::{images_body, Images};
 use super::stages::{stage1, stage2, stage3, stage4};
 use super::{F32, F64, HALF, HALF_HI, N, SM1X};
 use crate::ctrl::{AbFmt, Ctrl, Kind};
@@ -68,7 +69,7 @@ fn banks_body<L: Lanes, const KIND: u8, const PREDICT: bool>(
 /// The functions for a backend with features are `unsafe`: callers check `Backend::runs_here`
 /// first.
 macro_rules! instantiate {
-    ($L:ty, $group:ident, $op_banks:ident, $banks:ident $(, $features:literal)?) => {
+    ($L:ty, $group:ident, $op_banks:ident, $op_images:ident, $banks:ident $(, $features:literal)?) => {
         $(#[target_feature(enable = $features)])?
         #[inline(never)]
         unsafe fn $group<const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
@@ -83,6 +84,16 @@ macro_rules! instantiate {
             out: &mut [OpBanks; N],
         ) {
             op_banks_body::<$L, KIND, TWO, { <$L as Lanes>::LANES }>(ctrl, g, out)
+        }
+
+        $(#[target_feature(enable = $features)])?
+        #[inline(never)]
+        unsafe fn $op_images<const KIND: u8, const TWO: bool>(
+            ctrl: &Ctrl,
+            g: &[PipeIn; N],
+            out: &mut Images,
+        ) {
+            images_body::<$L, KIND, TWO, { <$L as Lanes>::LANES }>(ctrl, g, out)
         }
 
         #[cfg(test)]
@@ -103,6 +114,7 @@ instantiate!(
     Avx512,
     group_avx512,
     op_banks_avx512,
+    op_images_avx512,
     banks_avx512,
     "avx512f,avx512vl,avx512cd,avx512bw,avx512dq"
 );
@@ -111,10 +123,17 @@ instantiate!(
     Avx2,
     group_avx2,
     op_banks_avx2,
+    op_images_avx2,
     banks_avx2,
     "avx2,bmi1,bmi2,lzcnt,popcnt"
 );
-instantiate!(Portable, group_portable, op_banks_portable, banks_portable);
+instantiate!(
+    Portable,
+    group_portable,
+    op_banks_portable,
+    op_images_portable,
+    banks_portable
+);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
@@ -127,8 +146,11 @@ type Kernel = unsafe fn(&Ctrl, &[PipeIn; N]) -> [u64; N];
 /// A group's banks kernel: every bank of sixteen pipe inputs of one kind, for one backend.
 type BanksKernel = unsafe fn(&Ctrl, &[PipeIn; N], &mut [OpBanks; N]);
 
-/// The banks kernels of one backend, in the order of [`Engine::banks_of`]'s table: f32 (mixed
-/// precision included), f64, sm_1x, half, f32x2 and half2 (both lanes).
+/// A group's images kernel: every bank image of sixteen pipe inputs of one kind, for one backend.
+type ImagesKernel = unsafe fn(&Ctrl, &[PipeIn; N], &mut Images);
+
+/// The banks (or images) kernels of one backend, in the order of [`Engine::banks_of`]'s table:
+/// f32 (mixed precision included), f64, sm_1x, half, f32x2 and half2 (both lanes).
 macro_rules! banks_kernels {
     ($k:ident) => {
         [
@@ -152,6 +174,8 @@ pub struct Engine {
     kernels: [Kernel; 5],
     /// The banks kernels (`banks_kernels!`).
     banks_kernels: [BanksKernel; 6],
+    /// The images kernels, in the same order.
+    images_kernels: [ImagesKernel; 6],
 }
 
 impl Engine {
@@ -167,7 +191,11 @@ impl Engine {
             backend.runs_here(),
             "this CPU cannot run the {backend} lane backend"
         );
-        let (kernels, banks_kernels): ([Kernel; 5], [BanksKernel; 6]) = match backend {
+        let (kernels, banks_kernels, images_kernels): (
+            [Kernel; 5],
+            [BanksKernel; 6],
+            [ImagesKernel; 6],
+        ) = match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => (
                 [
@@ -178,6 +206,7 @@ impl Engine {
                     group_avx512::<HALF_HI>,
                 ],
                 banks_kernels!(op_banks_avx512),
+                banks_kernels!(op_images_avx512),
             ),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => (
@@ -189,6 +218,7 @@ impl Engine {
                     group_avx2::<HALF_HI>,
                 ],
                 banks_kernels!(op_banks_avx2),
+                banks_kernels!(op_images_avx2),
             ),
             _ => (
                 [
@@ -199,12 +229,14 @@ impl Engine {
                     group_portable::<HALF_HI>,
                 ],
                 banks_kernels!(op_banks_portable),
+                banks_kernels!(op_images_portable),
             ),
         };
         Some(Engine {
             backend,
             kernels,
             banks_kernels,
+            images_kernels,
         })
     }
 
@@ -247,20 +279,24 @@ impl Engine {
     /// untouched) where the word has no lane-parallel form ([`supported`]). The co-simulator's
     /// reference assembles its per-cycle frames from these.
     pub fn banks_of(&self, ctrl: &Ctrl, g: &[PipeIn; N], out: &mut [OpBanks; N]) -> bool {
-        if !supported(ctrl) {
+        let Some(k) = banks_kernel(ctrl) else {
             return false;
-        }
-        let k = match ctrl.kind {
-            Kind::F32 => 0,
-            Kind::F64 => 1,
-            Kind::Sm1x => 2,
-            Kind::Half => 3,
-            Kind::F32x2 => 4,
-            Kind::Half2 => 5,
-            Kind::Vmad => return false,
         };
         // SAFETY: as in `results_of`.
         unsafe { (self.banks_kernels[k])(ctrl, g, out) };
+        true
+    }
+
+    /// Every bank of sixteen inputs of one control word as its packed image, each equal word
+    /// for word to `Reg::pack` of [`OpBanks::of`]'s bank; false (and `out` untouched) where the
+    /// word has no lane-parallel form ([`supported`]). The co-simulator's reference copies
+    /// these into its per-cycle frames.
+    pub fn images_of(&self, ctrl: &Ctrl, g: &[PipeIn; N], out: &mut Images) -> bool {
+        let Some(k) = banks_kernel(ctrl) else {
+            return false;
+        };
+        // SAFETY: as in `results_of`.
+        unsafe { (self.images_kernels[k])(ctrl, g, out) };
         true
     }
 
@@ -287,6 +323,23 @@ impl Engine {
         // SAFETY: as in `results_of`.
         let (lo, hi) = unsafe { ((self.kernels[3])(ctrl, g), (self.kernels[4])(ctrl, g)) };
         std::array::from_fn(|i| hi[i] << 16 | lo[i])
+    }
+}
+
+/// The index of `ctrl`'s kernel in the banks and images tables (`banks_kernels!`), or `None`
+/// where the word has no lane-parallel form.
+fn banks_kernel(ctrl: &Ctrl) -> Option<usize> {
+    if !supported(ctrl) {
+        return None;
+    }
+    match ctrl.kind {
+        Kind::F32 => Some(0),
+        Kind::F64 => Some(1),
+        Kind::Sm1x => Some(2),
+        Kind::Half => Some(3),
+        Kind::F32x2 => Some(4),
+        Kind::Half2 => Some(5),
+        Kind::Vmad => None,
     }
 }
 
@@ -333,5 +386,7 @@ pub fn results(
 
 #[cfg(test)]
 mod banks_tests;
+#[cfg(test)]
+mod images_tests;
 #[cfg(test)]
 mod tests;

@@ -46,6 +46,7 @@ mod banks;
 mod booth;
 mod engine;
 mod op_banks;
+mod op_images;
 mod product;
 mod stages;
 mod unpack;
@@ -55,6 +56,7 @@ use crate::ctrl::{Ctrl, Kind};
 
 pub use crate::machine::lanes::N;
 pub use engine::{results, supported, Engine};
+pub use op_images::{Images, OUT_WORDS, S1_WORDS, S2_WORDS, S3_WORDS};
 
 /// The kinds the stages are compiled for, as their const parameter `KIND`.
 const F32: u8 = Kind::F32 as u8;
