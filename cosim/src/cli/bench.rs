@@ -278,7 +278,7 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
         .flat_map(|p| rtl::encode_input(&p))
         .collect();
     let run_cycles = (run_enc.len() / rtl::IN_WORDS) as u64;
-    let mut same_cycles = |rtl: &mut Rtl| -> Result<f64, Error> {
+    let same_cycles = |rtl: &mut Rtl| -> Result<f64, Error> {
         let t = Instant::now();
         rtl.spin(&run_enc, run_cycles)?;
         Ok(count as f64 / t.elapsed().as_secs_f64())
