@@ -8,26 +8,21 @@
 //! move every stream.
 
 use super::*;
+use std::hash::Hasher;
 
 /// FNV-1a (64-bit) over each vector's encoded control word and operands, and the count.
 fn digest(vectors: impl Iterator<Item = Vector>) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ b as u64).wrapping_mul(PRIME);
-        }
-    };
+    let mut h = fnv::FnvHasher::default();
     let mut n = 0u64;
     for v in vectors {
-        eat(&v.ctrl.encode().to_le_bytes());
-        eat(&v.a.to_le_bytes());
-        eat(&v.b.to_le_bytes());
-        eat(&v.c.to_le_bytes());
+        h.write(&v.ctrl.encode().to_le_bytes());
+        h.write(&v.a.to_le_bytes());
+        h.write(&v.b.to_le_bytes());
+        h.write(&v.c.to_le_bytes());
         n += 1;
     }
-    eat(&n.to_le_bytes());
-    h
+    h.write(&n.to_le_bytes());
+    h.finish()
 }
 
 /// (seed, families, vectors, digest).

@@ -11,28 +11,23 @@
 
 use super::*;
 use crate::engine::stim::Forms;
+use std::hash::Hasher;
 
 /// FNV-1a (64-bit) over every field of every cycle, family included, and the cycle count.
 fn digest(cycles: impl Iterator<Item = Cycle>) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ b as u64).wrapping_mul(PRIME);
-        }
-    };
+    let mut h = fnv::FnvHasher::default();
     let mut n = 0u64;
     for (p, f) in cycles {
-        eat(&p.a.to_le_bytes());
-        eat(&p.b.to_le_bytes());
-        eat(&p.c.to_le_bytes());
-        eat(&p.ctrl.to_le_bytes());
-        eat(&p.tag.to_le_bytes());
-        eat(&[p.valid as u8, p.reset as u8, f.map_or(0xff, |f| f as u8)]);
+        h.write(&p.a.to_le_bytes());
+        h.write(&p.b.to_le_bytes());
+        h.write(&p.c.to_le_bytes());
+        h.write(&p.ctrl.to_le_bytes());
+        h.write(&p.tag.to_le_bytes());
+        h.write(&[p.valid as u8, p.reset as u8, f.map_or(0xff, |f| f as u8)]);
         n += 1;
     }
-    eat(&n.to_le_bytes());
-    h
+    h.write(&n.to_le_bytes());
+    h.finish()
 }
 
 fn pinned(seed: u64, families: &str, ops: u64, forms: Option<Forms>) -> u64 {
