@@ -402,8 +402,8 @@ fn pipe_instance_is_the_model_pipeline() {
             "cycle {t}"
         );
         if t % 97 == 0 {
-            let mut img = vec![0u32; S1::words()];
-            let mut want_img = vec![0u32; S1::words()];
+            let mut img = vec![0u32; S1::WORDS];
+            let mut want_img = vec![0u32; S1::WORDS];
             model.s1.pack(&mut want_img);
             // SAFETY: a buffer of the right size.
             assert_eq!(

@@ -302,9 +302,7 @@ pub trait Reg: Sized + Default + Clone {
     fn unpack_from(r: &mut BitReader) -> Self;
 
     /// Number of 32-bit words of the packed image.
-    fn words() -> usize {
-        Self::WIDTH.div_ceil(32) as usize
-    }
+    const WORDS: usize = Self::WIDTH.div_ceil(32) as usize;
 
     /// The packed image, word 0 = bits 31:0.
     #[inline(always)]
@@ -324,7 +322,7 @@ pub trait Reg: Sized + Default + Clone {
     /// The register from its packed image (`words` at least [`Reg::words`] long).
     fn unpack(words: &[u32]) -> Self {
         // A slice of known length: the field reads need no bounds checks.
-        let mut r = BitReader::new(&words[..Self::words()], Self::WIDTH);
+        let mut r = BitReader::new(&words[..Self::WORDS], Self::WIDTH);
         Self::unpack_from(&mut r)
     }
 
@@ -645,7 +643,7 @@ mod tests {
                 *img.last_mut().unwrap() &= (1 << (R::WIDTH % 32)) - 1;
             }
             let r = R::unpack(&img);
-            let mut back = vec![0u32; R::words()];
+            let mut back = vec![0u32; R::WORDS];
             r.pack(&mut back);
             assert_eq!(back, img, "{} {r:?}", R::NAME);
         }
@@ -715,7 +713,7 @@ mod tests {
 
     /// A random packed image of `R`, exactly `words()` long.
     fn random_image<R: Reg>(x: &mut u64) -> Vec<u32> {
-        (0..R::words()).map(|_| next(x) as u32).collect()
+        (0..R::WORDS).map(|_| next(x) as u32).collect()
     }
 
     #[test]
@@ -758,7 +756,7 @@ mod tests {
             ctrl: 1 << 23,
             ..Default::default()
         };
-        let mut w = vec![0u32; S3::words()];
+        let mut w = vec![0u32; S3::WORDS];
         s.pack(&mut w);
         assert_eq!(S3::unpack(&w).ctrl, 1 << 23);
     }
@@ -775,7 +773,7 @@ mod tests {
         s.lane1.eref = -3;
         s.lane1.mag = U165::from(1u8) << 164;
         s.lane0.spec_res = u64::MAX;
-        let mut w = vec![0u32; S2::words()];
+        let mut w = vec![0u32; S2::WORDS];
         s.pack(&mut w);
         assert_eq!(S2::unpack(&w), s);
         let lay = S2::layout();

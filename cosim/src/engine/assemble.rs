@@ -4,7 +4,7 @@
 //! is input t's `s1`, input t-1's `s2`, input t-2's `s3` and input t-3's `out`
 //! ([`OpBanks`]): a skewed view of banks that can be computed per operation, in any order.
 //! The inputs that issue are grouped by control word and their banks computed sixteen at a
-//! time by the lane engine ([`Engine::banks_of`]); bubbles (whose control bits are random),
+//! time by the lane engine, already packed ([`Engine::images_of`]); bubbles (whose control bits are random),
 //! words without a lane form (vmad, the `via_f32` words), words with no PTX spelling and groups
 //! too small to pay go through the scalar stages ([`OpBanks::load`]). Each operation's banks
 //! are packed straight into the frames of the four cycles that show them.

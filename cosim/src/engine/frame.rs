@@ -18,16 +18,12 @@ use ptxfma_model::regs::{Leaf, Out, Reg, S1, S2, S3};
 
 /// Words of the output-port block.
 pub const PORT_WORDS: usize = 4;
-const S1_WORDS: usize = S1::WIDTH.div_ceil(32) as usize;
-const S2_WORDS: usize = S2::WIDTH.div_ceil(32) as usize;
-const S3_WORDS: usize = S3::WIDTH.div_ceil(32) as usize;
-const OUT_WORDS: usize = Out::WIDTH.div_ceil(32) as usize;
 const S1_AT: usize = PORT_WORDS;
-const S2_AT: usize = S1_AT + S1_WORDS;
-const S3_AT: usize = S2_AT + S2_WORDS;
-const OUT_AT: usize = S3_AT + S3_WORDS;
+const S2_AT: usize = S1_AT + S1::WORDS;
+const S3_AT: usize = S2_AT + S2::WORDS;
+const OUT_AT: usize = S3_AT + S3::WORDS;
 /// Words per frame.
-pub const WORDS: usize = OUT_AT + OUT_WORDS;
+pub const WORDS: usize = OUT_AT + Out::WORDS;
 
 /// A compared unit of the frame: a register bank, or the output ports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -322,7 +318,7 @@ mod tests {
 
     #[test]
     fn bit_view_agrees_with_the_model_reader() {
-        let mut words = vec![0u32; S1::words()];
+        let mut words = vec![0u32; S1::WORDS];
         for (i, w) in words.iter_mut().enumerate() {
             *w = (i as u32).wrapping_mul(0x9E37_79B9) ^ 0x5A5A_A5A5;
         }

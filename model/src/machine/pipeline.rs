@@ -567,7 +567,7 @@ fn stage4_with(s3: &S3, ctrl: &Ctrl) -> Out {
 /// on), whatever else is in flight: cycle t's banks are input t's `s1`, input t-1's `s2`, input
 /// t-2's `s3` and input t-3's `out`, unless a reset came between. This is what lets the
 /// co-simulator's reference compute the banks per operation, many at a time
-/// ([`batch::Engine::banks_of`]), and assemble each cycle's frame from them.
+/// ([`batch::Engine::images_of`], already packed), and assemble each cycle's frame from them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OpBanks {
     pub s1: S1,

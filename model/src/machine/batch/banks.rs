@@ -1,6 +1,6 @@
 //! The lane engine's register banks: every field of the scalar banks' lane 0 under the same
-//! names, one 64-bit lane per operation. The banks path (`op_banks`) writes them out as the
-//! scalar structs; the stage tests read them back lane by lane ([`S1x::lane`] and friends).
+//! names, one 64-bit lane per operation. The images path (`op_images`) packs them into the
+//! banks' images; the stage tests read them back lane by lane ([`S1x::lane`] and friends).
 
 use super::window::Window;
 #[cfg(test)]
@@ -19,7 +19,7 @@ pub(crate) struct S1x<L> {
     /// `mul_sum + mul_carry` modulo 2^106, as bits 63:0 and 105:64.
     pub prod: [L; 2],
     /// The multiplier's inputs, the significands of a and b as the array takes them (bits
-    /// 52:0 for binary64, 23:0 for the narrow kinds): the banks path forms the pair from them
+    /// 52:0 for binary64, 23:0 for the narrow kinds): the images path forms the pair from them
     /// (`booth`); the results path leaves them unread.
     pub mcand: L,
     pub mplier: L,

@@ -3,11 +3,11 @@
 //! carry) pair S1 registers (`S1::mul_sum`, `S1::mul_carry`), which the co-simulator compares
 //! with the RTL every cycle.
 //!
-//! Only the banks path (`Engine::banks_of`) forms it: stage 2 reads the pair's sum, which the
+//! Only the images path (`Engine::images_of`) forms it: stage 2 reads the pair's sum, which the
 //! results path takes from the machine multiply (`product`) at a fraction of the cost. The
 //! compressor is `csa_tree`'s [`Row`] contract on lane rows; the tree is `csa_tree::levels`'s
 //! shape written out wire by wire (`csa_tree!`, which keeps the rows in registers), held to
-//! the scalar tree bit for bit by the tests (here and `engine::banks_tests`, whose data also
+//! the scalar tree bit for bit by the tests (here, `engine::images_tests` and `engine::tree_tests`, whose data also
 //! tells that shape from other trees of the same sum).
 
 use crate::machine::lanes::Lanes;

@@ -1,8 +1,7 @@
 //! The lane engine's dispatch: the stages instantiated per backend with its target features,
-//! one kernel per kind for the results and one for the banks (`op_banks`), the [`Engine`] that
+//! one kernel per kind for the results and one for the bank images (`op_images`), the [`Engine`] that
 //! picks them once per stream, and f32x2 as two binary32 groups.
 
-use super::op_banks::banks_body as op_banks_body;
 use super::op_images::{images_body, Images};
 use super::stages::{stage1, stage2, stage3, stage4};
 use super::{F32, F64, HALF, HALF_HI, N, SM1X};
@@ -10,7 +9,7 @@ use crate::ctrl::{AbFmt, Ctrl, Kind};
 #[cfg(target_arch = "x86_64")]
 use crate::machine::lanes::{avx2::Avx2, avx512::Avx512};
 use crate::machine::lanes::{portable::Portable, Backend, Lanes};
-use crate::machine::pipeline::{OpBanks, PipeIn};
+use crate::machine::pipeline::PipeIn;
 #[cfg(test)]
 use crate::regs::{S1Lane, S2Lane, S3Lane};
 
@@ -63,27 +62,17 @@ fn banks_body<L: Lanes, const KIND: u8, const PREDICT: bool>(
     out
 }
 
-/// The stages instantiated for one backend: `$group`, `$op_banks` (and, for the tests,
+/// The stages instantiated for one backend: `$group`, `$op_images` (and, for the tests,
 /// `$banks`), each compiled with the backend's target features (none for the portable one) so
 /// that the generic stage code and the backend's primitives inline into one function per kind.
 /// The functions for a backend with features are `unsafe`: callers check `Backend::runs_here`
 /// first.
 macro_rules! instantiate {
-    ($L:ty, $group:ident, $op_banks:ident, $op_images:ident, $banks:ident $(, $features:literal)?) => {
+    ($L:ty, $group:ident, $op_images:ident, $banks:ident $(, $features:literal)?) => {
         $(#[target_feature(enable = $features)])?
         #[inline(never)]
         unsafe fn $group<const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
             group_body::<$L, KIND>(ctrl, g)
-        }
-
-        $(#[target_feature(enable = $features)])?
-        #[inline(never)]
-        unsafe fn $op_banks<const KIND: u8, const TWO: bool>(
-            ctrl: &Ctrl,
-            g: &[PipeIn; N],
-            out: &mut [OpBanks; N],
-        ) {
-            op_banks_body::<$L, KIND, TWO, { <$L as Lanes>::LANES }>(ctrl, g, out)
         }
 
         $(#[target_feature(enable = $features)])?
@@ -113,7 +102,6 @@ macro_rules! instantiate {
 instantiate!(
     Avx512,
     group_avx512,
-    op_banks_avx512,
     op_images_avx512,
     banks_avx512,
     "avx512f,avx512vl,avx512cd,avx512bw,avx512dq"
@@ -122,18 +110,11 @@ instantiate!(
 instantiate!(
     Avx2,
     group_avx2,
-    op_banks_avx2,
     op_images_avx2,
     banks_avx2,
     "avx2,bmi1,bmi2,lzcnt,popcnt"
 );
-instantiate!(
-    Portable,
-    group_portable,
-    op_banks_portable,
-    op_images_portable,
-    banks_portable
-);
+instantiate!(Portable, group_portable, op_images_portable, banks_portable);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
@@ -143,15 +124,12 @@ pub fn supported(ctrl: &Ctrl) -> bool {
 /// A group's kernel: the four stages of one kind for one backend, on sixteen pipe inputs.
 type Kernel = unsafe fn(&Ctrl, &[PipeIn; N]) -> [u64; N];
 
-/// A group's banks kernel: every bank of sixteen pipe inputs of one kind, for one backend.
-type BanksKernel = unsafe fn(&Ctrl, &[PipeIn; N], &mut [OpBanks; N]);
-
 /// A group's images kernel: every bank image of sixteen pipe inputs of one kind, for one backend.
 type ImagesKernel = unsafe fn(&Ctrl, &[PipeIn; N], &mut Images);
 
-/// The banks (or images) kernels of one backend, in the order of [`Engine::banks_of`]'s table:
+/// The images kernels of one backend, in the order of [`images_kernel`]'s indices:
 /// f32 (mixed precision included), f64, sm_1x, half, f32x2 and half2 (both lanes).
-macro_rules! banks_kernels {
+macro_rules! images_kernels {
     ($k:ident) => {
         [
             $k::<F32, false>,
@@ -172,9 +150,7 @@ pub struct Engine {
     /// The kernels for f32 (mixed precision and f32x2 halves included), f64, sm_1x, half and
     /// half2's lane 1.
     kernels: [Kernel; 5],
-    /// The banks kernels (`banks_kernels!`).
-    banks_kernels: [BanksKernel; 6],
-    /// The images kernels, in the same order.
+    /// The images kernels (`images_kernels!`).
     images_kernels: [ImagesKernel; 6],
 }
 
@@ -191,11 +167,7 @@ impl Engine {
             backend.runs_here(),
             "this CPU cannot run the {backend} lane backend"
         );
-        let (kernels, banks_kernels, images_kernels): (
-            [Kernel; 5],
-            [BanksKernel; 6],
-            [ImagesKernel; 6],
-        ) = match backend {
+        let (kernels, images_kernels): ([Kernel; 5], [ImagesKernel; 6]) = match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => (
                 [
@@ -205,8 +177,7 @@ impl Engine {
                     group_avx512::<HALF>,
                     group_avx512::<HALF_HI>,
                 ],
-                banks_kernels!(op_banks_avx512),
-                banks_kernels!(op_images_avx512),
+                images_kernels!(op_images_avx512),
             ),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => (
@@ -217,8 +188,7 @@ impl Engine {
                     group_avx2::<HALF>,
                     group_avx2::<HALF_HI>,
                 ],
-                banks_kernels!(op_banks_avx2),
-                banks_kernels!(op_images_avx2),
+                images_kernels!(op_images_avx2),
             ),
             _ => (
                 [
@@ -228,14 +198,12 @@ impl Engine {
                     group_portable::<HALF>,
                     group_portable::<HALF_HI>,
                 ],
-                banks_kernels!(op_banks_portable),
-                banks_kernels!(op_images_portable),
+                images_kernels!(op_images_portable),
             ),
         };
         Some(Engine {
             backend,
             kernels,
-            banks_kernels,
             images_kernels,
         })
     }
@@ -274,25 +242,13 @@ impl Engine {
         Some(unsafe { (self.kernels[k])(ctrl, g) })
     }
 
-    /// Every bank of sixteen inputs of one control word (`ctrl`, decoded from each input's
-    /// word), each equal field for field to [`OpBanks::of`] of its input; false (and `out`
-    /// untouched) where the word has no lane-parallel form ([`supported`]). The co-simulator's
-    /// reference assembles its per-cycle frames from these.
-    pub fn banks_of(&self, ctrl: &Ctrl, g: &[PipeIn; N], out: &mut [OpBanks; N]) -> bool {
-        let Some(k) = banks_kernel(ctrl) else {
-            return false;
-        };
-        // SAFETY: as in `results_of`.
-        unsafe { (self.banks_kernels[k])(ctrl, g, out) };
-        true
-    }
-
     /// Every bank of sixteen inputs of one control word as its packed image, each equal word
-    /// for word to `Reg::pack` of [`OpBanks::of`]'s bank; false (and `out` untouched) where the
+    /// for word to `Reg::pack` of
+    /// [`OpBanks::of`](crate::machine::pipeline::OpBanks::of)'s bank; false (and `out` untouched) where the
     /// word has no lane-parallel form ([`supported`]). The co-simulator's reference copies
     /// these into its per-cycle frames.
     pub fn images_of(&self, ctrl: &Ctrl, g: &[PipeIn; N], out: &mut Images) -> bool {
-        let Some(k) = banks_kernel(ctrl) else {
+        let Some(k) = images_kernel(ctrl) else {
             return false;
         };
         // SAFETY: as in `results_of`.
@@ -326,9 +282,9 @@ impl Engine {
     }
 }
 
-/// The index of `ctrl`'s kernel in the banks and images tables (`banks_kernels!`), or `None`
+/// The index of `ctrl`'s kernel in the images table (`images_kernels!`), or `None`
 /// where the word has no lane-parallel form.
-fn banks_kernel(ctrl: &Ctrl) -> Option<usize> {
+fn images_kernel(ctrl: &Ctrl) -> Option<usize> {
     if !supported(ctrl) {
         return None;
     }
@@ -385,8 +341,8 @@ pub fn results(
 }
 
 #[cfg(test)]
-mod banks_tests;
-#[cfg(test)]
 mod images_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tree_tests;

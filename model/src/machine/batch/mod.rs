@@ -8,10 +8,10 @@
 //! the register values are the ones [`Pipeline::tick`](crate::machine::pipeline::Pipeline::tick) loads cycle by
 //! cycle. The banks here (`S1x`, `S2x`, `S3x` in `banks`) carry every field of the scalar banks
 //! under the same names, one lane per operation. Two paths read them: the results
-//! ([`Engine::results_of`], what `Pipeline::run` calls) keep only the result word, and the banks
-//! ([`Engine::banks_of`], the co-simulator's reference, `op_banks`) give every bank of every
-//! operation back as the scalar structs ([`OpBanks`](crate::machine::pipeline::OpBanks)), which
-//! the tests require to equal the scalar stages field for field. The code follows the parts of
+//! ([`Engine::results_of`], what `Pipeline::run` calls) keep only the result word, and the
+//! images ([`Engine::images_of`], the co-simulator's reference, `op_images`) give every bank of
+//! every operation as its packed image, which the tests require to equal the scalar stages'
+//! banks ([`OpBanks`](crate::machine::pipeline::OpBanks)) packed, word for word. The code follows the parts of
 //! the scalar datapath line for line, written without branches on a lane's data (a lane cannot
 //! branch on its own); a group skips a part only where no lane needs it and its output is then
 //! known (the special-case unit without an infinite or NaN operand, stage 3's shift of a result
@@ -32,20 +32,19 @@
 //! first (`via_f32`, S13), run through the scalar stages.
 //!
 //! The files follow the block diagram: `window` (the wide value), `unpack`, `product` and
-//! `booth` (the multiplier), `banks` (the registers), `stages` (the four stages), `op_banks`
-//! (the banks path) and `engine` (per-backend kernels and dispatch). The results path departs
+//! `booth` (the multiplier), `banks` (the registers), `stages` (the four stages), `op_images`
+//! (the images path) and `engine` (per-backend kernels and dispatch). The results path departs
 //! from the hardware in two places where a later stage cannot tell: the multiplier is the
 //! machine's multiply (`product`), the sum of the (sum, carry) pair the Booth array and
-//! carry-save tree register, which only the banks path forms (`booth`, at about the cost of the
+//! carry-save tree register, which only the images path forms (`booth`, at about the cost of the
 //! rest of the stages); and stage 2's count is the magnitude's exact leading-zero count in place
 //! of the LZA's prediction, which the normaliser's one-bit correction turns into the same
-//! stage-3 bank (`stages::stage2`; the banks path takes the prediction, the register's value).
+//! stage-3 bank (`stages::stage2`; the images path takes the prediction, the register's value).
 //! Every other field is the register's.
 
 mod banks;
 mod booth;
 mod engine;
-mod op_banks;
 mod op_images;
 mod product;
 mod stages;
@@ -56,7 +55,7 @@ use crate::ctrl::{Ctrl, Kind};
 
 pub use crate::machine::lanes::N;
 pub use engine::{results, supported, Engine};
-pub use op_images::{Images, OUT_WORDS, S1_WORDS, S2_WORDS, S3_WORDS};
+pub use op_images::Images;
 
 /// The kinds the stages are compiled for, as their const parameter `KIND`.
 const F32: u8 = Kind::F32 as u8;

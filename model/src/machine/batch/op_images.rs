@@ -1,7 +1,7 @@
 //! The images path: every register bank of a group as its packed image ([`Images`]), the
 //! words [`Reg::pack`] writes, built lane-parallel from the stages' vectors. The co-simulator's
-//! reference copies these straight into its frames; the banks path (`op_banks`) gives the same
-//! banks as structs, whose packing bit by bit cost as much as computing them.
+//! reference copies these straight into its frames (the scalar banks, `OpBanks`, packed bit by
+//! bit cost as much as computing them).
 //!
 //! Each field, masked to its width, is ORed into the 64-bit image word(s) it overlaps, one
 //! vector per image word; the positions are constants from the `reg!` layout
@@ -17,12 +17,6 @@ use crate::machine::lanes::Lanes;
 use crate::machine::pipeline::PipeIn;
 use crate::regs::{FieldAt, Out, Reg, S1Lane, S2Lane, S3Lane, S1, S2, S3};
 
-/// 32-bit words of each bank's packed image (word 0 = bits 31:0).
-pub const S1_WORDS: usize = S1::WIDTH.div_ceil(32) as usize;
-pub const S2_WORDS: usize = S2::WIDTH.div_ceil(32) as usize;
-pub const S3_WORDS: usize = S3::WIDTH.div_ceil(32) as usize;
-pub const OUT_WORDS: usize = Out::WIDTH.div_ceil(32) as usize;
-
 /// 64-bit words the images are built in.
 const S1_W64: usize = S1::WIDTH.div_ceil(64) as usize;
 const S2_W64: usize = S2::WIDTH.div_ceil(64) as usize;
@@ -36,10 +30,10 @@ const CTRL_MASK: u32 = (1 << CTRL_BITS) - 1;
 /// [`Reg::pack`] of the bank [`OpBanks::of`](crate::machine::pipeline::OpBanks::of) gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Images {
-    pub s1: [[u32; S1_WORDS]; N],
-    pub s2: [[u32; S2_WORDS]; N],
-    pub s3: [[u32; S3_WORDS]; N],
-    pub out: [[u32; OUT_WORDS]; N],
+    pub s1: [[u32; S1::WORDS]; N],
+    pub s2: [[u32; S2::WORDS]; N],
+    pub s3: [[u32; S3::WORDS]; N],
+    pub out: [[u32; Out::WORDS]; N],
     /// The result words (`out.d`), for the output ports.
     pub d: [u64; N],
 }
@@ -47,10 +41,10 @@ pub struct Images {
 impl Default for Images {
     fn default() -> Images {
         Images {
-            s1: [[0; S1_WORDS]; N],
-            s2: [[0; S2_WORDS]; N],
-            s3: [[0; S3_WORDS]; N],
-            out: [[0; OUT_WORDS]; N],
+            s1: [[0; S1::WORDS]; N],
+            s2: [[0; S2::WORDS]; N],
+            s3: [[0; S3::WORDS]; N],
+            out: [[0; Out::WORDS]; N],
             d: [0; N],
         }
     }

@@ -5,7 +5,7 @@
 //! tree, and register the (sum, carry) pair (`S1::mul_sum`, `S1::mul_carry`): that pair is
 //! compared with the RTL every cycle, so [`Pipeline::tick`](crate::machine::pipeline::Pipeline::tick)
 //! keeps it. Stage 2 reads only its sum, the product modulo 2^106, which is what this engine
-//! computes and carries in [`S1x::prod`](super::banks::S1x); the banks path forms the pair
+//! computes and carries in [`S1x::prod`](super::banks::S1x); the images path forms the pair
 //! itself (`booth`) beside it. Forming 27 Booth rows and 26 compressors on two limbs per lane
 //! cost as much as the rest of the stages together: with machine multiplies the lane engine
 //! runs binary64 about twice as fast (`make bench`).

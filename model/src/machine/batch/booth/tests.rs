@@ -24,7 +24,7 @@ fn sig(rng: &mut Rng, bits: u32) -> u64 {
 
 /// The lane forms against `booth::rows` and `csa_tree::reduce` (and the narrow ones against
 /// `booth::rows_narrow` and `csa_tree::reduce_narrow`, the scalar pipeline's fast path) on the
-/// portable backend; `Engine::banks_of`'s tests cover the other backends through the banks.
+/// portable backend; `Engine::images_of`'s tests cover the other backends through the images.
 #[test]
 fn lane_pairs_equal_the_scalar_array_and_tree() {
     let mut rng = Rng::new(39);

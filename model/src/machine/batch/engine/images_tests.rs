@@ -3,23 +3,84 @@
 
 use super::*;
 use crate::ctrl::CTRL_BITS;
+use crate::machine::pipeline::OpBanks;
 use crate::regs::{extract, extract64, Leaf, Out, Reg, S1, S2, S3};
 use crate::stimulus::{operands_for, Family, Rng};
 
 /// Groups per control word.
 const GROUPS: usize = 12;
 
-/// A group of sixteen inputs of `ctrl`, valid or not, with random tags, random bits above the
-/// control word's, and operands edge-biased, random, or with random bits above the low word
-/// (which a one-lane kind must ignore).
-fn group_of(ctrl: &Ctrl, rng: &mut Rng) -> [PipeIn; N] {
+/// Words that are a zero, an infinity, a NaN (quiet and signalling), a subnormal (the smallest,
+/// the largest, and binary64 ones whose significand is below 2^25, the scalar multiplier's
+/// narrow case) or one in some format, in one or both halves of the two-lane kinds.
+const SPECIALS: [u64; 34] = [
+    0,
+    0x8000_0000_0000_0000,
+    1,
+    0x8000_0000_0000_0001,
+    0x0000_0000_01FF_FFFF,
+    0x000F_FFFF_FFFF_FFFF,
+    0x7FF0_0000_0000_0000,
+    0xFFF0_0000_0000_0000,
+    0x7FF8_0000_0000_0001,
+    0x7FF0_0000_0000_0001,
+    0x3FF0_0000_0000_0000,
+    0x8000_0000,
+    0x007F_FFFF,
+    0x7F80_0000,
+    0xFF80_0000,
+    0x7FC0_0000,
+    0x7F80_0001,
+    0x3F80_0000,
+    0x7F80_0000_0000_0001,
+    0x0000_0001_7FC0_0000,
+    0x8000_0000_007F_FFFF,
+    0x3F80_0000_0000_0000,
+    0x03FF,
+    0x7C00,
+    0xFC00,
+    0x7E00,
+    0x7C01,
+    0x8000,
+    0x3C00,
+    0x7C00_0001,
+    0x0001_7E00,
+    0x8000_03FF,
+    0x7F80_007F,
+    0xFFC0_3F80,
+];
+
+/// The operands of one input of `ctrl`: edge-biased (`operands_for`), random bits, edge-biased
+/// with specials mixed in, or edge-biased with random upper bits (which a one-lane kind must
+/// ignore).
+fn operands(ctrl: &Ctrl, rng: &mut Rng) -> [u64; 3] {
+    let (a, b, c) = operands_for(ctrl, rng);
+    let mut x = [a, b, c];
+    match rng.below(4) {
+        0 => {}
+        1 => x = [rng.next_u64(), rng.next_u64(), rng.next_u64()],
+        2 => {
+            for v in &mut x {
+                if rng.bit() {
+                    *v = *rng.pick(&SPECIALS);
+                }
+            }
+        }
+        _ => {
+            for v in &mut x {
+                *v ^= rng.next_u64() << 32;
+            }
+        }
+    }
+    x
+}
+
+/// A group of sixteen inputs of `ctrl`, valid or not, with random tags and random bits above
+/// the control word's (which the banks' `ctrl` drops). The tree test (`tree_tests`) reads
+/// these too.
+pub(super) fn group_of(ctrl: &Ctrl, rng: &mut Rng) -> [PipeIn; N] {
     std::array::from_fn(|_| {
-        let (a, b, c) = operands_for(ctrl, rng);
-        let [a, b, c] = match rng.below(3) {
-            0 => [a, b, c],
-            1 => [rng.next_u64(), rng.next_u64(), rng.next_u64()],
-            _ => [a, b, c].map(|v| v ^ rng.next_u64() << 32),
-        };
+        let [a, b, c] = operands(ctrl, rng);
         PipeIn {
             a,
             b,
@@ -32,9 +93,21 @@ fn group_of(ctrl: &Ctrl, rng: &mut Rng) -> [PipeIn; N] {
     })
 }
 
+/// Images that `images_of` must overwrite in full: every word set.
+fn stale() -> Images {
+    let mut out = Images::default();
+    let fill = |rows: &mut [u32]| rows.fill(0xA5A5_A5A5);
+    out.s1.iter_mut().for_each(|r| fill(r));
+    out.s2.iter_mut().for_each(|r| fill(r));
+    out.s3.iter_mut().for_each(|r| fill(r));
+    out.out.iter_mut().for_each(|r| fill(r));
+    out.d.fill(0xA5A5_A5A5_A5A5_A5A5);
+    out
+}
+
 /// `R`'s packed image.
 fn packed<R: Reg>(r: &R) -> Vec<u32> {
-    let mut w = vec![0; R::words()];
+    let mut w = vec![0; R::WORDS];
     r.pack(&mut w);
     w
 }
@@ -98,10 +171,7 @@ fn images_equal_the_packed_scalar_banks_on_every_backend() {
         let mut check = |ctrl: &Ctrl, rng: &mut Rng, groups: usize| {
             for _ in 0..groups {
                 let g = group_of(ctrl, rng);
-                let mut out = Images::default();
-                for row in &mut out.s1 {
-                    row.fill(0xA5A5_A5A5);
-                }
+                let mut out = stale();
                 let before = out.clone();
                 if !engine.images_of(ctrl, &g, &mut out) {
                     assert!(!supported(ctrl), "{backend}: {ctrl:?} refused");
@@ -154,6 +224,29 @@ fn images_equal_the_packed_scalar_banks_on_every_backend() {
                     .all(|n| ["ctrl", "lane0.mag", "lane1.mag", "lane1.spec_res"].contains(n)),
                 "{backend}: {bank} top bits never set: {top:?}"
             );
+        }
+    }
+}
+
+/// vmad and the words that round through binary32 (`via_f32`) have no lane-parallel form:
+/// `images_of` says so and leaves `out` alone, on every backend.
+#[test]
+fn images_of_refuses_vmad_and_via_f32() {
+    let mut rng = Rng::new(7);
+    let via: Vec<Ctrl> = [Family::Half, Family::Half2]
+        .into_iter()
+        .flat_map(Family::ctrls)
+        .filter(|c| c.via_f32)
+        .collect();
+    assert!(!via.is_empty());
+    let vmad = Family::Vmad.ctrls();
+    for backend in Backend::lanes_here() {
+        let engine = Engine::new(backend).unwrap();
+        for ctrl in via.iter().chain(vmad.iter().step_by(7)) {
+            let g = group_of(ctrl, &mut rng);
+            let mut out = stale();
+            assert!(!engine.images_of(ctrl, &g, &mut out), "{backend}: {ctrl:?}");
+            assert_eq!(out, stale(), "{backend}: {ctrl:?}");
         }
     }
 }

@@ -1,191 +1,15 @@
-//! `Engine::banks_of` against `OpBanks::of` (the scalar stages), and the test data's power to
-//! tell the multiplier's tree from other shapes.
+//! The images test's data (`images_tests::group_of`) has the power to tell the multiplier's
+//! carry-save tree from other shapes.
 
+use super::images_tests::group_of;
 use super::*;
-use crate::ctrl::CTRL_BITS;
+use crate::machine::pipeline::OpBanks;
 use crate::parts::unpack::lane_operands;
 use crate::parts::{booth, csa_tree};
-use crate::stimulus::{operands_for, Family, Rng};
+use crate::stimulus::{Family, Rng};
 
 /// Groups per control word.
 const GROUPS: usize = 24;
-
-/// Words that are a zero, an infinity, a NaN (quiet and signalling), a subnormal (the smallest,
-/// the largest, and binary64 ones whose significand is below 2^25, the scalar multiplier's
-/// narrow case) or one in some format, in one or both halves of the two-lane kinds.
-const SPECIALS: [u64; 34] = [
-    0,
-    0x8000_0000_0000_0000,
-    1,
-    0x8000_0000_0000_0001,
-    0x0000_0000_01FF_FFFF,
-    0x000F_FFFF_FFFF_FFFF,
-    0x7FF0_0000_0000_0000,
-    0xFFF0_0000_0000_0000,
-    0x7FF8_0000_0000_0001,
-    0x7FF0_0000_0000_0001,
-    0x3FF0_0000_0000_0000,
-    0x8000_0000,
-    0x007F_FFFF,
-    0x7F80_0000,
-    0xFF80_0000,
-    0x7FC0_0000,
-    0x7F80_0001,
-    0x3F80_0000,
-    0x7F80_0000_0000_0001,
-    0x0000_0001_7FC0_0000,
-    0x8000_0000_007F_FFFF,
-    0x3F80_0000_0000_0000,
-    0x03FF,
-    0x7C00,
-    0xFC00,
-    0x7E00,
-    0x7C01,
-    0x8000,
-    0x3C00,
-    0x7C00_0001,
-    0x0001_7E00,
-    0x8000_03FF,
-    0x7F80_007F,
-    0xFFC0_3F80,
-];
-
-/// The operands of one input of `ctrl`: edge-biased (`operands_for`), random bits, edge-biased
-/// with specials mixed in, or edge-biased with random upper bits (which a one-lane kind must
-/// ignore).
-fn operands(ctrl: &Ctrl, rng: &mut Rng) -> [u64; 3] {
-    let (a, b, c) = operands_for(ctrl, rng);
-    let mut x = [a, b, c];
-    match rng.below(4) {
-        0 => {}
-        1 => x = [rng.next_u64(), rng.next_u64(), rng.next_u64()],
-        2 => {
-            for v in &mut x {
-                if rng.bit() {
-                    *v = *rng.pick(&SPECIALS);
-                }
-            }
-        }
-        _ => {
-            for v in &mut x {
-                *v ^= rng.next_u64() << 32;
-            }
-        }
-    }
-    x
-}
-
-/// A group of sixteen inputs of `ctrl`, valid or not, with random tags and random bits above
-/// the control word's (which the banks' `ctrl` drops).
-fn group_of(ctrl: &Ctrl, rng: &mut Rng) -> [PipeIn; N] {
-    std::array::from_fn(|_| {
-        let [a, b, c] = operands(ctrl, rng);
-        PipeIn {
-            a,
-            b,
-            c,
-            ctrl: ctrl.encode() | (rng.next_u64() as u32) << CTRL_BITS,
-            tag: rng.next_u64() as u16,
-            valid: rng.below(8) != 0,
-            reset: false,
-        }
-    })
-}
-
-/// Banks that `banks_of` must overwrite in full: a vmad operation's (the side path's fields
-/// set) or an f32x2 operation's (lane 1 set).
-fn stale(rng: &mut Rng) -> [OpBanks; N] {
-    let kinds = [Family::Vmad.ctrls(), Family::F32x2.ctrls()];
-    std::array::from_fn(|i| {
-        let ctrls = &kinds[i % 2];
-        let ctrl = ctrls[rng.below(ctrls.len() as u64) as usize];
-        let g = group_of(&ctrl, rng);
-        OpBanks::of(&g[0])
-    })
-}
-
-/// `banks_of` equals `OpBanks::of` for every input, every bank, on `engine`'s backend: every
-/// supported word of every family, `GROUPS` groups each, then arbitrary control words; the
-/// words without a lane-parallel form refused with `out` untouched.
-fn banks_equal_the_scalar_banks(engine: &Engine) -> (usize, usize) {
-    let backend = engine.backend();
-    let mut rng = Rng::new(39);
-    let (mut words, mut refused) = (0, 0);
-    let mut check = |ctrl: &Ctrl, rng: &mut Rng, groups: usize| {
-        for _ in 0..groups {
-            let g = group_of(ctrl, rng);
-            let mut out = stale(rng);
-            let before = out.clone();
-            if !engine.banks_of(ctrl, &g, &mut out) {
-                assert!(!supported(ctrl), "{backend}: {ctrl:?} refused");
-                assert_eq!(out, before, "{backend}: {ctrl:?} refused but wrote `out`");
-                refused += 1;
-                return;
-            }
-            for (x, o) in g.iter().zip(&out) {
-                let want = OpBanks::of(x);
-                let what = format!("{backend}: {ctrl:?} {x:x?}");
-                assert_eq!(o.s1, want.s1, "S1 {what}");
-                assert_eq!(o.s2, want.s2, "S2 {what}");
-                assert_eq!(o.s3, want.s3, "S3 {what}");
-                assert_eq!(o.out, want.out, "Out {what}");
-            }
-        }
-        words += 1;
-    };
-    for fam in Family::ALL {
-        for ctrl in fam.ctrls() {
-            check(&ctrl, &mut rng, GROUPS);
-        }
-    }
-    // Arbitrary control words (reserved codes, modifiers no instruction combines), as a
-    // stream meets them.
-    for _ in 0..400 {
-        let ctrl = Ctrl::decode(rng.next_u64() as u32 & ((1 << CTRL_BITS) - 1));
-        check(&ctrl, &mut rng, 2);
-    }
-    (words, refused)
-}
-
-#[test]
-fn banks_of_equals_the_scalar_banks_on_every_backend() {
-    let here = Backend::lanes_here();
-    println!("lane backends this CPU runs: {here:?}");
-    for backend in here {
-        let engine = Engine::new(backend).unwrap();
-        let (words, refused) = banks_equal_the_scalar_banks(&engine);
-        let vmad = Family::Vmad.ctrls().len();
-        assert!(words > 200, "{backend}: only {words} words");
-        assert!(
-            refused > vmad,
-            "{backend}: {refused} words refused, vmad alone has {vmad}"
-        );
-    }
-}
-
-/// vmad and the words that round through binary32 (`via_f32`) have no lane-parallel form:
-/// `banks_of` says so and leaves `out` alone, on every backend.
-#[test]
-fn banks_of_refuses_vmad_and_via_f32() {
-    let mut rng = Rng::new(7);
-    let via: Vec<Ctrl> = [Family::Half, Family::Half2]
-        .into_iter()
-        .flat_map(Family::ctrls)
-        .filter(|c| c.via_f32)
-        .collect();
-    assert!(!via.is_empty());
-    let vmad = Family::Vmad.ctrls();
-    for backend in Backend::lanes_here() {
-        let engine = Engine::new(backend).unwrap();
-        for ctrl in via.iter().chain(vmad.iter().step_by(7)) {
-            let g = group_of(ctrl, &mut rng);
-            let mut out = stale(&mut rng);
-            let before = out.clone();
-            assert!(!engine.banks_of(ctrl, &g, &mut out), "{backend}: {ctrl:?}");
-            assert_eq!(out, before, "{backend}: {ctrl:?}");
-        }
-    }
-}
 
 /// How a carry-save tree could be wired instead of `csa_tree::levels`'s fixed shape (threes
 /// from the front, (sum, carry) in that order, leftovers after).
@@ -261,7 +85,7 @@ fn rows_of(ctrl: &Ctrl, x: &PipeIn) -> [u128; booth::ROWS] {
     booth::rows(lo as u128, hi as u128, b)
 }
 
-/// The test data of `banks_of_equals_the_scalar_banks_on_every_backend` tells the register's
+/// The test data of `images_equal_the_packed_scalar_banks_on_every_backend` tells the register's
 /// tree apart from other plausible shapes and from a tree with any one compressor miswired:
 /// each gives another (sum, carry) pair for the same product on many inputs of every class of
 /// kind (one-lane narrow, binary64, two-lane), so that a lane tree (`booth`'s `csa_tree!`,
