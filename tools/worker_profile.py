@@ -41,14 +41,15 @@ PARTS = [
     dict(key="reference", label="reference",
          match=[r"^<ptxfma_cosim::engine::golden::ModelGolden as "
                 r"ptxfma_cosim::engine::golden::Golden>::run$"]),
-    # The banks of each operation: the lane engine's groups, the scalar stages for the rest.
+    # The banks of each operation: the lane engine's groups (its images kernels, one per backend
+    # and kind), the scalar stages for the rest.
     dict(key="banks", label="of it the banks", under="reference",
-         match=[r"^ptxfma_model::machine::batch::engine::Engine::banks_of$",
+         match=[r"^ptxfma_model::machine::batch::engine::op_images_",
                 r"^ptxfma_model::machine::pipeline::OpBanks::load$"]),
     # Packing them into the frames (and the frames of the ticked cycles).
     dict(key="frames", label="of it the frames", under="reference",
          match=[r"^<?ptxfma_cosim::engine::frame::",
-                r"^ptxfma_cosim::engine::assemble::Sink::put$"]),
+                r"^ptxfma_cosim::engine::assemble::Sink::put(_images)?$"]),
     # The stream, the generators and encode_input.
     dict(key="stimulus", label="stimulus",
          match=[r"^ptxfma_cosim::engine::batch::Batch::take"]),
