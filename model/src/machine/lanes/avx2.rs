@@ -19,9 +19,9 @@ use core::arch::x86_64::*;
 
 use super::{Lanes, N};
 
-/// Registers per value (see the module doc).
+/// Registers per value (see the module doc); `two!` writes the operations out for two.
 const K: usize = 2;
-const _: () = assert!(N.is_multiple_of(4 * K));
+const _: () = assert!(N.is_multiple_of(4 * K) && K == 2);
 
 /// `4 K` lanes in K AVX2 registers.
 #[derive(Clone, Copy)]
@@ -34,13 +34,7 @@ macro_rules! each {
         // SAFETY: only reached inside functions compiled for AVX2 (see the module doc).
         #[allow(unused_unsafe)]
         unsafe {
-            let mut r = [_mm256_setzero_si256(); K];
-            // A constant trip count of K: unrolled into K independent instructions.
-            #[allow(clippy::needless_range_loop)]
-            for k in 0..K {
-                r[k] = $f($($a.0[k]),+);
-            }
-            Avx2(r)
+            Avx2(two!(|k| $f($($a.0[k]),+)))
         }
     }};
 }
@@ -93,15 +87,14 @@ impl Lanes for Avx2 {
     fn load(a: &[u64]) -> Self {
         let a = &a[..Self::LANES];
         // SAFETY: `a` holds the 4 K words read; as in `each`.
-        Avx2(std::array::from_fn(|k| unsafe {
+        Avx2(two!(|k| unsafe {
             _mm256_loadu_si256(a.as_ptr().add(4 * k).cast())
         }))
     }
     #[inline(always)]
     fn load3_of4(w: &[u64]) -> [Self; 3] {
         let w = &w[..4 * Self::LANES];
-        let mut out = [Self::zero(); 3];
-        for k in 0..K {
+        let [x0, x1] = two!(|k| {
             // SAFETY: `w` holds the 16 K words read; as in `each`.
             unsafe {
                 let r = |i: usize| _mm256_loadu_si256(w.as_ptr().add(16 * k + 4 * i).cast());
@@ -109,19 +102,23 @@ impl Lanes for Avx2 {
                 // [a0 a1 | c0 c1], [b0 b1 | m0 m1], and the same for records 2 and 3.
                 let (ac01, bm01) = (_mm256_unpacklo_epi64(r0, r1), _mm256_unpackhi_epi64(r0, r1));
                 let (ac23, bm23) = (_mm256_unpacklo_epi64(r2, r3), _mm256_unpackhi_epi64(r2, r3));
-                out[0].0[k] = _mm256_permute2x128_si256::<0x20>(ac01, ac23);
-                out[1].0[k] = _mm256_permute2x128_si256::<0x20>(bm01, bm23);
-                out[2].0[k] = _mm256_permute2x128_si256::<0x31>(ac01, ac23);
+                [
+                    _mm256_permute2x128_si256::<0x20>(ac01, ac23),
+                    _mm256_permute2x128_si256::<0x20>(bm01, bm23),
+                    _mm256_permute2x128_si256::<0x31>(ac01, ac23),
+                ]
             }
-        }
-        out
+        });
+        [Avx2([x0[0], x1[0]]), Avx2([x0[1], x1[1]]), Avx2([x0[2], x1[2]])]
     }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
         let out = &mut out[..Self::LANES];
-        for (k, r) in self.0.into_iter().enumerate() {
-            // SAFETY: `out` holds the 4 K words written; as in `each`.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * k).cast(), r) }
+        let [r0, r1] = self.0;
+        // SAFETY: `out` holds the 4 K words written; as in `each`.
+        unsafe {
+            _mm256_storeu_si256(out.as_mut_ptr().cast(), r0);
+            _mm256_storeu_si256(out.as_mut_ptr().add(4).cast(), r1);
         }
     }
     #[inline(always)]
@@ -189,10 +186,7 @@ impl Lanes for Avx2 {
     fn any(self) -> bool {
         // SAFETY: as in `each`.
         unsafe {
-            let x = self
-                .0
-                .into_iter()
-                .fold(_mm256_setzero_si256(), |x, r| _mm256_or_si256(x, r));
+            let x = _mm256_or_si256(self.0[0], self.0[1]);
             _mm256_testz_si256(x, x) == 0
         }
     }

@@ -11,9 +11,9 @@ use core::arch::x86_64::*;
 
 use super::{Lanes, N};
 
-/// Registers per value.
+/// Registers per value; `two!` writes the operations out for two.
 const K: usize = 2;
-const _: () = assert!(N.is_multiple_of(8 * K));
+const _: () = assert!(N.is_multiple_of(8 * K) && K == 2);
 
 /// `8 K` lanes in K AVX-512 registers.
 #[derive(Clone, Copy)]
@@ -26,13 +26,7 @@ macro_rules! each {
         // SAFETY: only reached inside functions compiled for AVX-512 (see the module doc).
         #[allow(unused_unsafe)]
         unsafe {
-            let mut r = [_mm512_setzero_si512(); K];
-            // A constant trip count of K: unrolled into K independent instructions.
-            #[allow(clippy::needless_range_loop)]
-            for k in 0..K {
-                r[k] = $f($($a.0[k]),+);
-            }
-            Avx512(r)
+            Avx512(two!(|k| $f($($a.0[k]),+)))
         }
     }};
 }
@@ -42,12 +36,7 @@ macro_rules! mv {
     ($f:expr; $($a:expr),+) => {{
         // SAFETY: as in `each`.
         unsafe {
-            let mut r = [_mm512_setzero_si512(); K];
-            #[allow(clippy::needless_range_loop)]
-            for k in 0..K {
-                r[k] = _mm512_movm_epi64($f($($a.0[k]),+));
-            }
-            Avx512(r)
+            Avx512(two!(|k| _mm512_movm_epi64($f($($a.0[k]),+))))
         }
     }};
 }
@@ -64,15 +53,14 @@ impl Lanes for Avx512 {
     fn load(a: &[u64]) -> Self {
         let a = &a[..Self::LANES];
         // SAFETY: `a` holds the 8 K words read; as in `each`.
-        Avx512(std::array::from_fn(|k| unsafe {
+        Avx512(two!(|k| unsafe {
             _mm512_loadu_si512(a.as_ptr().add(8 * k).cast())
         }))
     }
     #[inline(always)]
     fn load3_of4(w: &[u64]) -> [Self; 3] {
         let w = &w[..4 * Self::LANES];
-        let mut out = [Self::zero(); 3];
-        for k in 0..K {
+        let [x0, x1] = two!(|k| {
             // SAFETY: `w` holds the 32 K words read; as in `each`.
             unsafe {
                 let r = |i: usize| _mm512_loadu_si512(w.as_ptr().add(32 * k + 8 * i).cast());
@@ -95,19 +83,27 @@ impl Lanes for Avx512 {
                     idx([0, 1, 2, 3, 8, 9, 10, 11]),
                     idx([4, 5, 6, 7, 12, 13, 14, 15]),
                 );
-                out[0].0[k] = _mm512_permutex2var_epi64(ab_lo, lo, ab_hi);
-                out[1].0[k] = _mm512_permutex2var_epi64(ab_lo, hi, ab_hi);
-                out[2].0[k] = _mm512_permutex2var_epi64(c_lo, lo, c_hi);
+                [
+                    _mm512_permutex2var_epi64(ab_lo, lo, ab_hi),
+                    _mm512_permutex2var_epi64(ab_lo, hi, ab_hi),
+                    _mm512_permutex2var_epi64(c_lo, lo, c_hi),
+                ]
             }
-        }
-        out
+        });
+        [
+            Avx512([x0[0], x1[0]]),
+            Avx512([x0[1], x1[1]]),
+            Avx512([x0[2], x1[2]]),
+        ]
     }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
         let out = &mut out[..Self::LANES];
-        for (k, r) in self.0.into_iter().enumerate() {
-            // SAFETY: `out` holds the 8 K words written; as in `each`.
-            unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * k).cast(), r) }
+        let [r0, r1] = self.0;
+        // SAFETY: `out` holds the 8 K words written; as in `each`.
+        unsafe {
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), r0);
+            _mm512_storeu_si512(out.as_mut_ptr().add(8).cast(), r1);
         }
     }
     #[inline(always)]
@@ -179,10 +175,8 @@ impl Lanes for Avx512 {
     fn any(self) -> bool {
         // SAFETY: as in `each`.
         unsafe {
-            self.0
-                .into_iter()
-                .fold(0, |m, r| m | _mm512_test_epi64_mask(r, r))
-                != 0
+            let [r0, r1] = self.0;
+            _mm512_test_epi64_mask(r0, r0) | _mm512_test_epi64_mask(r1, r1) != 0
         }
     }
     #[inline(always)]

@@ -28,6 +28,26 @@
 
 use std::fmt;
 
+/// `[e(0), e(1)]`: an expression for each of the two registers (or lanes) of a backend's value,
+/// written out rather than looped. A loop in every primitive became thousands of tiny loops in
+/// each kernel once the stages were inlined, and LLVM's loop passes over them (rotation, full
+/// unrolling) took nine of the model's ten minutes of compile (`docs/measurements.md`). Each
+/// backend asserts that its count is two.
+macro_rules! two {
+    (|$k:ident| $e:expr) => {
+        [
+            {
+                let $k = 0usize;
+                $e
+            },
+            {
+                let $k = 1usize;
+                $e
+            },
+        ]
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]

@@ -10,38 +10,32 @@
 
 use super::{mask_of, Lanes, N};
 
-/// Lanes per value (see the module doc).
+/// Lanes per value (see the module doc); `two!` writes the operations out for two.
 const P: usize = 2;
-const _: () = assert!(N.is_multiple_of(P));
+const _: () = assert!(N.is_multiple_of(P) && P == 2);
 
 /// `P` lanes in an array.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct Portable([u64; P]);
 
-/// Element-wise loops in the form the vectorisers handle: a fixed trip count, a fresh output
-/// array, no calls (`array::from_fn` was not always inlined into the large stage functions),
+/// Element-wise operations in the form the SLP vectoriser handles: the lanes written out
+/// (`two!`), no calls (`array::from_fn` was not always inlined into the large stage functions),
 /// no branches (a shift of 64 or more is a masked shift, not an `if`).
 macro_rules! lanewise {
     (|$a:ident| $e:expr; $x:expr) => {{
         let x = $x.0;
-        let mut r = [0u64; P];
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..P {
+        Portable(two!(|i| {
             let $a = x[i];
-            r[i] = $e;
-        }
-        Portable(r)
+            $e
+        }))
     }};
     (|$a:ident, $b:ident| $e:expr; $x:expr, $y:expr) => {{
         let (x, y) = ($x.0, $y.0);
-        let mut r = [0u64; P];
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..P {
+        Portable(two!(|i| {
             let ($a, $b) = (x[i], y[i]);
-            r[i] = $e;
-        }
-        Portable(r)
+            $e
+        }))
     }};
 }
 
@@ -119,12 +113,7 @@ impl Lanes for Portable {
     #[inline(always)]
     fn sel(self, a: Self, b: Self) -> Self {
         let (m, a, b) = (self.0, a.0, b.0);
-        let mut r = [0u64; P];
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..P {
-            r[i] = (m[i] & a[i]) | (!m[i] & b[i]);
-        }
-        Portable(r)
+        Portable(two!(|i| (m[i] & a[i]) | (!m[i] & b[i])))
     }
     #[inline(always)]
     fn is0(self) -> Self {
@@ -132,7 +121,7 @@ impl Lanes for Portable {
     }
     #[inline(always)]
     fn any(self) -> bool {
-        self.0.iter().fold(0, |acc, &a| acc | a) != 0
+        self.0[0] | self.0[1] != 0
     }
     #[inline(always)]
     fn cmpeq(self, o: Self) -> Self {
