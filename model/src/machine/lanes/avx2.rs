@@ -109,7 +109,11 @@ impl Lanes for Avx2 {
                 ]
             }
         });
-        [Avx2([x0[0], x1[0]]), Avx2([x0[1], x1[1]]), Avx2([x0[2], x1[2]])]
+        [
+            Avx2([x0[0], x1[0]]),
+            Avx2([x0[1], x1[1]]),
+            Avx2([x0[2], x1[2]]),
+        ]
     }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
