@@ -7,6 +7,8 @@
 #   make lint      verilator --lint-only -Wall over rtl/
 #   make bench     model speed (tick and run, against apfloat and the host FMA), co-simulation
 #                  speed, and clean / incremental build times
+#   make bench-build  the model's release compile time, and how many times the builds of
+#                  `make cosim` and `make test` compile it (part of `make bench`)
 #   make dpi-test  the DPI-C testbench (dpi/tb/) on the RTL (must pass) and on the injected fault
 #                  (must fail); part of `make test`
 #   make fusesoc-test  the kit as a FuseSoC core (ptxfma.core): its lint target, the DPI-C
@@ -171,9 +173,12 @@ cargo-test: ptxas
 
 # What `make test` runs: cargo-test, fault-test, ports-test, random-init-test and
 # rtl-coverage-test in one build with the test variants, so the co-simulator is compiled once
-# for all of them.
+# for all of them. TEST_BUILD is that build: every later step of `make test` that needs a test
+# binary takes it from there (cpu-test, farm-test), and tests/tests/one_model.rs holds every
+# plan to one build of the model.
+TEST_BUILD = $(CARGO) test --workspace --release $(TEST_FEATURES)
 cargo-test-variants: ptxas
-	PTXAS=$(PTXAS) $(CARGO) test --workspace --release $(TEST_FEATURES)
+	PTXAS=$(PTXAS) $(TEST_BUILD)
 
 # The lane engine on CPUs other than this one, under user-mode QEMU: an AMD EPYC Milan (AVX2, no
 # AVX-512; QEMU emulates no AVX-512 at all) and a baseline x86-64 (neither). Each runs the
@@ -191,9 +196,8 @@ cpu-test:
 	    apt-get install -y -qq qemu-user >/dev/null; } || exit 1; \
 	fi
 	@set -o pipefail; \
-	exe() { $(CARGO) test --release $$1 --no-run 2>&1 | \
-	         sed -n 's/.*Executable .*(\(.*\))$$/\1/p'; }; \
-	lanes=$$(exe "-p ptxfma-model --test lanes") && bulk=$$(exe "-p ptxfma-tests --test bulk") && \
+	exe() { $(TEST_BUILD) --no-run 2>&1 | sed -n "s|.*Executable $$1 (\(.*\))$$|\1|p"; }; \
+	lanes=$$(exe tests/lanes.rs) && bulk=$$(exe tests/bulk.rs) && \
 	[ -x "$$lanes" ] && [ -x "$$bulk" ] || { echo "error: cannot build the lane tests" >&2; exit 1; }; \
 	for spec in $(CPU_TEST_CPUS); do \
 	  cpu=$${spec%%:*}; want="[$$(echo $${spec#*:} | sed 's/,/, /g')]"; \
@@ -266,6 +270,7 @@ bench: deps bench-deps
 	$(MAKE) --no-print-directory bench-footprint
 	$(MAKE) --no-print-directory bench-profile
 	$(MAKE) --no-print-directory py-bench
+	$(MAKE) --no-print-directory bench-build
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	now() { date +%s.%N; }; \
 	secs() { awk -v a="$$1" -v b="$$2" 'BEGIN { printf "%.1f", b - a }'; }; \
@@ -293,6 +298,17 @@ define apt_install
 	$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
 	  apt-get install -y -qq --no-install-recommends $(2) >/dev/null
 endef
+
+# The model's build (issue 48): its release compile alone (best of BENCH_BUILD_ROUNDS), and
+# how many times the Rust builds of `make cosim` and `make test` compile it, in a fresh target
+# directory (tools/bench-build.sh; BENCH_BUILD_PLAN=0 times the model alone).
+BENCH_BUILD_ROUNDS ?= 2
+BENCH_BUILD_PLAN ?= 1
+.PHONY: bench-build
+bench-build: deps $(PY_VENV)/.stamp
+	CARGO='$(CARGO)' TEST_FEATURES='$(TEST_FEATURES)' MATURIN=$(PY_VENV)/bin/maturin \
+	  ROUNDS=$(BENCH_BUILD_ROUNDS) BENCH_BUILD_PLAN=$(BENCH_BUILD_PLAN) \
+	  tools/bench-build.sh $(TARGET_DIR)/bench-build
 
 # valgrind, which `make bench` counts host instructions with (apt_install).
 VALGRIND ?= valgrind
@@ -479,8 +495,7 @@ farm: $(if $(FARM_BIN),,deps)
 	  farm/farm.sh --seed '$(COSIM_SEED)' --count '$(COSIM_COUNT)' --filter '$(COSIM_FILTER)' \
 	    --rtl '$(COSIM_RTL)' $(if $(FARM_CHUNK),--chunk-size '$(FARM_CHUNK)')
 
-farm-test: export FARM_BUILD = $(if $(TEST_BUILT),$(CARGO) test --workspace --release \
-  $(TEST_FEATURES) --no-run)
+farm-test: export FARM_BUILD = $(if $(TEST_BUILT),$(TEST_BUILD) --no-run)
 farm-test:
 	tests/farm/local-slurm.sh
 

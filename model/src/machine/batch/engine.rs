@@ -62,59 +62,56 @@ fn banks_body<L: Lanes, const KIND: u8, const PREDICT: bool>(
     out
 }
 
-/// The stages instantiated for one backend: `$group`, `$op_images` (and, for the tests,
-/// `$banks`), each compiled with the backend's target features (none for the portable one) so
-/// that the generic stage code and the backend's primitives inline into one function per kind.
-/// The functions for a backend with features are `unsafe`: callers check `Backend::runs_here`
-/// first.
+/// The stages instantiated for one backend, in a module of their own: `group`, `op_images`
+/// (and, for the tests, `banks`), each compiled with the backend's target features (none for
+/// the portable one) so that the generic stage code and the backend's primitives inline into
+/// one function per kind. A module per backend puts each backend's kernels in a codegen unit
+/// of its own, so that LLVM compiles the backends in parallel. The functions for a backend
+/// with features are `unsafe`: callers check `Backend::runs_here` first.
 macro_rules! instantiate {
-    ($L:ty, $group:ident, $op_images:ident, $banks:ident $(, $features:literal)?) => {
-        $(#[target_feature(enable = $features)])?
-        #[inline(never)]
-        unsafe fn $group<const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
-            group_body::<$L, KIND>(ctrl, g)
-        }
+    ($module:ident, $L:ty $(, $features:literal)?) => {
+        mod $module {
+            use super::*;
 
-        $(#[target_feature(enable = $features)])?
-        #[inline(never)]
-        unsafe fn $op_images<const KIND: u8, const TWO: bool>(
-            ctrl: &Ctrl,
-            g: &[PipeIn; N],
-            out: &mut Images,
-        ) {
-            images_body::<$L, KIND, TWO, { <$L as Lanes>::LANES }>(ctrl, g, out)
-        }
+            $(#[target_feature(enable = $features)])?
+            #[inline(never)]
+            pub(super) unsafe fn group<const KIND: u8>(ctrl: &Ctrl, g: &[PipeIn; N]) -> [u64; N] {
+                group_body::<$L, KIND>(ctrl, g)
+            }
 
-        #[cfg(test)]
-        $(#[target_feature(enable = $features)])?
-        unsafe fn $banks<const KIND: u8, const PREDICT: bool>(
-            ctrl: &Ctrl,
-            a: &[u64; N],
-            b: &[u64; N],
-            c: &[u64; N],
-        ) -> Vec<LaneBanks> {
-            banks_body::<$L, KIND, PREDICT>(ctrl, a, b, c)
+            $(#[target_feature(enable = $features)])?
+            #[inline(never)]
+            pub(super) unsafe fn op_images<const KIND: u8, const TWO: bool>(
+                ctrl: &Ctrl,
+                g: &[PipeIn; N],
+                out: &mut Images,
+            ) {
+                images_body::<$L, KIND, TWO, { <$L as Lanes>::LANES }>(ctrl, g, out)
+            }
+
+            #[cfg(test)]
+            $(#[target_feature(enable = $features)])?
+            pub(super) unsafe fn banks<const KIND: u8, const PREDICT: bool>(
+                ctrl: &Ctrl,
+                a: &[u64; N],
+                b: &[u64; N],
+                c: &[u64; N],
+            ) -> Vec<LaneBanks> {
+                banks_body::<$L, KIND, PREDICT>(ctrl, a, b, c)
+            }
         }
     };
 }
 
 #[cfg(target_arch = "x86_64")]
 instantiate!(
+    avx512,
     Avx512,
-    group_avx512,
-    op_images_avx512,
-    banks_avx512,
     "avx512f,avx512vl,avx512cd,avx512bw,avx512dq"
 );
 #[cfg(target_arch = "x86_64")]
-instantiate!(
-    Avx2,
-    group_avx2,
-    op_images_avx2,
-    banks_avx2,
-    "avx2,bmi1,bmi2,lzcnt,popcnt"
-);
-instantiate!(Portable, group_portable, op_images_portable, banks_portable);
+instantiate!(avx2, Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
+instantiate!(portable, Portable);
 
 /// Whether `ctrl`'s kind has a lane-parallel form (every float kind; not vmad).
 pub fn supported(ctrl: &Ctrl) -> bool {
@@ -130,14 +127,14 @@ type ImagesKernel = unsafe fn(&Ctrl, &[PipeIn; N], &mut Images);
 /// The images kernels of one backend, in the order of [`images_kernel`]'s indices:
 /// f32 (mixed precision included), f64, sm_1x, half, f32x2 and half2 (both lanes).
 macro_rules! images_kernels {
-    ($k:ident) => {
+    ($($k:ident)::+) => {
         [
-            $k::<F32, false>,
-            $k::<F64, false>,
-            $k::<SM1X, false>,
-            $k::<HALF, false>,
-            $k::<F32, true>,
-            $k::<HALF, true>,
+            $($k)::+::<F32, false>,
+            $($k)::+::<F64, false>,
+            $($k)::+::<SM1X, false>,
+            $($k)::+::<HALF, false>,
+            $($k)::+::<F32, true>,
+            $($k)::+::<HALF, true>,
         ]
     };
 }
@@ -171,34 +168,34 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => (
                 [
-                    group_avx512::<F32>,
-                    group_avx512::<F64>,
-                    group_avx512::<SM1X>,
-                    group_avx512::<HALF>,
-                    group_avx512::<HALF_HI>,
+                    avx512::group::<F32>,
+                    avx512::group::<F64>,
+                    avx512::group::<SM1X>,
+                    avx512::group::<HALF>,
+                    avx512::group::<HALF_HI>,
                 ],
-                images_kernels!(op_images_avx512),
+                images_kernels!(avx512::op_images),
             ),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => (
                 [
-                    group_avx2::<F32>,
-                    group_avx2::<F64>,
-                    group_avx2::<SM1X>,
-                    group_avx2::<HALF>,
-                    group_avx2::<HALF_HI>,
+                    avx2::group::<F32>,
+                    avx2::group::<F64>,
+                    avx2::group::<SM1X>,
+                    avx2::group::<HALF>,
+                    avx2::group::<HALF_HI>,
                 ],
-                images_kernels!(op_images_avx2),
+                images_kernels!(avx2::op_images),
             ),
             _ => (
                 [
-                    group_portable::<F32>,
-                    group_portable::<F64>,
-                    group_portable::<SM1X>,
-                    group_portable::<HALF>,
-                    group_portable::<HALF_HI>,
+                    portable::group::<F32>,
+                    portable::group::<F64>,
+                    portable::group::<SM1X>,
+                    portable::group::<HALF>,
+                    portable::group::<HALF_HI>,
                 ],
-                images_kernels!(op_images_portable),
+                images_kernels!(portable::op_images),
             ),
         };
         Some(Engine {

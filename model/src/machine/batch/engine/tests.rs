@@ -16,10 +16,10 @@ fn banks<const KIND: u8, const PREDICT: bool>(
     unsafe {
         match backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => banks_avx512::<KIND, PREDICT>(ctrl, a, b, c),
+            Backend::Avx512 => avx512::banks::<KIND, PREDICT>(ctrl, a, b, c),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => banks_avx2::<KIND, PREDICT>(ctrl, a, b, c),
-            Backend::Portable => banks_portable::<KIND, PREDICT>(ctrl, a, b, c),
+            Backend::Avx2 => avx2::banks::<KIND, PREDICT>(ctrl, a, b, c),
+            Backend::Portable => portable::banks::<KIND, PREDICT>(ctrl, a, b, c),
             other => panic!("{other} is no lane backend"),
         }
     }
