@@ -310,6 +310,12 @@ bench-build: deps $(PY_VENV)/.stamp
 	  ROUNDS=$(BENCH_BUILD_ROUNDS) BENCH_BUILD_PLAN=$(BENCH_BUILD_PLAN) \
 	  tools/bench-build.sh $(TARGET_DIR)/bench-build
 
+# Where the model's compile goes, by LLVM pass and by lane-engine kernel (tools/compile_profile.py,
+# LLVM's time trace of one build; not part of `make bench`, about a minute).
+.PHONY: compile-profile
+compile-profile:
+	python3 tools/compile_profile.py
+
 # valgrind, which `make bench` counts host instructions with (apt_install).
 VALGRIND ?= valgrind
 bench-deps:

@@ -1,4 +1,4 @@
-//! The portable backend: a plain `[u64; P]` and element-wise loops over it, which the compiler
+//! The portable backend: a plain `[u64; P]` and element-wise operations on it, which the compiler
 //! turns into the target's vector instructions where it has them (SSE2 on baseline x86-64,
 //! NEON on AArch64: two 64-bit lanes to a register) and into scalar code elsewhere. It runs on
 //! every CPU, so the tests always exercise the lane engine.
