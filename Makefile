@@ -136,19 +136,10 @@ TEST_COSIM ?= 1
 # for that package alone and would compile the co-simulator, or fma-model and the model under
 # it, once more.
 TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
-# After the checks and the Python environment, two lanes side by side (tools/test-lanes.sh): the
-# main lane is every step that uses the one cargo build (TEST_BUILD) or cargo at all, in order;
-# the side lane the steps that need no cargo (Yosys's synthesis of the netlist and its
-# structural check, the proofs, the cocotb example), single-threaded tools that would otherwise
-# leave the second core idle. Then the netlist in lockstep, which needs both.
-TEST_MAIN_LANE = cargo-test-variants cpu-test $(if $(filter 1,$(TEST_COSIM)),cosim-test) \
-  dpi-test fusesoc-test farm-test py-test mutate-test prove-dut-test
-TEST_SIDE_LANE = $(SYNTH_DIR)/flat/netlist.v synth-test formal-test cocotb-test
 test: TEST_BUILT = 1
-test: deps fmt-check clippy lint py-env
-	@tools/test-lanes.sh $(TARGET_DIR)/test-logs "$(TEST_MAIN_LANE)" "$(TEST_SIDE_LANE)" \
-	  TEST_BUILT=1
-	@$(MAKE) --no-print-directory TEST_BUILT=1 gls-test
+test: deps fmt-check clippy lint cargo-test-variants cpu-test \
+      $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test fusesoc-test farm-test py-test \
+      cocotb-test mutate-test formal-test prove-dut-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -560,9 +551,7 @@ py-env: $(PY_VENV)/.stamp
 	  $(PY_VENV)/bin/maturin develop --release -q -m python/Cargo.toml
 
 # The pytest suite of the module (python/tests/), which compares it with `fma-model eval`.
-# Inside `make test` the environment is made once before its lanes (PY_ENV_DEP).
-PY_ENV_DEP = $(if $(TEST_BUILT),$(PY_VENV)/.stamp,py-env)
-py-test: $(PY_ENV_DEP)
+py-test: py-env
 	$(if $(TEST_BUILT),,$(CARGO) build --release -p fma-model)
 	PYTHONDONTWRITEBYTECODE=1 FMA_MODEL="$(TARGET_DIR)/release/fma-model" $(PY) -m pytest -q -p no:cacheprovider python/tests
 
@@ -571,7 +560,7 @@ py-test: $(PY_ENV_DEP)
 # builds and results.xml go under $(PY_BUILD)/cocotb.
 COCOTB_MAKE = PATH=$(PY_VENV)/bin:$$PATH PTXFMA_COUNT=$(COCOTB_COUNT) PTXFMA_SEED=$(COCOTB_SEED) \
   $(MAKE) --no-print-directory -C examples/cocotb
-cocotb-test: $(PY_ENV_DEP)
+cocotb-test: py-env
 	@set -o pipefail; out=$(abspath $(PY_BUILD))/cocotb; mkdir -p $$out; \
 	echo "== cocotb: ptxfma_top against the ptxfma scoreboard"; \
 	$(COCOTB_MAKE) SIM_BUILD=$$out/sim_build COCOTB_RESULTS_FILE=$$out/results.xml \
@@ -756,6 +745,8 @@ gls: deps $(SYNTH_DIR)/flat/netlist.v
 gls-test: deps $(SYNTH_DIR)/flat/netlist.v
 	$(call gls_run,$(SYNTH_DIR)/gls-test,--no-trace --cxx-opt 0,$(GLS_TEST_COUNT),)
 
+# In `make test` (a rule of its own, so that the list above stays as it is).
+test: synth-test gls-test
 
 # The README's pictures, redone whenever the output changes: GTKWave under Xvfb opened on a
 # planted divergence (the `fault_sticky_rz` variant drops an .rz sticky bit) with the save file
