@@ -305,7 +305,8 @@ endef
 BENCH_BUILD_ROUNDS ?= 2
 BENCH_BUILD_PLAN ?= 1
 .PHONY: bench-build
-bench-build: deps $(PY_VENV)/.stamp
+bench-build: deps
+	@$(MAKE) --no-print-directory $(PY_VENV)/.stamp
 	CARGO='$(CARGO)' TEST_FEATURES='$(TEST_FEATURES)' MATURIN=$(PY_VENV)/bin/maturin \
 	  ROUNDS=$(BENCH_BUILD_ROUNDS) BENCH_BUILD_PLAN=$(BENCH_BUILD_PLAN) \
 	  tools/bench-build.sh $(TARGET_DIR)/bench-build
