@@ -29,7 +29,8 @@ CONTAINERS = {
     "OptModule", "OptFunction", "RunPass", "RequireAnalysisPass",
 }
 LOOP_PASSES = re.compile(r"^Loop|IndVarSimplify")
-KERNEL = re.compile(r"(op_images|group|banks)\w*?(avx512|avx2|portable)")
+# A kernel's symbol: `engine::avx2::op_images` (mangled `...6engine4avx29op_images...`).
+KERNEL = re.compile(r"engine\d+(avx512|avx2|portable)\d+(op_images|group|banks)")
 
 
 def main():
@@ -83,7 +84,7 @@ def main():
             loops += secs
         m = KERNEL.search(e.get("args", {}).get("detail", ""))
         if m:
-            by_kernel[f"{m.group(1)}_{m.group(2)}"] += secs
+            by_kernel[f"{m.group(2)}_{m.group(1)}"] += secs
     print(f"\nLLVM passes, seconds summed over functions (loop passes together: {loops:.1f})")
     for name, secs in by_pass.most_common(a.top):
         print(f"  {secs:8.1f}  {name}")
