@@ -124,18 +124,29 @@ type Kernel = unsafe fn(&Ctrl, &[PipeIn; N]) -> [u64; N];
 /// A group's images kernel: every bank image of sixteen pipe inputs of one kind, for one backend.
 type ImagesKernel = unsafe fn(&Ctrl, &[PipeIn; N], &mut Images);
 
-/// The images kernels of one backend, in the order of [`images_kernel`]'s indices:
-/// f32 (mixed precision included), f64, sm_1x, half, f32x2 and half2 (both lanes).
-macro_rules! images_kernels {
-    ($($k:ident)::+) => {
-        [
-            $($k)::+::<F32, false>,
-            $($k)::+::<F64, false>,
-            $($k)::+::<SM1X, false>,
-            $($k)::+::<HALF, false>,
-            $($k)::+::<F32, true>,
-            $($k)::+::<HALF, true>,
-        ]
+/// The kernels of one backend's module: the results kernels, in the order of
+/// [`Engine::results_of`]'s indices (f32, f64, sm_1x, half, half2's lane 1), and the images
+/// kernels, in the order of [`images_kernel`]'s indices (f32 with mixed precision, f64, sm_1x,
+/// half, f32x2 and half2 with both lanes).
+macro_rules! kernels {
+    ($backend:ident) => {
+        (
+            [
+                $backend::group::<F32>,
+                $backend::group::<F64>,
+                $backend::group::<SM1X>,
+                $backend::group::<HALF>,
+                $backend::group::<HALF_HI>,
+            ],
+            [
+                $backend::op_images::<F32, false>,
+                $backend::op_images::<F64, false>,
+                $backend::op_images::<SM1X, false>,
+                $backend::op_images::<HALF, false>,
+                $backend::op_images::<F32, true>,
+                $backend::op_images::<HALF, true>,
+            ],
+        )
     };
 }
 
@@ -147,7 +158,7 @@ pub struct Engine {
     /// The kernels for f32 (mixed precision and f32x2 halves included), f64, sm_1x, half and
     /// half2's lane 1.
     kernels: [Kernel; 5],
-    /// The images kernels (`images_kernels!`).
+    /// The images kernels (`kernels!`).
     images_kernels: [ImagesKernel; 6],
 }
 
@@ -166,37 +177,10 @@ impl Engine {
         );
         let (kernels, images_kernels): ([Kernel; 5], [ImagesKernel; 6]) = match backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => (
-                [
-                    avx512::group::<F32>,
-                    avx512::group::<F64>,
-                    avx512::group::<SM1X>,
-                    avx512::group::<HALF>,
-                    avx512::group::<HALF_HI>,
-                ],
-                images_kernels!(avx512::op_images),
-            ),
+            Backend::Avx512 => kernels!(avx512),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => (
-                [
-                    avx2::group::<F32>,
-                    avx2::group::<F64>,
-                    avx2::group::<SM1X>,
-                    avx2::group::<HALF>,
-                    avx2::group::<HALF_HI>,
-                ],
-                images_kernels!(avx2::op_images),
-            ),
-            _ => (
-                [
-                    portable::group::<F32>,
-                    portable::group::<F64>,
-                    portable::group::<SM1X>,
-                    portable::group::<HALF>,
-                    portable::group::<HALF_HI>,
-                ],
-                images_kernels!(portable::op_images),
-            ),
+            Backend::Avx2 => kernels!(avx2),
+            _ => kernels!(portable),
         };
         Some(Engine {
             backend,
@@ -279,7 +263,7 @@ impl Engine {
     }
 }
 
-/// The index of `ctrl`'s kernel in the images table (`images_kernels!`), or `None`
+/// The index of `ctrl`'s kernel in the images table (`kernels!`), or `None`
 /// where the word has no lane-parallel form.
 fn images_kernel(ctrl: &Ctrl) -> Option<usize> {
     if !supported(ctrl) {
