@@ -44,7 +44,7 @@ PARTS = [
     # The banks of each operation: the lane engine's groups (its images kernels, one per backend
     # and kind), the scalar stages for the rest.
     dict(key="banks", label="of it the banks", under="reference",
-         match=[r"^ptxfma_model::machine::batch::engine::op_images_",
+         match=[r"^ptxfma_model::machine::batch::engine::(avx512|avx2|portable)::op_images",
                 r"^ptxfma_model::machine::pipeline::OpBanks::load$"]),
     # Packing them into the frames (and the frames of the ticked cycles).
     dict(key="frames", label="of it the frames", under="reference",
