@@ -151,9 +151,11 @@ TEST_FEATURES := --features ptxfma-cosim/fault-sticky,ptxfma-cosim/alt-design \
   --features ptxfma-cosim/rtl-coverage,ptxfma-cosim/random-init
 
 # In the release profile: the build scripts and proc macros clippy compiles (and the co-simulator's
-# build script runs) are then the ones cargo-test-variants uses, compiled once.
+# build script runs) are then the ones cargo-test-variants uses, compiled once. One pass, with
+# the test features: they only add RTL variants to what the build script makes (the Rust
+# source has no code that only the default features compile), so a second pass without them
+# would read the same code again.
 clippy:
-	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 
 # The pipe, the pipe with each injected fault, the co-simulator's wrapper (rtl/sim/), and the
@@ -558,18 +560,20 @@ py-test: py-env
 
 # The cocotb example against the RTL (must pass, and say how many results it checked) and
 # against the RTL built with +define+FAULT_STICKY_RZ (must fail with mismatches). Simulator
-# builds and results.xml go under $(PY_BUILD)/cocotb.
+# builds and results.xml go under $(PY_BUILD)/cocotb. The models' C++ at -O0 and on every core
+# (the runs are short; the example's -O2 on one core took 46 s a build, this 24 s), in
+# simulator builds of their own: py-bench times the example's -O2 build.
 COCOTB_MAKE = PATH=$(PY_VENV)/bin:$$PATH PTXFMA_COUNT=$(COCOTB_COUNT) PTXFMA_SEED=$(COCOTB_SEED) \
-  $(MAKE) --no-print-directory -C examples/cocotb
+  $(MAKE) -j$(shell nproc) --no-print-directory -C examples/cocotb CXX_OPT=-O0
 cocotb-test: py-env
 	@set -o pipefail; out=$(abspath $(PY_BUILD))/cocotb; mkdir -p $$out; \
 	echo "== cocotb: ptxfma_top against the ptxfma scoreboard"; \
-	$(COCOTB_MAKE) SIM_BUILD=$$out/sim_build COCOTB_RESULTS_FILE=$$out/results.xml \
+	$(COCOTB_MAKE) SIM_BUILD=$$out/sim_build_test COCOTB_RESULTS_FILE=$$out/results.xml \
 	  2>&1 | tee $$out/clean.log | grep -E 'PTXFMA_COCOTB|MISMATCH|Error|error:' ; \
 	grep -q 'PTXFMA_COCOTB checked=$(COCOTB_COUNT) mismatches=0' $$out/clean.log || \
 	  { echo "error: the cocotb run on the RTL failed (log: $$out/clean.log)" >&2; exit 1; }; \
 	echo "== cocotb: the fault build (+define+FAULT_STICKY_RZ) must fail"; \
-	if $(COCOTB_MAKE) FAULT=1 SIM_BUILD=$$out/sim_build_fault \
+	if $(COCOTB_MAKE) FAULT=1 SIM_BUILD=$$out/sim_build_test_fault \
 	     COCOTB_RESULTS_FILE=$$out/results_fault.xml > $$out/fault.log 2>&1; then \
 	  echo "error: the cocotb run passed on the fault build (log: $$out/fault.log)" >&2; exit 1; fi; \
 	grep -E 'PTXFMA_COCOTB' $$out/fault.log; \
@@ -713,11 +717,11 @@ synth-test: $(PY_VENV)/.stamp
 	PYTHONDONTWRITEBYTECODE=1 SYNTH_YOSYS=$(YOSYS_WASM) SYNTH_DIR=$(abspath $(SYNTH_DIR))/check \
 	  $(PY) -m unittest -v synth/tests/test_synth.py
 
-# The netlist alone (no parts), rebuilt when the RTL or the flow changes; `make synth` writes
-# the same directory.
+# The netlist alone (flat.ys up to netlist.v: no parts, no delay-only mapping of the levels),
+# rebuilt when the RTL or the flow changes; `make synth` writes the same directory.
 $(SYNTH_DIR)/flat/netlist.v: $(RTL_SRCS) rtl/files.txt synth/flat.ys synth/synth.py synth/gls.toml \
   | $(PY_VENV)/.stamp
-	$(SYNTH_PY) synth --no-parts --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat
+	$(SYNTH_PY) synth --netlist-only --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat
 
 # Inside `make test`, the fma-cosim that cargo-test-variants built (see TARGET_DIR).
 GLS_COSIM = $(if $(TEST_BUILT),$(COSIM_BIN),$(COSIM))

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Synthesis of the pipe with Yosys (`make synth`, `make gls`, `make synth-test`).
 
-    synth.py synth --yosys Y --out DIR [--json FILE] [--no-parts]
+    synth.py synth --yosys Y --out DIR [--json FILE] [--no-parts | --netlist-only]
         synth/flat.ys (flattened generic-gate netlist: netlist.v, netlist.json, stat.json) and,
         unless --no-parts, synth/parts.ys (the same flow with the hierarchy kept, for the
         cells of each RTL module) into DIR; then the cells, flip-flops and the longest path
         into each stage register (gate and 2:1 mux levels, start, end and the named wires it
-        passes), printed as a table and written to FILE (JSON).
+        passes), printed as a table and written to FILE (JSON). --netlist-only (what `make gls`
+        needs) stops flat.ys after the netlist is written: the same netlist.v, without the
+        delay-only mapping of the levels (ABC's second run, about a third of the time) and
+        without the table.
     synth.py check --yosys Y --top TOP --log FILE (-F LIST | SOURCE...)
         the fast structural check of `make test`: read, proc, flatten, then `check -assert`
         (no combinational loop, no multiple driver, no undriven net in use) and no latch.
@@ -109,9 +112,20 @@ def read_json(path, what):
         raise Failure(f"{path}: not {what}: {e}")
 
 
-def expand(template, out, dest):
+# The line of synth/flat.ys where the netlist is complete and the levels' own mapping begins.
+LEVELS_MARK = "# The levels of each stage"
+
+
+def expand(template, out, dest, stop_at=None):
+    """synth/TEMPLATE with @OUT@ = out, written to dest; with stop_at, only the lines before
+    the one that starts with it (which must be there)."""
     with open(os.path.join(ROOT, "synth", template), encoding="utf-8") as f:
         text = f.read()
+    if stop_at is not None:
+        cut = text.find("\n" + stop_at)
+        if cut < 0:
+            raise Failure(f"synth/{template}: no line starting with {stop_at!r}")
+        text = text[:cut + 1]
     with open(dest, "w", encoding="utf-8") as f:
         f.write(text.replace("@OUT@", out))
 
@@ -357,6 +371,23 @@ def parts(stat, path):
 # Commands
 
 
+def replace_dir(partial, out):
+    """The earlier output stays whole until the new one is in place."""
+    old = f"{out}.old{os.getpid()}"
+    if os.path.isdir(out):
+        os.replace(out, old)
+    os.replace(partial, out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def netlist_cells(path):
+    """(cells, flip-flops) of the top in Yosys `stat -json` output."""
+    top = stat_module(read_json(path, "Yosys stat -json output"), TOP, path).get("\\" + TOP)
+    if not top:
+        raise Failure(f"{path}: no module {TOP}")
+    return top["num_cells"], ff_count(top["num_cells_by_type"])
+
+
 def cmd_synth(a):
     out = check_out_dir(a.out)
     partial = f"{out}.partial{os.getpid()}"
@@ -366,10 +397,17 @@ def cmd_synth(a):
         t0 = time.monotonic()
         # The netlist's manifest for `fma-cosim dut build`, beside it.
         shutil.copy(os.path.join(ROOT, "synth", "gls.toml"), os.path.join(partial, "gls.toml"))
-        expand("flat.ys", partial, os.path.join(partial, "flat.ys"))
+        expand("flat.ys", partial, os.path.join(partial, "flat.ys"),
+               LEVELS_MARK if a.netlist_only else None)
         log = run_yosys(a.yosys, os.path.join(partial, "flat.ys"),
                         os.path.join(partial, "yosys-flat.log"), "synth/flat.ys")
         t_flat = time.monotonic() - t0
+        if a.netlist_only:
+            cells = netlist_cells(os.path.join(partial, "stat.json"))
+            replace_dir(partial, out)
+            print(f"{TOP}: {cells[0]:,} cells, {cells[1]:,} flip-flops; check -assert and no "
+                  f"latch: passed ({t_flat:.0f} s)\nnetlist: {out}/netlist.v")
+            return 0
         stat = read_json(os.path.join(partial, "stat.json"), "Yosys stat -json output")
         top = stat_module(stat, TOP, "stat.json").get("\\" + TOP)
         if not top:
@@ -426,12 +464,7 @@ def cmd_synth(a):
                               sorted(by_part.items(), key=lambda kv: -kv[1][1])],
             }
             report["seconds"]["parts"] = round(time.monotonic() - t1, 1)
-        # The earlier output stays whole until the new one is in place.
-        old = f"{out}.old{os.getpid()}"
-        if os.path.isdir(out):
-            os.replace(out, old)
-        os.replace(partial, out)
-        shutil.rmtree(old, ignore_errors=True)
+        replace_dir(partial, out)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
@@ -532,6 +565,7 @@ def main(argv=None):
     s.add_argument("--out", required=True)
     s.add_argument("--json")
     s.add_argument("--no-parts", action="store_true")
+    s.add_argument("--netlist-only", action="store_true")
     c = sub.add_parser("check")
     c.add_argument("--yosys", required=True)
     c.add_argument("--top", required=True)
