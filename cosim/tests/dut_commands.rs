@@ -2,7 +2,7 @@
 //! `replay` lines reproduce a ports divergence in one step, and `bench` draws only the forms the
 //! manifest declares.
 
-mod common;
+use crate::common;
 
 use common::cosim;
 use common::outside::{one_line_error, Outside, FORMS};

@@ -5,7 +5,7 @@
 //! NaN results the convention accepted; declared `nan = "ptx"` exactly those results diverge
 //! (docs/semantics.md S2); with a planted numeric fault it fails on numbers, convention or not.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

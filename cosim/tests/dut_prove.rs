@@ -9,7 +9,7 @@
 //! - The independent half FMA (`tests/dut/exact_half/`) runs out of a short time limit and says
 //!   so plainly (its full proof is measured in docs/formal.md).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

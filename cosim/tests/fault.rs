@@ -3,9 +3,9 @@
 //! report must name the stage and the sticky field, and the waveform must mark the cycle.
 //!
 //! Needs the `fault-sticky` feature (`cargo test -p ptxfma-cosim --features fault-sticky
-//! --test fault`; `make test` runs it).
+//! --test cosim fault::`; `make test` runs it).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! The co-simulation machinery, checked with the RTL as its own reference (so these tests hold
 //! for any RTL, stub or real) and with a reference that differs on purpose.
 
-mod common;
+use crate::common;
 
 use common::{cosim, num, run_in, scratch, Flip, Vcd};
 use ptxfma_cosim::engine::frame::Bank;

@@ -3,7 +3,7 @@
 //! their ports (killed, or judged equivalent in the team's own file), and the seeded draw of
 //! mutation sites, which keeps the sites it drew when others are added.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! standard error full; a file size limit (`ulimit -f`); two outputs on one file; the
 //! temporaries of a run killed outright; `merge` of shards that are not one run's.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@
 //! Needs the `alt-design` feature (`cargo test -p ptxfma-cosim --features alt-design --test
 //! ports`; `make test` runs it).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -7,7 +7,7 @@
 //! the reset) must pass with zero initial values, as it would without this test, and diverge
 //! with random ones.
 
-mod common;
+use crate::common;
 
 use common::{cosim, scratch};
 

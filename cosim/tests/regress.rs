@@ -2,7 +2,7 @@
 //! The injected fault (`fault_sticky_rz`) gives divergences to find, so this needs the
 //! `fault-sticky` feature (`make test` runs it).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

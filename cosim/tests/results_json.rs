@@ -6,7 +6,7 @@
 //!
 //! Needs the `alt-design` and `fault-sticky` features (`make test` runs it).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! run measured (cosim/README.md), so a lost coverage build, an empty merge or a stimulus that
 //! stops reaching parts of the RTL fails here.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! External vectors through the RTL: `fma-cosim run --vectors`, checked both against the model
 //! (lockstep) and against the file's expected results.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
