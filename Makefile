@@ -56,7 +56,7 @@ MODEL_BENCH_OPS ?= 1000000
 BENCH_ARGS ?=
 
 # The sources in compile order, as rtl/files.txt (and rtl/sim/, rtl/alt/) states it once for
-# this Makefile and cosim/build.rs: one file a line, `#` comments.
+# this Makefile and cosim/engine/build.rs: one file a line, `#` comments.
 rtl_files = $(addprefix $(1)/,$(shell sed -e 's/\#.*//' $(1)/files.txt))
 RTL_SRCS := $(call rtl_files,rtl)
 SIM_SRCS := $(call rtl_files,rtl/sim)
@@ -840,7 +840,7 @@ formal-test: formal-tools
 	$(FORMAL_RUN) --fast --results $(FORMAL_BUILD)/formal-test.json
 
 # `fma-cosim dut prove` (docs/formal.md): a team's half-precision FMA against the kit's RTL.
-# Its solver tests (cosim/tests/dut_prove.rs, `#[ignore]`d in a plain cargo test) need the
+# Its solver tests (cosim/cli/tests/dut_prove.rs, `#[ignore]`d in a plain cargo test) need the
 # formal tools on PATH and take a few minutes: a planted fault found and replayed, a copy of the
 # kit proved, the independent half FMA out of a short limit.
 .PHONY: prove-dut-test

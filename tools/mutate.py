@@ -11,7 +11,7 @@ elsewhere leaves a site's draw alone: `draw`) (operator swaps, inverted conditio
 +-1, the same on package names such as `[VmOpW-1]` or `(MCandW - VmOpW)`, swapped operands and
 lanes, enum constants) is written into one copy of rtl/, each mutant
 behind its own `ifdef MUT_<k>, so that one build holds them all as RTL variants
-(PTXFMA_RTL_DIR, PTXFMA_RTL_VARIANTS, a private PTXFMA_RTL_CACHE_DIR; cosim/build.rs). A mutant
+(PTXFMA_RTL_DIR, PTXFMA_RTL_VARIANTS, a private PTXFMA_RTL_CACHE_DIR; cosim/engine/build.rs). A mutant
 that Verilator rejects is "stillborn", not killed. The models are built a few variants at a time
 (`cargo check`, which runs the build script) so that the build's parallel compiles fit in
 memory, then one `cargo build --release` links them all. Each mutant then runs the default
@@ -100,6 +100,10 @@ OPERATORS = [
     ("[base +: w] base +1", r"(?<=\[)([^\[\]:]+?) \+: ", lambda m: f"{m.group(1)} + 1 +: "),
 ]
 
+
+# The co-simulator's crates, from the engine (its build script Verilates the RTL) to the command.
+COSIM_CRATES = ("ptxfma-cosim-engine", "ptxfma-cosim-checks", "ptxfma-cosim-outputs",
+                "ptxfma-cosim-dut", "ptxfma-cosim")
 
 def code_lines(text):
     """(index, line) of the lines that are logic: inside the module body, not comments, not
@@ -498,8 +502,10 @@ def main():
     env = dict(os.environ, PTXFMA_RTL_DIR=str(rtl), PTXFMA_RTL_CACHE_DIR=str(work / "cache"))
     cargo = ["cargo"]
     if a.cosim_opt_level is not None:
-        # A profile of its own for the crate: the build of `make cosim` is left as it is.
-        cargo += ["--config", f"profile.release.package.ptxfma-cosim.opt-level={a.cosim_opt_level}"]
+        # A profile of its own for the co-simulator's crates (the engine, which holds the
+        # mutated RTL, and those above it): the build of `make cosim` is left as it is.
+        for crate in COSIM_CRATES:
+            cargo += ["--config", f"profile.release.package.{crate}.opt-level={a.cosim_opt_level}"]
     if dut:
         # The co-simulator as it is; each mutant is a design of its own, built when it runs.
         env = dict(os.environ)
@@ -508,7 +514,7 @@ def main():
         part = viable[i:i + a.batch]
         env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in part)
         print(f"building mutants {part[0]}..{part[-1]}", flush=True)
-        subprocess.run(cargo + ["check", "-q", "-p", "ptxfma-cosim"], env=env, cwd=root,
+        subprocess.run(cargo + ["check", "-q", "-p", "ptxfma-cosim-engine"], env=env, cwd=root,
                        check=True)
     if not (dut and a.cosim):
         env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in viable)

@@ -8,7 +8,7 @@
 // order. Special results (S1) take over at the end.
 //
 // Fault injection for the ports-only co-simulation test: with FAULT_ALT_STICKY_RP defined,
-// .rp ignores the sticky bits below the round bit (cosim/tests/ports.rs).
+// .rp ignores the sticky bits below the round bit (cosim/cli/tests/ports.rs).
 
 module ptxfma_alt_round #(
   parameter int unsigned W = 560

@@ -9,7 +9,7 @@
 // edge) instead of on every eval() call, which it does for logic fed by top-level inputs. An
 // operation presented while the clock is low is in s1 after the next rising edge, as with
 // ptxfma_top, provided the clock was high before it fell: the driver must hold the clock high
-// while it releases reset (cosim/csrc/sim.cpp).
+// while it releases reset (cosim/engine/csrc/sim.cpp).
 
 module ptxfma_sim_top import ptxfma_pkg::*; (
   input  logic             clk_i,

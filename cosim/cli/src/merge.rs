@@ -1,0 +1,88 @@
+//! `fma-cosim merge`: the shards of one run, read and written as one result.
+
+use std::path::PathBuf;
+
+use ptxfma_cli_common::outln;
+
+use crate::out_paths::{check_out_file, distinct_outputs};
+use ptxfma_cosim_engine::Error;
+use ptxfma_cosim_outputs::results::{self, RunResult};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct MergeArgs {
+    /// Results files (`run --json`) of the shards of one run.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Write the merged result here.
+    #[arg(long, value_name = "OUT")]
+    json: Option<PathBuf>,
+    /// Write JUnit XML here (a testsuite per family, a testcase per chunk).
+    #[arg(long, value_name = "OUT")]
+    junit: Option<PathBuf>,
+    /// Write the merged run as one HTML page (as `run --html`; the closure curve needs the
+    /// shards' coverage, `run --coverage` or `--html`).
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+}
+
+pub(crate) fn merge(a: MergeArgs) -> Result<u8, Error> {
+    distinct_outputs(&[
+        ("--json", a.json.as_deref()),
+        ("--junit", a.junit.as_deref()),
+        ("--html", a.html.as_deref()),
+    ])?;
+    for p in [&a.json, &a.junit, &a.html].into_iter().flatten() {
+        check_out_file(p, "output file")?;
+    }
+    let mut inputs = Vec::new();
+    for f in &a.files {
+        inputs.push((f.display().to_string(), RunResult::read_json(f)?));
+    }
+    let merged = results::merge::merge(&inputs)?;
+    let shards = inputs[0].1.shard.map_or(1, |s| s.count);
+    outln!(
+        "fma-cosim merge: {} file(s), {shards} shard(s) of a run with seed {}, {} operations \
+         over {} families, RTL `{}` vs {} ({})",
+        inputs.len(),
+        merged.params.seed,
+        merged.params.count,
+        merged.params.filter.len(),
+        merged.params.rtl,
+        merged.params.golden,
+        merged.verilator
+    )?;
+    for d in &merged.divergences {
+        outln!(
+            "  divergence: chunk {} cycle {}: {}{}",
+            d.chunk,
+            d.cycle,
+            d.signature,
+            d.waveform
+                .as_deref()
+                .map_or(String::new(), |w| format!("  (waveform {w})"))
+        )?;
+    }
+    outln!("\n{}", merged.table())?;
+    if let Some(line) = merged.stopped_line() {
+        outln!("{line}")?;
+    }
+    outln!("{}", merged.verdict())?;
+    if let Some(p) = &a.json {
+        merged.write_json(p)?;
+    }
+    if let Some(p) = &a.junit {
+        merged.write_junit(p)?;
+    }
+    if let Some(p) = &a.html {
+        // The merged results carry the shards' coverage.
+        let coverage = a.json.as_deref().filter(|_| merged.coverage.is_some());
+        ptxfma_cosim_outputs::html::run::write(&merged, p, coverage)?;
+    }
+    if !merged.problems.is_empty() {
+        return Err(Error::new(format!(
+            "incomplete: {} (the merge of what is there was written)",
+            merged.problems.join("; ")
+        )));
+    }
+    Ok(if merged.passed { 0 } else { 1 })
+}

@@ -1,0 +1,110 @@
+// Copyright ptxfma contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// One half-precision fused multiply-add to nearest even, written for the tests independently
+// of the kit's RTL (cosim/cli/tests/dut_prove.rs): the exact value of a*b + c as a sign and an
+// integer magnitude in units of the square of the format's smallest subnormal (every product
+// and addend is a whole number of those), then one rounding. EW/MW: exponent and fraction bits
+// (binary16 5/10, bfloat16 8/7). Its NaN is the format's default quiet NaN.
+
+module exact_half_lane #(
+  parameter int EW = 5,
+  parameter int MW = 10
+) (
+  input  logic [15:0] a_i,
+  input  logic [15:0] b_i,
+  input  logic [15:0] c_i,
+  output logic [15:0] d_o
+);
+  localparam int Bias = (1 << (EW - 1)) - 1;
+  localparam int EMax = (1 << EW) - 1;
+  // Units of 2^(2 * Emin), Emin = 1 - Bias - MW: the largest product is below
+  // 2^(2 * (MW + 1) + 2 * (EMax - 2)), the largest addend below 2^(MW + 1 + EMax - 1 + Bias + MW - 2).
+  localparam int PW = 2 * (MW + 1) + 2 * (EMax - 2);
+  localparam int CW = (MW + 1) + (EMax - 1) + Bias + MW - 2;
+  localparam int W = (PW > CW ? PW : CW) + 2;
+  // The exponent below which results are subnormal, in the magnitude's bit positions.
+  localparam int NormLead = 1 - Bias + 2 * (Bias + MW - 1);
+  localparam logic [15:0] QNaN = 16'((EMax << MW) | (1 << (MW - 1)));
+  localparam logic [15:0] Inf = 16'(EMax << MW);
+  if (W > 1024) begin : g_too_wide
+    $error("the leading-one search covers 1024 bits");
+  end
+
+  logic sa, sb, sc;
+  logic [EW-1:0] ea, eb, ec;
+  logic [MW-1:0] fa, fb, fc;
+  assign {sa, ea, fa} = a_i[EW+MW:0];
+  assign {sb, eb, fb} = b_i[EW+MW:0];
+  assign {sc, ec, fc} = c_i[EW+MW:0];
+
+  function automatic logic is_nan(logic [EW-1:0] e, logic [MW-1:0] f);
+    return (e == '1) && (f != '0);
+  endfunction
+  function automatic logic is_inf(logic [EW-1:0] e, logic [MW-1:0] f);
+    return (e == '1) && (f == '0);
+  endfunction
+  function automatic logic is_zero(logic [EW-1:0] e, logic [MW-1:0] f);
+    return (e == '0) && (f == '0);
+  endfunction
+
+  logic [W-1:0] prod, addend, mag, top;
+  logic         sp, sum_sign;
+  int           lead, q;
+  logic [W-1:0] kept;
+  logic         rb, st;
+  logic [W-1:0] enc;
+
+  always_comb begin
+    // Exact product and addend in units of 2^(2 * Emin).
+    prod   = W'({(ea != '0), fa}) * W'({(eb != '0), fb});
+    prod   = prod << ((ea == '0 ? 1 : int'(ea)) + (eb == '0 ? 1 : int'(eb)) - 2);
+    addend = W'({(ec != '0), fc}) << ((ec == '0 ? 1 : int'(ec)) + Bias + MW - 2);
+    sp     = sa ^ sb;
+    if (sp == sc) begin
+      mag      = prod + addend;
+      sum_sign = sp;
+    end else if (prod >= addend) begin
+      mag      = prod - addend;
+      sum_sign = sp;
+    end else begin
+      mag      = addend - prod;
+      sum_sign = sc;
+    end
+    // An exact zero: like signs keep theirs, unlike give +0 (to nearest).
+    if (mag == '0) sum_sign = (sp == sc) ? sp : 1'b0;
+
+    // The leading one by halving (a chain of W priority muxes is too deep for the tools).
+    lead = 0;
+    top  = mag;
+    for (int s = 512; s >= 1; s = s / 2) begin
+      if ((top >> s) != '0) begin
+        lead = lead + s;
+        top  = top >> s;
+      end
+    end
+    // The quantum: MW bits below the lead, never below the smallest subnormal.
+    q    = (lead > NormLead ? lead : NormLead) - MW;
+    kept = mag >> q;
+    rb   = mag[q-1];
+    st   = (mag & ((W'(1) << (q - 1)) - 1)) != '0;
+    kept = kept + W'(rb && (st || kept[0]));
+    // Biased exponent field less one, plus the kept bits with their leading one: a subnormal
+    // has exponent field 0, a carry out of the fraction steps the exponent.
+    enc  = (W'(q - (NormLead - MW)) << MW) + kept;
+
+    if (is_nan(ea, fa) || is_nan(eb, fb) || is_nan(ec, fc)
+        || ((is_inf(ea, fa) || is_inf(eb, fb)) && (is_zero(ea, fa) || is_zero(eb, fb)))
+        || ((is_inf(ea, fa) || is_inf(eb, fb)) && is_inf(ec, fc) && (sp != sc))) begin
+      d_o = QNaN;
+    end else if (is_inf(ea, fa) || is_inf(eb, fb)) begin
+      d_o = {sp, Inf[14:0]};
+    end else if (is_inf(ec, fc)) begin
+      d_o = {sc, Inf[14:0]};
+    end else if (enc >= W'(Inf)) begin
+      d_o = {sum_sign, Inf[14:0]};
+    end else begin
+      d_o = {sum_sign, enc[14:0]};
+    end
+  end
+endmodule

@@ -1,0 +1,370 @@
+//! The manifest of a team's design (`fma-cosim dut build`): a small TOML file naming the
+//! sources, the top and how to Verilate them, and what of the contract the design implements.
+//!
+//! ```toml
+//! [design]
+//! top = "my_fma_top"
+//! sources = ["rtl/my_fma.sv", "rtl/my_fma_top.sv"]   # relative to this file
+//! file_list = "rtl/files.f"        # or / and: one source a line, +incdir+DIR, +define+X=Y
+//! include_dirs = ["rtl/include"]
+//! defines = ["MY_OPTION=1"]
+//! verilator_flags = ["-Wno-WIDTH"]
+//!
+//! [design.parameters]              # the top's parameters, passed as -GNAME=VALUE
+//! Stages = 3
+//! Mode = "fast"
+//!
+//! [contract]
+//! latency_bound = 64               # cycles from issue to retirement (as --latency-bound)
+//! latency = 5                      # a fixed latency, counted the same way (`dut prove` needs it)
+//! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16; 0: no tags)
+//! handshake = true                 # in_ready_o / out_ready_i (default false)
+//! nan = "canonical"                # NaN results: ptx (default), canonical, any
+//!
+//! [contract.canonical_nan]         # with canonical: a format's NaN where not the default
+//! f32 = "0xffc00000"
+//!
+//! [forms]
+//! families = ["f32"]               # the stimulus draws only these (left out: all; not empty)
+//! rounding = ["rn", "rz"]          # and of their float words only these modes (default all)
+//! ftz = false                      # no .ftz words (default true)
+//! sat = false                      # no .sat words (default true)
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use ptxfma_cosim_engine::dut::Parameter;
+use ptxfma_cosim_engine::stim::Family;
+use ptxfma_cosim_engine::Error;
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub design: Design,
+    #[serde(default)]
+    pub contract: Contract,
+    #[serde(default)]
+    pub forms: Forms,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Design {
+    pub top: String,
+    #[serde(default)]
+    pub sources: Vec<PathBuf>,
+    pub file_list: Option<PathBuf>,
+    #[serde(default)]
+    pub include_dirs: Vec<PathBuf>,
+    #[serde(default)]
+    pub defines: Vec<String>,
+    #[serde(default)]
+    pub verilator_flags: Vec<String>,
+    /// The top's parameters (`[design.parameters]`, name = integer or string), read as TOML
+    /// values so that another type is refused by name.
+    #[serde(default)]
+    pub parameters: BTreeMap<String, toml::Value>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contract {
+    /// Default: [`ptxfma_cosim_engine::ports::DEFAULT_BOUND`].
+    pub latency_bound: Option<u64>,
+    /// The design's fixed latency, counted as `latency_bound` is (`ptxfma_top` 3, `rtl/alt/`
+    /// 5): every result retires exactly this many cycles after its issue cycle. Only `dut
+    /// prove` reads it, to line the design's results up with the kit's in its miter.
+    pub latency: Option<u64>,
+    /// Width of `in_tag_i` and `out_tag_o`, 0 to 16 (default 16). A narrower tag is the
+    /// stream's tag modulo 2^width; results are matched to the oldest operation in flight
+    /// under it, so a design may have at most 2^width operations in flight. 0: the design has
+    /// neither port and retires in issue order.
+    pub tag_width: Option<u32>,
+    /// The design has a ready/valid handshake: `in_ready_o` (an operation is taken at a
+    /// rising edge only while it is high; the co-simulator holds it until then) and
+    /// `out_ready_i` (a result is taken only while it is high; the design holds it until then).
+    #[serde(default)]
+    pub handshake: bool,
+    /// How its NaN results are judged: `ptx` (default: PTX's rule, docs/semantics.md S1, S2,
+    /// S10), `canonical` (the format's default quiet NaN, lane by lane) or `any` (any NaN).
+    pub nan: Option<String>,
+    /// With `nan = "canonical"`: the design's NaN of a format where it is not the format's
+    /// default quiet NaN (`f32`, `f64`, `f16`, `bf16` = a hex string or an integer).
+    pub canonical_nan: Option<BTreeMap<String, toml::Value>>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Forms {
+    /// Family names (`fma-cosim run --filter`); left out: every family (an empty list is
+    /// refused: it would check nothing, or everything, by accident).
+    pub families: Option<Vec<String>>,
+    /// Rounding modes of the float words (`rn`, `rz`, `rm`, `rp`); left out: all four.
+    pub rounding: Option<Vec<String>>,
+    /// Whether the design implements `.ftz` (default true).
+    pub ftz: Option<bool>,
+    /// Whether the design implements `.sat` (default true).
+    pub sat: Option<bool>,
+}
+
+/// A manifest with every path made absolute and checked, the file list read.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub manifest: Manifest,
+    pub sources: Vec<PathBuf>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub parameters: BTreeMap<String, Parameter>,
+    pub families: Vec<Family>,
+    /// None: every form of the families.
+    pub forms: Option<ptxfma_cosim_engine::stim::Forms>,
+    /// `contract.canonical_nan`: format name -> the design's NaN of it.
+    pub canonical_nan: BTreeMap<String, u64>,
+}
+
+impl Manifest {
+    /// Reads and checks `path`: one-line errors naming the manifest and what is wrong.
+    pub fn load(path: &Path) -> Result<Resolved, Error> {
+        let at = |m: String| Error::new(format!("{}: {m}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+        let manifest: Manifest =
+            toml::from_str(&text).map_err(|e| at(e.message().replace('\n', " ")))?;
+        let dir = path
+            .parent()
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })
+            .unwrap_or(Path::new("."));
+        let dir = dir.canonicalize().map_err(|e| at(e.to_string()))?;
+        let d = &manifest.design;
+        if d.top.is_empty() || !d.top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(at(format!("design.top `{}` is not a module name", d.top)));
+        }
+        let file = |p: &Path, what: &str| -> Result<PathBuf, Error> {
+            let full = dir.join(p);
+            if full.is_file() {
+                Ok(full)
+            } else {
+                Err(at(format!("{what} {} does not exist", full.display())))
+            }
+        };
+        let mut sources = Vec::new();
+        for s in &d.sources {
+            sources.push(file(s, "source")?);
+        }
+        let mut include_dirs: Vec<PathBuf> = Vec::new();
+        for i in &d.include_dirs {
+            let full = dir.join(i);
+            if !full.is_dir() {
+                return Err(at(format!("include dir {} does not exist", full.display())));
+            }
+            include_dirs.push(full);
+        }
+        let mut defines = d.defines.clone();
+        if let Some(fl) = &d.file_list {
+            let fl = file(fl, "file list")?;
+            let base = fl.parent().unwrap_or(&dir).to_path_buf();
+            let text = std::fs::read_to_string(&fl).map_err(|e| at(e.to_string()))?;
+            for (n, line) in text.lines().enumerate() {
+                let line = line.split("//").next().unwrap_or("").trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                if let Some(inc) = line.strip_prefix("+incdir+") {
+                    include_dirs.extend(
+                        inc.split('+')
+                            .filter(|s| !s.is_empty())
+                            .map(|s| base.join(s)),
+                    );
+                } else if let Some(def) = line.strip_prefix("+define+") {
+                    defines.extend(def.split('+').filter(|s| !s.is_empty()).map(String::from));
+                } else if line.starts_with('-') || line.starts_with('+') {
+                    return Err(at(format!(
+                        "{}:{}: `{line}`: only sources, +incdir+ and +define+ are understood",
+                        fl.display(),
+                        n + 1
+                    )));
+                } else {
+                    let src = base.join(line);
+                    if !src.is_file() {
+                        return Err(at(format!(
+                            "{}:{}: source {} does not exist",
+                            fl.display(),
+                            n + 1,
+                            src.display()
+                        )));
+                    }
+                    sources.push(src);
+                }
+            }
+        }
+        if sources.is_empty() {
+            return Err(at(
+                "no sources: give design.sources or design.file_list".into()
+            ));
+        }
+        for (key, list) in [
+            ("families", &manifest.forms.families),
+            ("rounding", &manifest.forms.rounding),
+        ] {
+            if list.as_ref().is_some_and(Vec::is_empty) {
+                return Err(at(format!(
+                    "forms.{key} is empty: name at least one, or leave the key out for all"
+                )));
+            }
+        }
+        let mut families = Vec::new();
+        for f in manifest.forms.families.iter().flatten() {
+            families.push(Family::parse(f).ok_or_else(|| {
+                at(format!(
+                    "forms.families: no family `{f}` (families: {})",
+                    Family::ALL
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?);
+        }
+        if families.is_empty() {
+            families = Family::ALL.to_vec();
+        }
+        if let Some(w) = manifest.contract.tag_width {
+            if w > 16 {
+                return Err(at(format!(
+                    "contract.tag_width {w} is not in 0..=16 (0: no tag ports)"
+                )));
+            }
+        }
+        let mut parameters = BTreeMap::new();
+        for (name, value) in &d.parameters {
+            if let Some(why) = Parameter::name_problem(name) {
+                return Err(at(format!("design.parameters: {why}")));
+            }
+            let p = match value {
+                toml::Value::Integer(v) => Parameter::Integer(*v),
+                toml::Value::String(t) => Parameter::Text(t.clone()),
+                other => {
+                    return Err(at(format!(
+                        "design.parameters.{name} is a {}: give an integer or a string",
+                        other.type_str()
+                    )))
+                }
+            };
+            if let Some(why) = p.problem(name) {
+                return Err(at(format!("design.parameters: {why}")));
+            }
+            parameters.insert(name.clone(), p);
+        }
+        let f = &manifest.forms;
+        let forms = if f.rounding.is_none() && f.ftz.is_none() && f.sat.is_none() {
+            None
+        } else {
+            let mut rnds = [f.rounding.is_none(); 4];
+            for r in f.rounding.iter().flatten() {
+                let k = ["rn", "rz", "rm", "rp"]
+                    .iter()
+                    .position(|n| n == r)
+                    .ok_or_else(|| {
+                        at(format!(
+                            "forms.rounding: no mode `{r}` (modes: rn, rz, rm, rp)"
+                        ))
+                    })?;
+                rnds[k] = true;
+            }
+            Some(ptxfma_cosim_engine::stim::Forms {
+                rnds,
+                ftz: f.ftz.unwrap_or(true),
+                sat: f.sat.unwrap_or(true),
+            })
+        };
+        if let Some(fm) = forms {
+            for fam in &families {
+                if !fam.ctrls().iter().any(|c| fm.allows(c)) {
+                    return Err(at(format!(
+                        "forms leave family `{}` no instruction: drop it from forms.families",
+                        fam.name()
+                    )));
+                }
+            }
+        }
+        if let Some(n) = &manifest.contract.nan {
+            if ptxfma_ptx::NanConvention::parse(n).is_none() {
+                return Err(at(format!(
+                    "contract.nan `{n}`: one of ptx, canonical, any"
+                )));
+            }
+        }
+        let canonical_nan = canonical_nans(&manifest.contract).map_err(at)?;
+        let range = ptxfma_cosim_engine::ports::BOUND_RANGE;
+        if let Some(b) = manifest.contract.latency_bound {
+            if !range.contains(&b) {
+                return Err(at(format!(
+                    "contract.latency_bound {b} is not in {}..={} (as --latency-bound)",
+                    range.start(),
+                    range.end()
+                )));
+            }
+        }
+        if let Some(l) = manifest.contract.latency {
+            let bound = manifest
+                .contract
+                .latency_bound
+                .unwrap_or(ptxfma_cosim_engine::ports::DEFAULT_BOUND);
+            if l > bound {
+                return Err(at(format!(
+                    "contract.latency {l} is above the latency bound {bound}"
+                )));
+            }
+        }
+        Ok(Resolved {
+            manifest,
+            sources,
+            include_dirs,
+            defines,
+            parameters,
+            families,
+            forms,
+            canonical_nan,
+        })
+    }
+}
+
+/// The NaNs `contract.canonical_nan` names (only with `nan = "canonical"`), each a NaN of its
+/// format.
+fn canonical_nans(c: &Contract) -> Result<BTreeMap<String, u64>, String> {
+    let Some(table) = &c.canonical_nan else {
+        return Ok(BTreeMap::new());
+    };
+    if c.nan.as_deref() != Some("canonical") {
+        return Err("contract.canonical_nan applies only to nan = \"canonical\"".into());
+    }
+    let mut nans = ptxfma_ptx::CanonicalNans::default();
+    let mut out = BTreeMap::new();
+    for (name, v) in table {
+        let value = match v {
+            toml::Value::Integer(i) if *i >= 0 => Some(*i as u64),
+            toml::Value::String(s) => s
+                .strip_prefix("0x")
+                .and_then(|h| u64::from_str_radix(&h.replace('_', ""), 16).ok()),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            format!(
+                "contract.canonical_nan.{name}: a hex string such as \"0xffc00000\" or a \
+                 non-negative integer"
+            )
+        })?;
+        nans.set(name, value)
+            .map_err(|e| format!("contract.canonical_nan.{name}: {e}"))?;
+        out.insert(name.clone(), value);
+    }
+    Ok(out)
+}

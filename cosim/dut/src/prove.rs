@@ -1,0 +1,646 @@
+//! `fma-cosim dut prove`: a team's design proved equal to the kit's `ptxfma_top` on the
+//! half-precision words its manifest allows, by bounded model checking of a miter
+//! (`formal/miter_half.sv`, docs/formal.md): both designs share every input, any stream of
+//! operations with those words and any operands is issued from reset, and each result of the
+//! design, at its fixed latency (`contract.latency`), must be the kit's under the manifest's
+//! NaN convention.
+//!
+//! Yosys reads each design on its own (their module names may clash: a team's copy of the kit),
+//! flattens it and renames its top, then reads the miter over both and writes the model that
+//! yosys-smtbmc checks (with Boolector), prepared as SBY prepares one. The WebAssembly Yosys sees only its working directory, so everything it
+//! reads is copied into the run's directory first. The run is made in a directory beside
+//! `--out` and renamed into place, so an error or Ctrl-C leaves nothing half-written.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use ptxfma_cosim_engine::stim::Family;
+use ptxfma_cosim_engine::Error;
+use ptxfma_cosim_outputs::command::ShellCommand;
+
+use super::children;
+use super::half_words::{self, HalfWord};
+use super::manifest::{Manifest, Resolved};
+use super::trace::Trace;
+
+/// The miter, compiled into the binary so that `dut prove` runs outside the checkout.
+const MITER_SV: &str = include_str!("../../../formal/miter_half.sv");
+
+/// The kit's RTL: the checkout this binary was built from.
+const KIT_RTL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rtl");
+
+/// Rising edges from issue to the kit's result (`ptxfma_top`'s four register stages).
+pub const KIT_EDGES: u64 = 4;
+
+/// What `prove.json` in the output directory records, and the command prints.
+pub const RECORD: &str = "prove.json";
+
+/// The counterexample's waveform, in the output directory.
+pub const TRACE: &str = "trace.vcd";
+
+/// The arguments of `dut prove`.
+pub struct ProveArgs {
+    pub manifest: PathBuf,
+    /// Steps of the bounded check (default: the compare point plus two, see [`default_depth`]).
+    pub depth: Option<u64>,
+    pub timeout: Duration,
+    pub out: PathBuf,
+    /// The `dut build` directory the replay line names.
+    pub dut: Option<PathBuf>,
+    /// PTX spellings: prove only these of the manifest's words (a proof split by word).
+    pub words: Vec<String>,
+}
+
+/// How a proof ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// No divergence in `depth` steps.
+    Proved,
+    /// A divergence: the operation that retired wrong.
+    Counterexample(Divergence),
+    /// Out of time; `steps` is how many steps were checked in full.
+    OutOfTime { steps: u64 },
+}
+
+/// The operation whose result diverged, from the counterexample trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    /// Step of the trace the operation was issued in.
+    pub issue_step: u64,
+    pub ctrl: u32,
+    pub a: u64,
+    pub b: u64,
+    pub c: u64,
+    /// The design's result (None: it retired nothing) and the kit's.
+    pub design_d: Option<u64>,
+    pub kit_d: u64,
+    /// The design retired a result where no operation was issued.
+    pub spurious: bool,
+}
+
+/// What a run found, where it left its files, and the lines it printed.
+pub struct Proved {
+    pub verdict: Verdict,
+    pub dir: PathBuf,
+    pub depth: u64,
+    pub seconds: f64,
+    pub words: Vec<HalfWord>,
+    pub replay: Option<ShellCommand>,
+    pub trace: Option<PathBuf>,
+}
+
+/// Exit status of each verdict: 0 proved, 1 a counterexample, 3 out of time.
+pub fn exit_status(v: &Verdict) -> u8 {
+    match v {
+        Verdict::Proved => 0,
+        Verdict::Counterexample(_) => 1,
+        Verdict::OutOfTime { .. } => 3,
+    }
+}
+
+/// Edges from issue to the point where both results are compared.
+fn compare_edges(dut_edges: u64) -> u64 {
+    dut_edges.max(KIT_EDGES)
+}
+
+/// The default depth: reset in step 0, an operation issued in step s is compared in step
+/// s + edges; with 2 * edges + 1 steps the last one compared (issued in step edges) follows a
+/// full pipe of operations (for a design whose only state is its pipe, every stream).
+pub fn default_depth(dut_edges: u64) -> u64 {
+    2 * compare_edges(dut_edges) + 1
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::new(format!("{}: {e}", path.display()))
+}
+
+/// `name` on PATH.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The tools, by name on PATH: `yosys` (the WebAssembly build, with `read_slang`),
+/// `yosys-smtbmc` and the `boolector` it calls.
+fn tools() -> Result<(PathBuf, PathBuf), Error> {
+    let find = |t: &str| {
+        on_path(t).ok_or_else(|| {
+            Error::new(format!(
+                "dut prove: no `{t}` on PATH (`make formal-tools` writes it to target/formal/bin; \
+                 put that directory first on PATH)"
+            ))
+        })
+    };
+    let yosys = find("yosys")?;
+    let smtbmc = find("yosys-smtbmc")?;
+    find("boolector")?;
+    Ok((yosys, smtbmc))
+}
+
+/// The design's edges from issue to result, from its manifest, and the words to prove.
+fn check(m: &Resolved) -> Result<(u64, Vec<HalfWord>), Error> {
+    let at = |s: String| Error::new(format!("dut prove: {s}"));
+    let c = &m.manifest.contract;
+    if c.handshake {
+        return Err(at(
+            "contract.handshake: the miter issues an operation in any cycle and \
+             reads every result at a fixed latency; a design with a handshake is out of its \
+             reach"
+                .into(),
+        ));
+    }
+    let latency =
+        c.latency.ok_or_else(|| {
+            at("the manifest gives no contract.latency: the miter needs the design's fixed latency \
+            (counted as latency_bound is: ptxfma_top has 3)"
+            .into())
+        })?;
+    let halves: Vec<Family> = m
+        .families
+        .iter()
+        .copied()
+        .filter(|f| matches!(f, Family::Half | Family::Half2))
+        .collect();
+    let words = half_words::allowed(&halves, m.forms);
+    if words.is_empty() {
+        return Err(at(
+            "the manifest's forms allow no .f16, .f16x2, .bf16 or .bf16x2 word (families half, \
+             half2): nothing to prove"
+                .into(),
+        ));
+    }
+    Ok((latency + 1, words))
+}
+
+/// The words of `allowed` that `spellings` name, each decoded as the PTX decoder reads it.
+fn pick(allowed: &[HalfWord], spellings: &[String]) -> Result<Vec<HalfWord>, Error> {
+    let mut out: Vec<HalfWord> = Vec::new();
+    for s in spellings {
+        let ctrl = ptxfma_ptx::decode(s, ptxfma_ptx::Target::SM_100)
+            .map_err(|e| Error::new(format!("--words `{s}`: {}", e.message())))?;
+        let w = allowed
+            .iter()
+            .find(|w| w.word == ctrl.encode())
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "--words `{s}`: not a half-precision word the manifest's forms allow"
+                ))
+            })?;
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The NaN rule's defines for the miter.
+fn nan_defines(m: &Resolved) -> Vec<String> {
+    match m.manifest.contract.nan.as_deref() {
+        Some("canonical") => {
+            let mut nans = ptxfma_ptx::CanonicalNans::default();
+            for (name, v) in &m.canonical_nan {
+                let _ = nans.set(name, *v);
+            }
+            vec![
+                "NAN_CANONICAL".into(),
+                format!("CANON_F16=16'h{:04x}", nans.f16),
+                format!("CANON_BF16=16'h{:04x}", nans.bf16),
+            ]
+        }
+        // ptx and any: any NaN for a NaN (S10 leaves a half NaN's bits open).
+        _ => Vec::new(),
+    }
+}
+
+/// `path` below `root` by its absolute path, so that files keep their relative places.
+fn mirrored(root: &Path, path: &Path) -> PathBuf {
+    root.join(path.strip_prefix("/").unwrap_or(path))
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(to).map_err(io(to))?;
+    for e in std::fs::read_dir(from).map_err(io(from))? {
+        let e = e.map_err(io(from))?;
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()))?;
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).map_err(io(&p))?;
+        }
+    }
+    Ok(())
+}
+
+/// A word of a Yosys script: quoted where it holds a space or a quote.
+fn ys(word: &str) -> String {
+    if word
+        .chars()
+        .any(|c| c.is_whitespace() || c == '"' || c == ';')
+    {
+        format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        word.to_string()
+    }
+}
+
+/// Copies both designs into `work` and writes the Yosys script that reads them into the miter.
+fn stage(m: &Resolved, dut_edges: u64, words: &[HalfWord], work: &Path) -> Result<(), Error> {
+    let kit = Path::new(KIT_RTL);
+    let list = kit.join("files.txt");
+    let names = std::fs::read_to_string(&list).map_err(|e| {
+        Error::new(format!(
+            "dut prove: the kit's RTL list {}: {e} (fma-cosim reads the kit's RTL from the \
+             checkout it was built in)",
+            list.display()
+        ))
+    })?;
+    let kit_dir = work.join("kit");
+    std::fs::create_dir_all(&kit_dir).map_err(io(&kit_dir))?;
+    let mut kit_files = Vec::new();
+    for n in names.lines().map(str::trim).filter(|n| n.ends_with(".sv")) {
+        std::fs::copy(kit.join(n), kit_dir.join(n)).map_err(io(&kit.join(n)))?;
+        kit_files.push(format!("kit/{n}"));
+    }
+    let dut_root = work.join("dut");
+    let rel = |p: &Path| -> String { mirrored(Path::new("dut"), p).to_string_lossy().into_owned() };
+    let mut dut_args: Vec<String> = Vec::new();
+    for d in &m.defines {
+        dut_args.push("-D".into());
+        dut_args.push(ys(d));
+    }
+    for i in &m.include_dirs {
+        copy_tree(i, &mirrored(&dut_root, i))?;
+        dut_args.push("-I".into());
+        dut_args.push(ys(&rel(i)));
+    }
+    for (name, p) in &m.parameters {
+        let value = match p {
+            ptxfma_cosim_engine::dut::Parameter::Integer(v) => v.to_string(),
+            ptxfma_cosim_engine::dut::Parameter::Text(t) => format!("\"{t}\""),
+        };
+        dut_args.push("-G".into());
+        dut_args.push(ys(&format!("{name}={value}")));
+    }
+    for s in &m.sources {
+        let to = mirrored(&dut_root, s);
+        std::fs::create_dir_all(to.parent().unwrap_or(&dut_root)).map_err(io(&to))?;
+        std::fs::copy(s, &to).map_err(io(s))?;
+        dut_args.push(ys(&rel(s)));
+    }
+    let top = &m.manifest.design.top;
+    let mut miter_defines = vec![format!("DUT_EDGES={dut_edges}")];
+    if let Some(w) = m
+        .manifest
+        .contract
+        .tag_width
+        .or(Some(16))
+        .filter(|w| *w > 0)
+    {
+        miter_defines.push(format!("DUT_TAG_W={w}"));
+    }
+    miter_defines.extend(nan_defines(m));
+    let script = format!(
+        "read_slang -j 1 {kit} --top ptxfma_top\n\
+         hierarchy -top ptxfma_top\nproc\nflatten\n\
+         # The kit's own signals are left out of the trace (its VCD took 30 s to write).\n\
+         opt_clean -purge\nrename ptxfma_top miter_kit\nhierarchy -top miter_kit\n\
+         design -stash kit\n\
+         read_slang -j 1 {dut} --top {top}\n\
+         hierarchy -top {top}\nproc\nflatten\nopt_clean\nrename {top} miter_dut\n\
+         hierarchy -top miter_dut\ndesign -stash dut\n\
+         design -copy-from kit -as miter_kit miter_kit\n\
+         design -copy-from dut -as miter_dut miter_dut\n\
+         read_verilog -formal -sv {defs} miter_half.sv\n\
+         # prep merges the logic both designs share (opt_merge): a copy of the kit proves fast.\n\
+         prep -flatten -top miter\n\
+         # The model for yosys-smtbmc, as SBY prepares one (async2sync: the resets act at once).\n\
+         hierarchy -smtcheck\nrename -witness\nscc -select\nsimplemap\nselect -clear\n\
+         memory_nordff\nasync2sync\nchformal -assume -early\nopt_clean\n\
+         formalff -setundef -clk2ff -ff2anyinit -hierarchy\n\
+         chformal -live -fair -cover -remove\nopt_clean\ncheck\n\
+         setundef -undriven -anyseq\nopt -fast\nrename -witness\nopt_clean\n\
+         delete */t:$print\nformalff -assume\ndffunmap\nwrite_smt2 -wires miter.smt2\n",
+        kit = kit_files.join(" "),
+        dut = dut_args.join(" "),
+        defs = miter_defines
+            .iter()
+            .map(|d| format!("-D{d}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let write = |name: &str, text: &str| -> Result<(), Error> {
+        std::fs::write(work.join(name), text).map_err(io(&work.join(name)))
+    };
+    write("prep.ys", &script)?;
+    write("miter_half.sv", MITER_SV)?;
+    write("miter_forms.svh", &half_words::svh(words))
+}
+
+/// The line of `log` that says what went wrong: Yosys's `ERROR:`, else slang's first
+/// `error:`, else the last line.
+fn first_error(log: &Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines
+        .iter()
+        .find(|l| l.starts_with("ERROR:"))
+        .or_else(|| lines.iter().find(|l| l.contains("error:")))
+        .or(lines.last())
+        .map_or("no output".to_string(), |l| l.to_string())
+}
+
+/// The operation that diverged at step `fail` (the last yosys-smtbmc checked): it was issued
+/// the compare point's `edges` before.
+fn divergence(trace: &Trace, fail: usize, edges: u64) -> Result<Divergence, Error> {
+    if trace.len() <= fail {
+        return Err(Error::new(format!(
+            "dut prove: the counterexample trace has {} steps, not the {} of the failure",
+            trace.len(),
+            fail + 1
+        )));
+    }
+    let issue = fail.checked_sub(edges as usize).ok_or_else(|| {
+        Error::new(format!(
+            "dut prove: the counterexample fails at step {fail}, before any operation could \
+             retire"
+        ))
+    })?;
+    let issued = trace.at(fail, "cmp_issued") == 1;
+    let dut_valid = trace.at(fail, "cmp_dut_valid") == 1;
+    Ok(Divergence {
+        issue_step: issue as u64,
+        ctrl: trace.at(issue, "in_ctrl_i") as u32,
+        a: trace.at(issue, "in_a_i"),
+        b: trace.at(issue, "in_b_i"),
+        c: trace.at(issue, "in_c_i"),
+        design_d: dut_valid.then(|| trace.at(fail, "cmp_dut_d")),
+        kit_d: trace.at(fail, "cmp_kit_d"),
+        spurious: !issued,
+    })
+}
+
+/// The steps yosys-smtbmc started checking, from its log, in order.
+fn steps_started(log: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let s = l.split("Checking assertions in step ").nth(1)?;
+            s.trim_end_matches('.').trim().parse().ok()
+        })
+        .collect()
+}
+
+/// Runs the proof of `a.manifest` into `a.out`.
+pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
+    let t0 = Instant::now();
+    children::install()?;
+    let m = Manifest::load(&a.manifest)?;
+    let (dut_edges, mut words) = check(&m)?;
+    if !a.words.is_empty() {
+        words = pick(&words, &a.words)?;
+    }
+    let edges = compare_edges(dut_edges);
+    let depth = a.depth.unwrap_or_else(|| default_depth(dut_edges));
+    if depth < edges + 2 {
+        return Err(Error::new(format!(
+            "dut prove: --depth {depth} is below {}: no operation would retire in it (reset in \
+             step 0, a result compared {edges} edges after its issue)",
+            edges + 2
+        )));
+    }
+    let out = &a.out;
+    super::refuse_foreign_out(out, RECORD, "dut prove")?;
+    let (yosys, smtbmc) = tools()?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+    let parent = parent.canonicalize().map_err(io(&parent))?;
+    let name = out
+        .file_name()
+        .ok_or_else(|| Error::new(format!("--out {}: not a directory name", out.display())))?;
+    let final_dir = parent.join(name);
+    let tmp = ptxfma_cosim_engine::temporary::beside_name(&final_dir, "proving.tmp");
+    ptxfma_cosim_engine::temporary::sweep(&parent);
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+    let mut scratch = Scratch(Some(tmp.clone()));
+
+    stage(&m, dut_edges, &words, &tmp)?;
+    let left = |t0: Instant| a.timeout.saturating_sub(t0.elapsed());
+    let prep_log = tmp.join("prep.log");
+    let status = children::run_logged(
+        Command::new(&yosys)
+            .args(["-s", "prep.ys"])
+            .current_dir(&tmp),
+        &prep_log,
+        left(t0),
+    )?
+    .map_err(|e| Error::new(format!("dut prove: {}: {e}", yosys.display())))?;
+    let verdict = match status {
+        None => Verdict::OutOfTime { steps: 0 },
+        Some(s) if !s.success() || !tmp.join("miter.smt2").is_file() => {
+            return Err(Error::new(format!(
+                "dut prove: Yosys could not read the designs into the miter: {}",
+                first_error(&prep_log)
+            )));
+        }
+        Some(_) => {
+            let log = tmp.join("smtbmc.log");
+            let status = children::run_logged(
+                Command::new(&smtbmc)
+                    .args([
+                        "-s",
+                        "boolector",
+                        "--presat",
+                        "--unroll",
+                        "--noprogress",
+                        "-t",
+                    ])
+                    .arg(depth.to_string())
+                    .args(["--dump-vcd", TRACE, "miter.smt2"])
+                    .current_dir(&tmp),
+                &log,
+                left(t0),
+            )?
+            .map_err(|e| Error::new(format!("dut prove: {}: {e}", smtbmc.display())))?;
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            match status {
+                // The last step started may not have finished.
+                None => Verdict::OutOfTime {
+                    steps: steps_started(&log).len().saturating_sub(1) as u64,
+                },
+                Some(_) if text.contains("Status: PASSED") => Verdict::Proved,
+                Some(_) if text.contains("Status: FAILED") => {
+                    // The assertion fails in the last step checked.
+                    let fail = steps_started(&log).last().copied().unwrap_or(0) as usize;
+                    let trace = Trace::read(&tmp.join(TRACE))?;
+                    Verdict::Counterexample(divergence(&trace, fail, edges)?)
+                }
+                Some(_) => {
+                    return Err(Error::new(format!(
+                        "dut prove: yosys-smtbmc ended without a verdict: {}",
+                        first_error(&log)
+                    )))
+                }
+            }
+        }
+    };
+    let seconds = t0.elapsed().as_secs_f64();
+    let build = a.dut.clone().unwrap_or_else(|| final_dir.join("dut-build"));
+    let (replay, trace) = match &verdict {
+        Verdict::Counterexample(d) => (
+            Some(
+                ShellCommand::cosim()
+                    .arg("replay")
+                    .arg("--dut")
+                    .path(&build)
+                    .args(["--ctrl".to_string(), format!("{:#x}", d.ctrl)])
+                    .args(["--a".to_string(), format!("{:#x}", d.a)])
+                    .args(["--b".to_string(), format!("{:#x}", d.b)])
+                    .args(["--c".to_string(), format!("{:#x}", d.c)]),
+            ),
+            Some(final_dir.join(TRACE)),
+        ),
+        _ => (None, None),
+    };
+    let record = serde_json::json!({
+        "manifest": a.manifest.canonicalize().unwrap_or_else(|_| a.manifest.clone()),
+        "top": m.manifest.design.top,
+        "verdict": match &verdict {
+            Verdict::Proved => "proved",
+            Verdict::Counterexample(_) => "counterexample",
+            Verdict::OutOfTime { .. } => "out of time",
+        },
+        "depth": depth,
+        "steps_checked": match &verdict {
+            Verdict::OutOfTime { steps } => *steps,
+            _ => depth,
+        },
+        "design_edges": dut_edges,
+        "kit_edges": KIT_EDGES,
+        "nan": m.manifest.contract.nan.clone().unwrap_or_else(|| "ptx".into()),
+        "words": words.iter().map(|w| &w.spelling).collect::<Vec<_>>(),
+        "seconds": seconds,
+        "timeout_seconds": a.timeout.as_secs(),
+        "replay": replay.as_ref().map(|r| r.to_string()),
+        "trace": trace,
+    });
+    std::fs::write(
+        tmp.join(RECORD),
+        serde_json::to_string_pretty(&record).expect("a record serialises") + "\n",
+    )
+    .map_err(io(&tmp))?;
+    children::commit(|| {
+        if final_dir.exists() {
+            std::fs::remove_dir_all(&final_dir)?;
+        }
+        std::fs::rename(&tmp, &final_dir)
+    })?
+    .map_err(io(&final_dir))?;
+    scratch.0 = None;
+    Ok(Proved {
+        verdict,
+        dir: final_dir,
+        depth,
+        seconds,
+        words,
+        replay,
+        trace,
+    })
+}
+
+/// A directory removed on drop unless kept.
+struct Scratch(Option<PathBuf>);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(d) = self.0.take() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// `fma-cosim dut prove`: runs the proof and says what it found; the exit status is the
+/// verdict's ([`exit_status`]), 130 after Ctrl-C.
+pub fn run(a: &ProveArgs) -> Result<u8, Error> {
+    use ptxfma_cli_common::{errln, outln};
+    outln!(
+        "fma-cosim dut prove: {} against the kit's ptxfma_top (limit {} s)",
+        a.manifest.display(),
+        a.timeout.as_secs()
+    )?;
+    let p = match prove(a) {
+        Err(_) if children::interrupted() => {
+            errln!("fma-cosim dut prove: interrupted; nothing was written")?;
+            return Ok(130);
+        }
+        r => r?,
+    };
+    let spellings: Vec<&str> = p.words.iter().map(|w| w.spelling.as_str()).collect();
+    outln!(
+        "words ({}): {}; a, b, c free; from reset, any operation in any cycle",
+        spellings.len(),
+        spellings.join(", ")
+    )?;
+    match &p.verdict {
+        Verdict::Proved => outln!(
+            "proved: every result of every operation issued in {} steps after reset is the \
+             kit's ({:.1} s)",
+            p.depth,
+            p.seconds
+        )?,
+        Verdict::OutOfTime { steps } => outln!(
+            "out of time after {:.0} s: no divergence in the first {steps} of {} steps; not \
+             proved (raise --timeout, or lower --depth)",
+            p.seconds,
+            p.depth
+        )?,
+        Verdict::Counterexample(d) => {
+            let ctrl = ptxfma_model::ctrl::Ctrl::decode(d.ctrl);
+            let what = match (d.spurious, d.design_d) {
+                (true, _) => "the design retired a result with no operation issued".to_string(),
+                (false, None) => format!(
+                    "the design retired nothing where the kit gave {:#06x}",
+                    d.kit_d
+                ),
+                (false, Some(got)) => {
+                    format!("the design gave {got:#06x}, the kit {:#06x}", d.kit_d)
+                }
+            };
+            outln!(
+                "counterexample ({:.1} s): {} a={:#x} b={:#x} c={:#x} issued in step {}: {what}",
+                p.seconds,
+                ptxfma_cosim_engine::stim::ptx_spelling(&ctrl),
+                d.a,
+                d.b,
+                d.c,
+                d.issue_step
+            )?;
+            if a.dut.is_none() {
+                let build = ShellCommand::cosim()
+                    .args(["dut", "build"])
+                    .path(&a.manifest)
+                    .arg("--out")
+                    .path(&p.dir.join("dut-build"));
+                outln!("build it: {build}")?;
+            }
+            if let Some(r) = &p.replay {
+                outln!("replay: {r}")?;
+            }
+            if let Some(t) = &p.trace {
+                outln!("trace: {}", t.display())?;
+            }
+        }
+    }
+    outln!("record: {}", p.dir.join(RECORD).display())?;
+    Ok(exit_status(&p.verdict))
+}
