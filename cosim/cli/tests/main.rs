@@ -10,7 +10,9 @@ mod cli;
 mod commands;
 mod coverage;
 mod dut;
+mod dut_build;
 mod dut_commands;
+mod dut_contract;
 mod dut_f64;
 mod dut_prove;
 #[cfg(feature = "fault-sticky")]

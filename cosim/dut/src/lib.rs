@@ -11,6 +11,7 @@ pub mod half_words;
 pub mod manifest;
 pub mod prove;
 pub mod runtime_cache;
+pub mod toolchain;
 pub mod trace;
 
 /// Refuses an `--out` directory that exists, is not empty and holds no earlier record of
