@@ -156,6 +156,34 @@ class ThisWorkspace(unittest.TestCase):
                      "ptxfma-cosim-outputs", "ptxfma-cosim-dut", "ptxfma-cosim"):
             self.assertIn(f"{name}: 0", r.stdout)
 
+    def test_the_architecture_table_of_crates_is_current(self) -> None:
+        r = subprocess.run([sys.executable, STRUCTURE, "layers", "--check",
+                            os.path.join(ROOT, "ARCHITECTURE.md"), ROOT], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_a_new_arrow_between_crates_makes_the_table_stale(self) -> None:
+        manifest = os.path.join(self.copy, "cosim/checks/Cargo.toml")
+        original = open(manifest, encoding="utf-8").read()
+        arch = os.path.join(self.copy, "ARCHITECTURE.md")
+        try:
+            with open(manifest, "w", encoding="utf-8") as f:
+                f.write(original.replace("[dependencies]\n",
+                                         '[dependencies]\nptxfma-cli-common = { path = "../../cli-common" }\n'))
+            layers = [sys.executable, STRUCTURE, "layers", "--check", arch, self.copy]
+            r = subprocess.run(layers, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertIn("not current", r.stdout)
+            # Both ways round: a loop of crates is refused, not drawn.
+            with open(manifest, "w", encoding="utf-8") as f:
+                f.write(original.replace("[dependencies]\n",
+                                         '[dependencies]\nptxfma-cosim = { path = "../cli" }\n'))
+            r = subprocess.run(layers, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn("round a loop", r.stderr)
+        finally:
+            with open(manifest, "w", encoding="utf-8") as f:
+                f.write(original)
+
     def test_a_planted_circle_and_long_file_fail_naming_them(self) -> None:
         # The replay command names the run command, which names... replay's defaults.
         replay = os.path.join(self.copy, "cosim/cli/src/replay.rs")
