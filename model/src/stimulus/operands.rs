@@ -318,8 +318,8 @@ pub struct Vector {
 
 impl Vector {
     /// This vector presented to the pipe as a valid input with `tag`.
-    pub fn input(&self, tag: u16) -> crate::machine::pipeline::PipeIn {
-        crate::machine::pipeline::PipeIn {
+    pub fn input(&self, tag: u16) -> crate::machine::pipe_in::PipeIn {
+        crate::machine::pipe_in::PipeIn {
             valid: true,
             tag,
             ctrl: self.ctrl.encode(),
