@@ -1,7 +1,7 @@
 //! A packed image's bits: fields written into and read out of 32-bit words, word 0 holding
-//! bits 31:0, as Verilator's `VlWide` holds the RTL's packed structs. Apart from the registers'
-//! layout because readers of an image use it alone (the co-simulator's field reads, the lane
-//! engine's images), and every read and write here must inline to a few word operations.
+//! bits 31:0, as Verilator's `VlWide` holds the RTL's packed structs. A file of its own: readers
+//! of an image use it without the registers (the co-simulator's field reads, `extract`), and
+//! every read and write here must inline to a few word operations.
 
 /// Writes a packed image into 32-bit words, word 0 holding bits 31:0 (Verilator's `VlWide`
 /// order), starting at the top bit and moving down.

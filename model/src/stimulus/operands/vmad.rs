@@ -1,5 +1,5 @@
-//! vmad operands: 32-bit integer sources biased to the byte, half and word boundaries every
-//! part selector reads, apart from the float operands because nothing of the float ones applies.
+//! vmad operands: 32-bit integer sources biased to the byte, half and word boundaries that every
+//! part selector reads. A file of its own: they share nothing with the float operands.
 
 use crate::stimulus::rng::Rng;
 
