@@ -9,46 +9,12 @@ use crate::parts::vmad_select::part_select;
 use crate::parts::{adder, booth, csa_tree, round, vmad};
 use crate::regs::{Out, S1Lane, S1Vmad, S2Lane, S3Lane, S1, S2, S3};
 
+// The input ports live in `pipe_in`, below the lane engine too; named here as well, where every
+// caller of the pipe finds them.
+pub use crate::machine::pipe_in::PipeIn;
+
 /// Cycles from an input being presented to its result appearing in `out`.
 pub const LATENCY: usize = 4;
-
-/// What the pipe sees on its input ports in one cycle. Laid out as four words, the operands
-/// first (`PipeIn::WORDS`), so that the lane engine can read a group's operands as strided
-/// words.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
-pub struct PipeIn {
-    pub a: u64,
-    pub b: u64,
-    pub c: u64,
-    /// Encoded control word ([`Ctrl::encode`]).
-    pub ctrl: u32,
-    pub tag: u16,
-    pub valid: bool,
-    /// `rst_ni` asserted in this cycle: every bank clears and the other inputs are ignored,
-    /// as the RTL's asynchronous reset does when it is held low through a rising edge.
-    pub reset: bool,
-}
-
-// Four words without padding: every byte is a field's, so a group reads as `[u64; 4 N]`.
-const _: () = assert!(std::mem::size_of::<PipeIn>() == 32 && std::mem::align_of::<PipeIn>() == 8);
-
-impl PipeIn {
-    /// Words per input: a, b, c, then the control word, tag and flags.
-    pub const WORDS: usize = 4;
-
-    /// A group's inputs as words, `WORDS` per input (a, b and c at 0, 1 and 2).
-    pub(crate) fn words<const G: usize>(g: &[PipeIn; G]) -> &[u64] {
-        // SAFETY: `PipeIn` is `repr(C)`, 32 bytes, 8-aligned and without padding (asserted
-        // above), so its bytes are initialised and read as four `u64`s.
-        unsafe { std::slice::from_raw_parts(g.as_ptr().cast::<u64>(), G * Self::WORDS) }
-    }
-
-    /// Whether an operation enters the pipe this cycle: valid, and not thrown away by reset.
-    pub fn issues(&self) -> bool {
-        self.valid && !self.reset
-    }
-}
 
 /// The four register banks. All flops load every cycle; reset clears them to zero.
 #[derive(Clone, Debug, Default)]

@@ -30,7 +30,7 @@ pub use operands::{
 pub use rng::{splitmix64, Rng};
 
 use crate::ctrl::Ctrl;
-use crate::machine::pipeline::PipeIn;
+use crate::machine::pipe_in::PipeIn;
 use operands::operands_inline;
 
 /// a, b and c of one operation.

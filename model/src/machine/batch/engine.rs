@@ -9,7 +9,7 @@ use crate::ctrl::{AbFmt, Ctrl, Kind};
 #[cfg(target_arch = "x86_64")]
 use crate::machine::lanes::{avx2::Avx2, avx512::Avx512};
 use crate::machine::lanes::{portable::Portable, Backend, Lanes};
-use crate::machine::pipeline::PipeIn;
+use crate::machine::pipe_in::PipeIn;
 #[cfg(test)]
 use crate::regs::{S1Lane, S2Lane, S3Lane};
 

@@ -14,7 +14,7 @@ use super::stages::{stage1, stage2, stage3, stage4};
 use super::{F32, F64, HALF, HALF_HI, N};
 use crate::ctrl::{AbFmt, Ctrl, CTRL_BITS};
 use crate::machine::lanes::Lanes;
-use crate::machine::pipeline::PipeIn;
+use crate::machine::pipe_in::PipeIn;
 use crate::regs::{FieldAt, Out, Reg, S1Lane, S2Lane, S3Lane, S1, S2, S3};
 
 /// 64-bit words the images are built in.
