@@ -5,7 +5,7 @@
 //
 // The widths, the control word's types and the register types are generated from the model's
 // declarations (`fma-model gen-rtl-pkg`, between the BEGIN/END GENERATED lines): the registers
-// from `reg!` in `model/src/regs.rs`, the control word from `CTRL_FIELDS` in
+// from `reg!` in `model/src/regs/banks.rs`, the control word from `CTRL_FIELDS` in
 // `model/src/ctrl/mod.rs`, the widths from `model/src/geometry.rs` and the formats. A packed
 // struct puts its first field at the most significant end, which is exactly the order
 // `Reg::pack` writes, so a register's packed image is bit-identical to the model's. The logic

@@ -93,7 +93,7 @@ pub fn variant(name: &str) -> Result<&'static VariantMeta, Error> {
 }
 
 /// Checks that the RTL ports have the widths the model's registers need. A package that has
-/// drifted from `model/src/regs.rs` is reported here, by name, instead of as a confusing
+/// drifted from `model/src/regs/banks.rs` is reported here, by name, instead of as a confusing
 /// divergence.
 pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     let tag_bits = match v.name.strip_prefix("dut:") {
@@ -110,7 +110,7 @@ pub fn check_ports(v: &VariantMeta) -> Result<(), Error> {
     } else {
         Err(Error::new(format!(
             "RTL variant `{}` does not match the model (rtl/ptxfma_pkg.sv vs \
-             model/src/regs.rs): {}",
+             model/src/regs/banks.rs): {}",
             v.name,
             problems.join("; ")
         )))
