@@ -9,9 +9,9 @@ use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
 
 use ptxfma_cosim_engine::chunk;
-use ptxfma_cosim_engine::golden::{self, Golden, ModelGolden};
 use ptxfma_cosim_engine::lockstep::{self, Config};
 use ptxfma_cosim_engine::ports::Compare;
+use ptxfma_cosim_engine::reference::{self, ModelReference, Reference};
 use ptxfma_cosim_engine::regress::placement::Placement;
 use ptxfma_cosim_engine::regress::{self, Progress};
 use ptxfma_cosim_engine::rtl::{self, Rtl};
@@ -175,7 +175,7 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
         // The lockstep's reference: frames assembled from per-operation banks, in batches
         // as the lockstep hands them over.
         let assembled = || {
-            let mut r = ModelGolden::new();
+            let mut r = ModelReference::new();
             let batch = Config::default().batch;
             let mut f = vec![0u32; batch * ptxfma_cosim_engine::frame::WORDS];
             let t = Instant::now();
@@ -217,7 +217,7 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
     }
 
     // 3. One lockstep stream, model on its own thread, in rounds alternating with the RTL alone.
-    let mut golden: Box<dyn Golden> = golden::from_spec(&sides.golden)?;
+    let mut golden: Box<dyn Reference> = reference::from_spec(&sides.golden)?;
     let cfg = Config {
         compare,
         ..Config::default()

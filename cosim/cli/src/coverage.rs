@@ -1,4 +1,5 @@
-//! `fma-cosim coverage`: merges coverage files and reports them, uncovered bins first.
+//! `fma-cosim coverage`: merges coverage files and reports them, uncovered bins first (the
+//! command over `ptxfma_cosim_checks::coverage`, hence the same name).
 
 use ptxfma_cli_common::{out, outln};
 use std::path::PathBuf;
@@ -70,7 +71,7 @@ pub fn coverage(a: Args) -> Result<u8, Error> {
         total.write_json(p)?;
     }
     if let Some(p) = &a.html {
-        write_atomically(p, html::coverage::page(&total).as_bytes())?;
+        write_atomically(p, html::coverage_page::page(&total).as_bytes())?;
     }
     let pct = total.total_percent();
     let mut code = 0;

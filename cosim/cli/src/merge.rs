@@ -76,7 +76,7 @@ pub(crate) fn merge(a: MergeArgs) -> Result<u8, Error> {
     if let Some(p) = &a.html {
         // The merged results carry the shards' coverage.
         let coverage = a.json.as_deref().filter(|_| merged.coverage.is_some());
-        ptxfma_cosim_outputs::html::run::write(&merged, p, coverage)?;
+        ptxfma_cosim_outputs::html::run_page::write(&merged, p, coverage)?;
     }
     if !merged.problems.is_empty() {
         return Err(Error::new(format!(

@@ -1,5 +1,6 @@
 //! `fma-cosim replay`: one cycle of a chunk's stream (with a window of cycles before it), or
-//! one operation from the command line, from reset on both sides.
+//! one operation from the command line, from reset on both sides (the replaying itself is the
+//! engine's `replay`, hence the same name).
 
 use ptxfma_cli_common::{out, outln};
 use std::path::PathBuf;
@@ -8,8 +9,8 @@ use ptxfma_model::ctrl::{legal, Ctrl, CtrlField, CTRL_BITS, CTRL_FIELDS};
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::{self as op, Target};
 
-use ptxfma_cosim_engine::golden;
 use ptxfma_cosim_engine::lockstep::{self, Config, Stream};
+use ptxfma_cosim_engine::reference;
 use ptxfma_cosim_engine::stim;
 use ptxfma_cosim_engine::stream::{self, Families};
 use ptxfma_cosim_engine::Error;
@@ -210,7 +211,7 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         ));
     }
     let mut rtl = ptxfma_cosim_engine::rtl::Rtl::new(&sides.rtl, false)?;
-    let mut golden = golden::from_spec(&sides.golden)?;
+    let mut golden = reference::from_spec(&sides.golden)?;
     let mut all = inputs.clone();
     all.extend((0..LATENCY).map(|_| PipeIn::default()));
     let cfg = Config {
@@ -290,7 +291,7 @@ fn replay_ports(
         unreachable!("replay_ports is called with --compare ports");
     };
     let mut rtl = ptxfma_cosim_engine::rtl::Rtl::new(&sides.rtl, false)?;
-    let mut golden = golden::from_spec(&sides.golden)?;
+    let mut golden = reference::from_spec(&sides.golden)?;
     let cfg = Config {
         batch: inputs.len() + bound as usize,
         max_divergences: 1,

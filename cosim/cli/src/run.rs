@@ -532,7 +532,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
     if let Some(p) = &a.html {
         outputs.push(temporary::stage(
             p,
-            ptxfma_cosim_outputs::html::run::page(
+            ptxfma_cosim_outputs::html::run_page::page(
                 &result,
                 p,
                 a.coverage.as_deref().or(a.json.as_deref()),

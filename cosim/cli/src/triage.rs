@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ptxfma_cosim_engine::chunk::Chunk;
 use ptxfma_cosim_engine::frame;
-use ptxfma_cosim_engine::golden;
 use ptxfma_cosim_engine::lockstep::Divergence;
+use ptxfma_cosim_engine::reference;
 use ptxfma_cosim_engine::regress::Ran;
 use ptxfma_cosim_engine::sides::Sides;
 use ptxfma_cosim_engine::stim;
@@ -83,7 +83,7 @@ pub fn triage(
             let stopped = stop.load(Ordering::Relaxed);
             triage_stopped |= stopped;
             if replayer.is_none() && !stopped {
-                let reference = golden::from_spec(&sides.golden)?;
+                let reference = reference::from_spec(&sides.golden)?;
                 replayer = Some(ptxfma_cosim_engine::replay::Replayer::new(
                     &sides.rtl,
                     reference.as_ref(),
@@ -286,7 +286,7 @@ fn wave_for(
         cycle,
         fst,
     ));
-    let reference = match golden::from_spec(&sides.golden) {
+    let reference = match reference::from_spec(&sides.golden) {
         Ok(g) => g,
         Err(e) => {
             outln!("  waveform    not written: {e}")?;

@@ -21,9 +21,9 @@ use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::read::MAX_LINE;
 use ptxfma_ptx::{self as op, Target};
 
-use ptxfma_cosim_engine::golden;
 use ptxfma_cosim_engine::lockstep::{self, Config};
 use ptxfma_cosim_engine::ports;
+use ptxfma_cosim_engine::reference;
 use ptxfma_cosim_engine::sides::Sides;
 use ptxfma_cosim_engine::stim;
 use ptxfma_cosim_engine::stream;
@@ -190,7 +190,7 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
         ptxfma_cosim_engine::rtl::variant::VERILATOR_VERSION
     )?;
     let mut rtl = ptxfma_cosim_engine::rtl::Rtl::new(&sides.rtl, false)?;
-    let mut golden = golden::from_spec(&sides.golden)?;
+    let mut golden = reference::from_spec(&sides.golden)?;
     let origin = Origin {
         stream_args: None,
         family: "vectors".into(),

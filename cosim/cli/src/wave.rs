@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 use ptxfma_ptx::{self as op, Target};
 
-use ptxfma_cosim_engine::golden;
+use ptxfma_cosim_engine::reference;
 use ptxfma_cosim_engine::Error;
 use ptxfma_cosim_outputs::report;
 use ptxfma_cosim_outputs::waves;
@@ -93,7 +93,7 @@ pub fn wave(a: Args) -> Result<u8, Error> {
         a.lines.clone()
     };
     let inputs = parse_lines(&lines)?;
-    let reference = golden::from_spec(&sides.golden)?;
+    let reference = reference::from_spec(&sides.golden)?;
     if !ptxfma_cosim_engine::rtl::variant(&sides.rtl)?.registers {
         return ports_wave(&a, &sides, reference.as_ref(), inputs);
     }
@@ -148,7 +148,7 @@ pub fn wave(a: Args) -> Result<u8, Error> {
 fn ports_wave(
     a: &Args,
     sides: &ptxfma_cosim_engine::sides::Sides,
-    reference: &dyn golden::Golden,
+    reference: &dyn reference::Reference,
     mut inputs: Vec<PipeIn>,
 ) -> Result<u8, Error> {
     use ptxfma_cosim_engine::frame;

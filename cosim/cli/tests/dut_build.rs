@@ -21,7 +21,7 @@ fn bad_manifests_and_designs_are_one_line_errors() {
         line.contains("ptxfma_alt_round.sv does not exist"),
         "{line}"
     );
-    let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl/alt");
+    let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rtl/alt");
     std::fs::copy(
         alt.join("ptxfma_alt_round.sv"),
         d.0.join("src/ptxfma_alt_round.sv"),

@@ -15,7 +15,7 @@ use common::outside::{one_line_error, Outside, FORMS};
 #[test]
 fn a_canonical_nan_design_passes_under_its_convention_and_says_what_it_forgave() {
     let d = Outside::new("canon");
-    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl");
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rtl");
     let list = std::fs::read_to_string(rtl.join("files.txt")).unwrap();
     let mut sources: Vec<String> = list
         .lines()

@@ -24,7 +24,7 @@ const FAULT_FROM: &str = "w.st        = (norm[F16RoundBit-1:0] != '0) || sticky;
 const FAULT_TO: &str = "w.st        = (norm[F16RoundBit-2:0] != '0) || sticky;";
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// A fresh directory under the system's temporary directory (outside the checkout, as a

@@ -5,8 +5,8 @@ use crate::common;
 
 use common::{cosim, num, run_in, scratch, Flip, Vcd};
 use ptxfma_cosim_engine::frame::Bank;
-use ptxfma_cosim_engine::golden::{Golden, ModelGolden, RtlGolden};
 use ptxfma_cosim_engine::lockstep::{self, Config, Divergence, Outcome, Stream};
+use ptxfma_cosim_engine::reference::{ModelReference, Reference, RtlReference};
 use ptxfma_cosim_engine::rtl::{self, variant::VariantMeta, Rtl};
 use ptxfma_cosim_engine::stim::Family;
 use ptxfma_cosim_engine::stream::{self, Families};
@@ -14,7 +14,7 @@ use ptxfma_cosim_outputs::waves;
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 /// Runs `inputs` (from a file or the command line, as far as the lockstep knows).
-fn run(rtl: &mut Rtl, golden: &mut dyn Golden, inputs: &[PipeIn], cfg: &Config) -> Outcome {
+fn run(rtl: &mut Rtl, golden: &mut dyn Reference, inputs: &[PipeIn], cfg: &Config) -> Outcome {
     lockstep::run(rtl, golden, stream::decoded(inputs.to_vec()), cfg).unwrap()
 }
 
@@ -25,7 +25,7 @@ fn stream(seed: u64, fam: Family, n: u64) -> Vec<PipeIn> {
 #[test]
 fn rtl_against_itself_agrees_on_every_family() {
     let mut rtl = Rtl::new("default", false).unwrap();
-    let mut g = RtlGolden::new("default").unwrap();
+    let mut g = RtlReference::new("default").unwrap();
     for fam in Family::ALL {
         let inputs = stream(5, fam, 3000);
         let cfg = Config {
@@ -61,7 +61,7 @@ fn reset_mid_stream_clears_both_sides_and_they_carry_on() {
         "resets {resets:?}"
     );
     let mut rtl = Rtl::new("default", false).unwrap();
-    let mut model = ModelGolden::new();
+    let mut model = ModelReference::new();
     let cfg = Config {
         batch: 1000,
         retired: true,

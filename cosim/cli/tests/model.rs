@@ -1,8 +1,8 @@
 //! The RTL against the golden model on every family. `make test` also runs a 100,000-operation
 //! `fma-cosim run`.
 
-use ptxfma_cosim_engine::golden::ModelGolden;
 use ptxfma_cosim_engine::lockstep::{self, Config, Stream};
+use ptxfma_cosim_engine::reference::ModelReference;
 use ptxfma_cosim_engine::rtl::Rtl;
 use ptxfma_cosim_engine::stim::Family;
 use ptxfma_cosim_engine::stream::Families;
@@ -10,7 +10,7 @@ use ptxfma_cosim_engine::stream::Families;
 #[test]
 fn clean_rtl_matches_the_model_on_every_family() {
     let mut rtl = Rtl::new("default", false).unwrap();
-    let mut g = ModelGolden::new();
+    let mut g = ModelReference::new();
     for fam in Family::ALL {
         let out = lockstep::run(
             &mut rtl,
@@ -32,7 +32,7 @@ fn clean_rtl_matches_the_model_on_every_family() {
 #[test]
 fn clean_rtl_matches_the_model_on_interleaved_families() {
     let mut rtl = Rtl::new("default", false).unwrap();
-    let mut g = ModelGolden::new();
+    let mut g = ModelReference::new();
     let out = lockstep::run(
         &mut rtl,
         &mut g,

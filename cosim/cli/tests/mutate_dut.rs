@@ -13,7 +13,7 @@ use common::outside::{Outside, FORMS};
 /// `python3 tools/mutate.py`, its arguments to follow.
 fn mutate_py() -> Command {
     let mut c = Command::new("python3");
-    c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/mutate.py"));
+    c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/mutate.py"));
     c
 }
 

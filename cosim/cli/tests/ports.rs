@@ -379,7 +379,7 @@ fn register_checking_refuses_a_design_without_registers() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     // In the library it is an error of its own kind.
     let mut rtl = ptxfma_cosim_engine::rtl::Rtl::new("alt", false).unwrap();
-    let mut model = ptxfma_cosim_engine::golden::ModelGolden::new();
+    let mut model = ptxfma_cosim_engine::reference::ModelReference::new();
     let e = ptxfma_cosim_engine::lockstep::run(
         &mut rtl,
         &mut model,

@@ -10,7 +10,7 @@ use common::{cosim, scratch};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/testfloat")
+        .join("../../tests/data/testfloat")
         .join(name)
 }
 
@@ -57,7 +57,7 @@ fn the_testfloat_samples_pass_through_the_rtl() {
 fn the_rtl_gives_the_h100s_answers_in(file: &str, lines: u64) {
     let dir = scratch(&format!("vectors-{file}"));
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fma-model/tests/data")
+        .join("../../fma-model/tests/data")
         .join(file);
     let (code, out, err) = cosim(&[
         "run",

@@ -7,7 +7,7 @@
 use ptxfma_model::machine::pipeline::PipeIn;
 
 use crate::frame;
-use crate::golden::Golden;
+use crate::reference::Reference;
 use crate::rtl;
 use crate::stim::Family;
 use crate::stream::Cycle;
@@ -83,7 +83,7 @@ impl Batch {
 /// compute its frames.
 pub struct Producer<'g, S> {
     stream: S,
-    golden: &'g mut dyn Golden,
+    golden: &'g mut dyn Reference,
     batch: usize,
     /// The stream cycle of the next batch.
     start: u64,
@@ -91,7 +91,7 @@ pub struct Producer<'g, S> {
 
 impl<'g, S: Iterator<Item = Cycle>> Producer<'g, S> {
     /// Batches of `batch` cycles of `stream`, from its first cycle.
-    pub fn new(stream: S, golden: &'g mut dyn Golden, batch: usize) -> Producer<'g, S> {
+    pub fn new(stream: S, golden: &'g mut dyn Reference, batch: usize) -> Producer<'g, S> {
         Producer {
             stream,
             golden,

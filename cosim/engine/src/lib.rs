@@ -8,7 +8,7 @@
 //! - [`batch`]: cycles moved together, encoded for the RTL beside the reference's frames;
 //! - [`rtl`]: the Verilated RTL behind a safe, batched API, and the variants built in;
 //!   [`dut`]: a team's design loaded as the RTL side;
-//! - [`golden`]: the reference, which only computes (the model, or another RTL variant);
+//! - [`reference`]: the reference, which only computes (the model, or another RTL variant);
 //!   [`assemble`]: the model's frames from per-operation banks, the lane engine's groups;
 //! - [`frame`]: what is compared each cycle, and how a difference is pinned to a field;
 //! - [`lockstep`]: feeds both sides and hands the frames to the scoreboard and to a
@@ -29,9 +29,9 @@ pub mod chunk;
 pub mod directed;
 pub mod dut;
 pub mod frame;
-pub mod golden;
 pub mod lockstep;
 pub mod ports;
+pub mod reference;
 pub mod regress;
 pub mod replay;
 pub mod rtl;

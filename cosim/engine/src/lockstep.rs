@@ -15,8 +15,8 @@ use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::batch::{Batch, Producer};
 use crate::frame;
-use crate::golden::Golden;
 use crate::ports::Compare;
+use crate::reference::Reference;
 use crate::rtl::Rtl;
 use crate::scoreboard::{History, Ports, Registers, Scoreboard};
 use crate::stim::Family;
@@ -240,7 +240,7 @@ impl<'c> Checker<'c> {
 /// Runs `stream` through `rtl` and `golden` from reset, comparing every cycle.
 pub fn run(
     rtl: &mut Rtl,
-    golden: &mut dyn Golden,
+    golden: &mut dyn Reference,
     stream: impl Iterator<Item = Cycle> + Send,
     cfg: &Config,
 ) -> Result<Outcome, Error> {
@@ -250,7 +250,7 @@ pub fn run(
 /// [`run`], with a stop flag and a progress counter.
 pub fn run_with(
     rtl: &mut Rtl,
-    golden: &mut dyn Golden,
+    golden: &mut dyn Reference,
     stream: impl Iterator<Item = Cycle> + Send,
     cfg: &Config,
     hooks: Hooks<'_>,

@@ -1,10 +1,11 @@
 //! One operation replayed alone from reset on both sides, to tell a divergence of the
-//! operation itself from one that needs its neighbours.
+//! operation itself from one that needs its neighbours. (The `replay` command of
+//! `ptxfma-cosim`, `cosim/cli/src/replay.rs`, is the same thing a level up: it asks for this.)
 
 use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 
 use crate::frame::{self, Bank};
-use crate::golden::Golden;
+use crate::reference::Reference;
 use crate::rtl::Rtl;
 use crate::Error;
 
@@ -20,11 +21,11 @@ pub struct Alone {
 /// Replays single operations from reset, reusing one RTL and one reference.
 pub struct Replayer {
     rtl: Rtl,
-    golden: Box<dyn Golden>,
+    golden: Box<dyn Reference>,
 }
 
 impl Replayer {
-    pub fn new(variant: &str, golden: &dyn Golden) -> Result<Replayer, Error> {
+    pub fn new(variant: &str, golden: &dyn Reference) -> Result<Replayer, Error> {
         Ok(Replayer {
             rtl: Rtl::new(variant, false)?,
             golden: golden.fresh()?,
@@ -49,7 +50,7 @@ impl Replayer {
 }
 
 /// Runs `input` alone from reset (then idle cycles) on a fresh RTL and a fresh reference.
-pub fn replay_alone(variant: &str, golden: &dyn Golden, input: &PipeIn) -> Result<Alone, Error> {
+pub fn replay_alone(variant: &str, golden: &dyn Reference, input: &PipeIn) -> Result<Alone, Error> {
     Replayer::new(variant, golden)?.alone(input)
 }
 

@@ -2,7 +2,7 @@
 //! chunks (`run`) and those that run one stream (`--vectors`, `replay`, `wave`) alike.
 
 use crate::Error;
-use crate::{golden, rtl};
+use crate::{reference, rtl};
 
 /// The two sides of a comparison, as chosen on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ impl Sides {
     /// Checks both names against this build.
     pub fn new(rtl: &str, golden: &str) -> Result<Sides, Error> {
         rtl::variant(rtl)?;
-        golden::from_spec(golden)?;
+        reference::from_spec(golden)?;
         Ok(Sides {
             rtl: rtl.to_string(),
             golden: golden.to_string(),

@@ -1,4 +1,6 @@
-//! Independent references: the oracles the cycle-level model is judged against.
+//! Independent references: the oracles the cycle-level model is judged against (the same role
+//! one level up is the co-simulator's `reference.rs`, where the model is what the RTL is judged
+//! against).
 //!
 //! Nothing here imports the datapath (`booth`, `align`, `round`, `sm1x`, `vmad`, ...): the only
 //! shared code is the control word in [`crate::ctrl`], which is the interface under test, not an

@@ -1,4 +1,5 @@
-//! Functional coverage as a subscriber of the lockstep: once both sides have run a batch, the
+//! Functional coverage as a subscriber of the lockstep (it implements the engine's
+//! `subscriber::Subscriber`, hence the same name): once both sides have run a batch, the
 //! lockstep feeds it every cycle's input and the reference's frame, and the stage registers are
 //! read back from the frame's packed banks. The reference only computes; what is observed of
 //! it is decided here.

@@ -9,7 +9,7 @@ pub mod outside;
 use std::path::{Path, PathBuf};
 
 use ptxfma_cosim_engine::frame::{self, Bank};
-use ptxfma_cosim_engine::golden::{Golden, RtlGolden};
+use ptxfma_cosim_engine::reference::{Reference, RtlReference};
 use ptxfma_cosim_engine::Error;
 use ptxfma_model::machine::pipeline::PipeIn;
 
@@ -17,14 +17,14 @@ use ptxfma_model::machine::pipeline::PipeIn;
 /// operation tagged `tag` it flips the lowest bit of `field`. Keyed by tag, not by cycle
 /// number, so a replayed window (which restarts the cycle count) flips the same operation.
 pub struct Flip {
-    pub inner: RtlGolden,
+    pub inner: RtlReference,
     pub flips: Vec<(Bank, &'static str, u16)>,
 }
 
 impl Flip {
     pub fn new(flips: &[(Bank, &'static str, u16)]) -> Flip {
         Flip {
-            inner: RtlGolden::new("default").unwrap(),
+            inner: RtlReference::new("default").unwrap(),
             flips: flips.to_vec(),
         }
     }
@@ -37,7 +37,7 @@ fn leaf(bank: Bank, name: &str) -> &'static ptxfma_model::regs::Leaf {
         .unwrap_or_else(|| panic!("no field {name} in {}", bank.name()))
 }
 
-impl Golden for Flip {
+impl Reference for Flip {
     fn name(&self) -> String {
         "flip".into()
     }
@@ -63,9 +63,9 @@ impl Golden for Flip {
         }
         Ok(())
     }
-    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
+    fn fresh(&self) -> Result<Box<dyn Reference>, Error> {
         Ok(Box::new(Flip {
-            inner: RtlGolden::new("default")?,
+            inner: RtlReference::new("default")?,
             flips: self.flips.clone(),
         }))
     }

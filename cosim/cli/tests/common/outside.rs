@@ -15,7 +15,7 @@ impl Outside {
         let d = std::env::temp_dir().join(format!("ptxfma-dut-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(d.join("src")).unwrap();
-        let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl/alt");
+        let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rtl/alt");
         for f in [
             "ptxfma_alt_exact.sv",
             "ptxfma_alt_round.sv",

@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::chunk::{chunk_seed, Chunk};
-use crate::golden;
 use crate::lockstep::{self, Config, Hooks, Outcome};
+use crate::reference;
 use crate::rtl::Rtl;
 use crate::Error;
 
@@ -158,7 +158,7 @@ fn run_chunk(
     sides: &Sides,
     cfg: &Config,
     progress: &Progress,
-    built: &mut Option<(Rtl, Box<dyn golden::Golden>)>,
+    built: &mut Option<(Rtl, Box<dyn reference::Reference>)>,
 ) -> Result<Outcome, Error> {
     if let Some(seed) = sides.random_init {
         // A fresh RTL per chunk, so that its initial state depends on the chunk alone.
@@ -169,13 +169,13 @@ fn run_chunk(
         )?;
         match built {
             Some((r, _)) => *r = rtl,
-            None => *built = Some((rtl, golden::from_spec(&sides.golden)?)),
+            None => *built = Some((rtl, reference::from_spec(&sides.golden)?)),
         }
     }
     if built.is_none() {
         *built = Some((
             Rtl::new(&sides.rtl, false)?,
-            golden::from_spec(&sides.golden)?,
+            reference::from_spec(&sides.golden)?,
         ));
     }
     let (rtl, golden) = built.as_mut().expect("built above");

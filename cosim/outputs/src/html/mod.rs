@@ -1,9 +1,9 @@
-//! HTML pages: the run ([`run`], its divergences in `divergence.rs`) and the coverage
-//! ([`coverage`]), self-contained, over one escaping rule and one way to link a file.
+//! HTML pages: the run ([`run_page`], its divergences in `divergence.rs`) and the coverage
+//! ([`coverage_page`]), self-contained, over one escaping rule and one way to link a file.
 
-pub mod coverage;
+pub mod coverage_page;
 mod divergence;
-pub mod run;
+pub mod run_page;
 
 use std::path::{Component, Path, PathBuf};
 

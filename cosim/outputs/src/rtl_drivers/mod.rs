@@ -373,8 +373,6 @@ fn join(at: &str, name: &str) -> String {
     }
 }
 
-/// The text with comments removed and the conditional compilation resolved for `defines`.
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! of defines, tokens, modules with their ports, statements, instances and the signals an
 //! expression names. Enough to follow a value from a flop to its driver, not a parser.
 
+/// The text with comments removed and the conditional compilation resolved for `defines`.
 pub(super) fn preprocess(text: &str, defines: &[&str]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();

@@ -30,7 +30,7 @@ use ptxfma_model::machine::pipeline::{PipeIn, LATENCY};
 pub use names::Timeline;
 use names::PERIOD;
 use ptxfma_cosim_engine::frame::{self};
-use ptxfma_cosim_engine::golden::Golden;
+use ptxfma_cosim_engine::reference::Reference;
 use ptxfma_cosim_engine::rtl::Rtl;
 use ptxfma_cosim_engine::temporary::Temporary;
 use ptxfma_cosim_engine::Error;
@@ -88,7 +88,7 @@ impl Waves {
 #[derive(Clone, Copy)]
 pub struct WindowSpec<'a> {
     pub variant: &'a str,
-    pub golden: &'a dyn Golden,
+    pub golden: &'a dyn Reference,
     pub inputs: &'a [PipeIn],
     pub first_cycle: u64,
     /// `cosim.mismatch` high after the edges of these stream cycles instead of wherever the
@@ -110,7 +110,7 @@ pub struct WindowSpec<'a> {
 pub fn write_window(
     path: &Path,
     variant: &str,
-    golden: &dyn Golden,
+    golden: &dyn Reference,
     inputs: &[PipeIn],
     first_cycle: u64,
 ) -> Result<Waves, Error> {

@@ -1,10 +1,13 @@
 //! The reference side of the lockstep: what the RTL is compared against.
 //!
-//! Normally the golden model ([`ModelGolden`]). A second RTL variant ([`RtlGolden`]) can take
+//! Normally the golden model ([`ModelReference`]). A second RTL variant ([`RtlReference`]) can take
 //! its place: comparing two RTL builds with each other (e.g. a fault-injected build against the
 //! clean one) checks the co-simulator's own machinery independently of the model: the fault
 //! tests judge the lockstep, the report and the waveform against a reference whose answers do
 //! not come from the model.
+//!
+//! The same role one level down is the model's own `reference/`: the independent oracles the
+//! model is judged against, as the model is the reference the RTL is judged against here.
 
 use ptxfma_model::machine::lanes::Backend;
 use ptxfma_model::machine::pipeline::{PipeIn, Pipeline};
@@ -16,7 +19,7 @@ use crate::rtl::Rtl;
 use crate::Error;
 
 /// A cycle-accurate reference that produces one frame per cycle.
-pub trait Golden: Send {
+pub trait Reference: Send {
     /// Human-readable name for reports (`model`, `rtl:default`).
     fn name(&self) -> String;
     /// Back to the reset state (every bank zero).
@@ -24,7 +27,7 @@ pub trait Golden: Send {
     /// One cycle per input; writes one frame (`frame::WORDS` words) per cycle.
     fn run(&mut self, inputs: &[PipeIn], frames: &mut [u32]) -> Result<(), Error>;
     /// A new instance in the reset state, for replays.
-    fn fresh(&self) -> Result<Box<dyn Golden>, Error>;
+    fn fresh(&self) -> Result<Box<dyn Reference>, Error>;
     /// Whether its frames are the golden model's: functional coverage is sampled from those
     /// (another RTL as the reference is not sampled).
     fn is_model(&self) -> bool {
@@ -35,17 +38,17 @@ pub trait Golden: Send {
 /// The golden model: frames assembled from per-operation banks, computed by the lane engine
 /// where it can ([`Assembler`]), on the backend `PTXFMA_LANES` selects (the fastest this CPU
 /// runs by default).
-pub struct ModelGolden {
+pub struct ModelReference {
     a: Assembler,
 }
 
-impl Default for ModelGolden {
+impl Default for ModelReference {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl ModelGolden {
+impl ModelReference {
     pub fn new() -> Self {
         Self::on(Backend::selected())
     }
@@ -55,13 +58,13 @@ impl ModelGolden {
     /// # Panics
     /// If this CPU cannot run `backend`.
     pub fn on(backend: Backend) -> Self {
-        ModelGolden {
+        ModelReference {
             a: Assembler::new(backend),
         }
     }
 }
 
-impl Golden for ModelGolden {
+impl Reference for ModelReference {
     fn name(&self) -> String {
         "model".into()
     }
@@ -76,8 +79,8 @@ impl Golden for ModelGolden {
         Ok(())
     }
 
-    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
-        Ok(Box::new(ModelGolden::on(self.a.backend())))
+    fn fresh(&self) -> Result<Box<dyn Reference>, Error> {
+        Ok(Box::new(ModelReference::on(self.a.backend())))
     }
 
     fn is_model(&self) -> bool {
@@ -86,19 +89,19 @@ impl Golden for ModelGolden {
 }
 
 /// The golden model ticked once per cycle, its banks packed after each tick: the definition
-/// [`ModelGolden`]'s frames are tested against.
+/// [`ModelReference`]'s frames are tested against.
 #[derive(Default)]
-pub struct TickGolden {
+pub struct TickReference {
     p: Pipeline,
 }
 
-impl TickGolden {
+impl TickReference {
     pub fn new() -> Self {
         Self::default()
     }
 }
 
-impl Golden for TickGolden {
+impl Reference for TickReference {
     fn name(&self) -> String {
         "model".into()
     }
@@ -116,8 +119,8 @@ impl Golden for TickGolden {
         Ok(())
     }
 
-    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
-        Ok(Box::new(TickGolden::new()))
+    fn fresh(&self) -> Result<Box<dyn Reference>, Error> {
+        Ok(Box::new(TickReference::new()))
     }
 
     fn is_model(&self) -> bool {
@@ -126,19 +129,19 @@ impl Golden for TickGolden {
 }
 
 /// Another RTL variant as the reference.
-pub struct RtlGolden {
+pub struct RtlReference {
     rtl: Rtl,
 }
 
-impl RtlGolden {
+impl RtlReference {
     pub fn new(variant: &str) -> Result<Self, Error> {
-        Ok(RtlGolden {
+        Ok(RtlReference {
             rtl: Rtl::new(variant, false)?,
         })
     }
 }
 
-impl Golden for RtlGolden {
+impl Reference for RtlReference {
     fn name(&self) -> String {
         format!("rtl:{}", self.rtl.variant())
     }
@@ -151,17 +154,17 @@ impl Golden for RtlGolden {
         self.rtl.run(inputs, frames)
     }
 
-    fn fresh(&self) -> Result<Box<dyn Golden>, Error> {
-        Ok(Box::new(RtlGolden::new(self.rtl.variant())?))
+    fn fresh(&self) -> Result<Box<dyn Reference>, Error> {
+        Ok(Box::new(RtlReference::new(self.rtl.variant())?))
     }
 }
 
 /// Parses `--golden`: `model`, or `rtl:<variant>`.
-pub fn from_spec(spec: &str) -> Result<Box<dyn Golden>, Error> {
+pub fn from_spec(spec: &str) -> Result<Box<dyn Reference>, Error> {
     match spec {
-        "model" => Ok(Box::new(ModelGolden::new())),
+        "model" => Ok(Box::new(ModelReference::new())),
         _ => match spec.strip_prefix("rtl:") {
-            Some(v) => Ok(Box::new(RtlGolden::new(v)?)),
+            Some(v) => Ok(Box::new(RtlReference::new(v)?)),
             None => Err(Error::new(format!(
                 "--golden `{spec}`: expected `model` or `rtl:<variant>`"
             ))),
@@ -173,7 +176,7 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Golden>, Error> {
 /// cycle by cycle: the two ways this module's references compute must agree word for word.
 #[cfg(test)]
 mod assembled_equals_ticked {
-    use super::{Golden, TickGolden};
+    use super::{Reference, TickReference};
     use crate::assemble::{Assembler, CTRL_MASK};
     use crate::frame::{self, WORDS};
     use crate::stream::{Families, Stream};
@@ -182,7 +185,7 @@ mod assembled_equals_ticked {
 
     /// Frames of `inputs` in batches of `batch` from a reference and from the assembler.
     fn both(backend: Backend, inputs: &[PipeIn], batch: usize) -> (Vec<u32>, Vec<u32>, u64) {
-        let mut tick = TickGolden::new();
+        let mut tick = TickReference::new();
         let mut asm = Assembler::new(backend);
         let (mut want, mut got) = (vec![0; inputs.len() * WORDS], vec![0; inputs.len() * WORDS]);
         for (k, chunk) in inputs.chunks(batch).enumerate() {
