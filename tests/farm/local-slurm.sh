@@ -15,8 +15,8 @@
 # are stopped (by their recorded pids) and the directory is removed.
 #
 # Installs slurm-wlm and munge with apt-get when they are missing (as root or with password-less
-# sudo). The daemons run as the calling user (SlurmUser, SlurmdUser): root is needed only for
-# the installation.
+# sudo; tools/apt-install.sh). The daemons run as the calling user (SlurmUser, SlurmdUser): root
+# is needed only for the installation.
 # Environment: FARM_TEST_KEEP=1 keeps the temporary directory (logs, results) for a look.
 set -u -o pipefail
 
@@ -34,25 +34,8 @@ have_slurm() {
     done
 }
 if ! have_slurm; then
-    if [ "$(id -u)" = 0 ]; then
-        sudo=()
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        sudo=(sudo -n)
-    else
-        echo "farm-test: error: Slurm (slurm-wlm) and munge are required." >&2
-        echo "  Install them as root:  apt-get update && apt-get install -y slurm-wlm munge" >&2
+    "$root/tools/apt-install.sh" --no-recommends --for "make farm-test (Slurm)" slurm-wlm munge ||
         exit 1
-    fi
-    say "installing slurm-wlm and munge with apt-get"
-    apt_log=$(mktemp) || fail_now "mktemp failed"
-    if ! { "${sudo[@]}" apt-get update -qq &&
-           "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-               --no-install-recommends slurm-wlm munge; } > "$apt_log" 2>&1; then
-        tail -n 20 "$apt_log" >&2
-        rm -f "$apt_log"
-        fail_now "apt-get install slurm-wlm munge failed"
-    fi
-    rm -f "$apt_log"
     have_slurm || fail_now "slurm-wlm and munge are installed but their commands are not found"
 fi
 command -v python3 >/dev/null || fail_now "python3 is required"
