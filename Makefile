@@ -96,9 +96,9 @@ TEST_STEPS := deps fmt-check test-lint cargo-test-variants cpu-test $(if $(filte
   test-harnesses farm-test mutate-test test-proofs gls-test
 TEST_SIDE_BY_SIDE = $(MAKE) --no-print-directory -j$(shell nproc) -Otarget $(if $(TEST_BUILT),TEST_BUILT=1)
 test: TEST_BUILT = 1
-test: $(TEST_STEPS) ## fmt, clippy, lint, every test, emulated CPUs, faults, proofs, GLS
-test-lint: ## (make test) clippy, lint and the venv, side by side
-	$(TEST_SIDE_BY_SIDE) clippy lint $(PY_VENV)/.stamp
+test: $(TEST_STEPS) ## fmt, clippy, lint, structure, every test, emulated CPUs, faults, proofs, GLS
+test-lint: ## (make test) clippy, lint, structure-test, scripts-test and the venv, side by side
+	$(TEST_SIDE_BY_SIDE) clippy lint structure-test scripts-test $(PY_VENV)/.stamp
 test-harnesses: ## (make test) the C library's, FuseSoC's, the Python module's and cocotb's testbenches
 	$(TEST_SIDE_BY_SIDE) dpi-test fusesoc-test py-test cocotb-test
 test-proofs: ## (make test) the proofs, the RTL's structural check, the netlist gls-test checks
@@ -119,6 +119,10 @@ lint: deps ## verilator --lint-only -Wall: the pipe, each injected fault, rtl/si
 	$(VERILATOR) --lint-only -Wall --top-module ptxfma_sim_top $(RTL_SRCS) $(SIM_SRCS)
 	$(VERILATOR) $(ALT_LINT_FLAGS) $(ALT_SRCS)
 	$(VERILATOR) $(ALT_LINT_FLAGS) -DFAULT_ALT_STICKY_RP $(ALT_SRCS)
+structure-test: ## the workspace's structure: no import circle in a crate, no hand-written file over 700 lines (tools/structure.py)
+	python3 tools/structure_test.py
+scripts-test: ## the scripts under tools/ refuse bad input (one line, exit 2); make help lists every target
+	python3 tools/scripts_test.py
 
 # PTXAS: the oracle of ptx/tests/ptxas. TEST_BUILD: the tests with the variants, one build whose
 # binaries later steps take (cpu-test, farm-test); tests/tests/one_model.rs: one build of the model.
