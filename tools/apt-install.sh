@@ -58,8 +58,8 @@ else
   echo "error: $how" >&2
   exit 1
 fi
-echo "installing ${missing[*]} with apt-get ($what)"
+echo "installing ${missing[*]} with apt-get for $what"
 { "${sudo[@]}" apt-get update -qq &&
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq "${recommends[@]}" "${missing[@]}" >/dev/null; } ||
-  { echo "error: apt-get could not install ${missing[*]} ($what)" >&2; exit 1; }
+  { echo "error: apt-get could not install ${missing[*]} for $what" >&2; exit 1; }

@@ -22,7 +22,7 @@ if ok; then
   has_clang && exit 0
   exec "$here/apt-install.sh" --warn --for "the fast RTL build (else c++, slower)" clang
 fi
-"$here/apt-install.sh" --for "Verilator $version and a C++ compiler" verilator g++ clang ||
+"$here/apt-install.sh" --for "the kit (Verilator $version and a C++ compiler)" verilator g++ clang ||
   { echo "  (or set VERILATOR=/path/to/verilator for a 5.x build elsewhere)" >&2; exit 1; }
 if ! ok; then
   v=$("$verilator" --version 2>/dev/null || true)

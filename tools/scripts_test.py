@@ -211,7 +211,7 @@ class AptInstall(unittest.TestCase):
         r = self.apt("--no-recommends", "--for", "make screenshots", "xvfb", "gtkwave", "netpbm",
                      FAKE_UID="0", FAKE_INSTALLED="gtkwave")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout, "installing xvfb netpbm with apt-get (make screenshots)\n")
+        self.assertEqual(r.stdout, "installing xvfb netpbm with apt-get for make screenshots\n")
         self.assertEqual(self.calls(), ["update -qq",
                                         "install -y -qq --no-install-recommends xvfb netpbm"])
 
@@ -223,7 +223,7 @@ class AptInstall(unittest.TestCase):
     def test_a_failed_apt_get_is_exit_1(self) -> None:
         r = self.apt("--for", "make deps", "verilator", FAKE_UID="0", FAKE_APT_RC="100")
         self.assertEqual(r.returncode, 1)
-        self.assertIn("error: apt-get could not install verilator (make deps)", r.stderr)
+        self.assertIn("error: apt-get could not install verilator for make deps", r.stderr)
 
 
 # A rule's line: `target: ...` (not `:=`, not a recipe, not a comment).
