@@ -324,7 +324,8 @@ screenshots: deps screenshot-deps ## the README's pictures (docs/img/) redrawn (
 
 # Proofs (docs/formal.md, formal/run.py): FORMAL_PARTS=lza,align,... picks parts, FORMAL_TIMEOUT
 # limits one proof (s), FORMAL_JOBS claims at once. YoWASP compiles once, before steps side by side
-# run it (Boolector first: its message must not reach yosys-smtbmc). dut_prove: --workspace, as above.
+# run it (Boolector first: its message must not reach yosys-smtbmc). prove-dut-test's cargo test is
+# --workspace, as cargo-test-variants': `-p ptxfma-cosim` would compile the co-simulator again.
 FORMAL_BUILD ?= target/formal
 FORMAL_PARTS ?=
 FORMAL_TIMEOUT ?= 600
