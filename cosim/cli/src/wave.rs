@@ -98,18 +98,16 @@ pub fn wave(a: Args) -> Result<u8, Error> {
         return ports_wave(&a, &sides, reference.as_ref(), inputs);
     }
     let w = waves::write_window(&a.vcd, &sides.rtl, reference.as_ref(), &inputs, 0)?;
-    outln!(
-        "waveform {}: {} operation(s) in cycles 0..{} plus {LATENCY} drain cycles (cycle N at N \
-         ns), RTL `{}` under `TOP`, {} under `model`{}",
-        w.path.display(),
-        inputs.len(),
-        inputs.len() - 1,
-        sides.rtl,
-        sides.golden,
-        w.save.as_ref().map_or(String::new(), |s| format!(
-            "; open it with `gtkwave {}`",
-            s.display()
-        ))
+    say_waveform(
+        &w,
+        &sides.rtl,
+        &sides.golden,
+        &format!(
+            "{} operation(s) in cycles 0..{} plus {LATENCY} drain cycles (cycle N at N ns)",
+            inputs.len(),
+            inputs.len() - 1
+        ),
+        "",
     )?;
     let mut replayer = ptxfma_cosim_engine::replay::Replayer::new(&sides.rtl, reference.as_ref())?;
     for (k, inp) in inputs.iter().enumerate().take(SHOWN) {
@@ -191,18 +189,17 @@ fn ports_wave(
     } else {
         "a design cycle per ns, the stream's cycle in cosim.cycle"
     };
-    outln!(
-        "waveform {}: {ops} operation(s) in cycles 0..{} plus {bound} idle cycles (the latency \
-         bound; {time}), RTL `{}` under `TOP`, {} under `model`, the model's result for the tag \
-         the design retires under `model_by_tag`, judged by the ports{}",
-        w.path.display(),
-        ops - 1,
-        sides.rtl,
-        sides.golden,
-        w.save.as_ref().map_or(String::new(), |s| format!(
-            "; open it with `gtkwave {}`",
-            s.display()
-        ))
+    say_waveform(
+        &w,
+        &sides.rtl,
+        &sides.golden,
+        &format!(
+            "{ops} operation(s) in cycles 0..{} plus {bound} idle cycles (the latency bound; \
+             {time})",
+            ops - 1
+        ),
+        ", the model's result for the tag the design retires under `model_by_tag`, judged by the \
+         ports",
     )?;
     // The reference retires operation k at its fixed latency.
     let age = frame::Bank::Ports.age() as usize;
@@ -236,4 +233,24 @@ fn ports_wave(
         )?;
         Ok(1)
     }
+}
+
+/// The line that says what a waveform holds (`cycles`: its operations and cycles; `also`: what
+/// it holds beside the two sides) and how to open it.
+fn say_waveform(
+    w: &waves::Waves,
+    rtl: &str,
+    reference: &str,
+    cycles: &str,
+    also: &str,
+) -> Result<(), Error> {
+    outln!(
+        "waveform {}: {cycles}, RTL `{rtl}` under `TOP`, {reference} under `model`{also}{}",
+        w.path.display(),
+        w.save.as_ref().map_or(String::new(), |s| format!(
+            "; open it with `gtkwave {}`",
+            s.display()
+        ))
+    )?;
+    Ok(())
 }

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use common::scratch;
 #[path = "../../../cli-common/tests/support/sink.rs"]
 mod sink;
-use sink::{run_to, text, Sink};
+use sink::{check_stdout_sinks, run_to, text, Sink, WhenGone};
 
 /// `fma-cosim ARGS` with stdout to `out` and stderr to `err`.
 fn cosim_to<S: AsRef<OsStr>>(args: &[S], out: Sink, err: Sink) -> Output {
@@ -145,56 +145,13 @@ fn commands(dir: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn no_crash(what: &str, o: &Output) {
-    let err = text(&o.stderr);
-    assert!(
-        !err.contains("panicked") && !err.contains("failed printing"),
-        "{what}: {err}"
-    );
-    assert_ne!(o.status.code(), Some(101), "{what}: {err}");
-    assert!(o.status.code().is_some(), "{what}: killed by a signal");
-}
-
 #[test]
 fn every_command_reports_a_full_or_closed_stdout_and_ends_quietly_on_a_closed_pipe() {
     let dir = scratch("outputs-stdout");
     for args in commands(&dir) {
-        let what = args.join(" ");
-        // As a person runs it: it prints something, and ends with its own status.
-        let read = cosim_to(&args, Sink::Read, Sink::Read);
-        no_crash(&what, &read);
-        assert!(!read.stdout.is_empty(), "{what}: prints nothing");
-        let status = read.status.code();
-
-        // A reader gone: quiet, with the status of what ran.
-        let gone = cosim_to(&args, Sink::Gone, Sink::Read);
-        no_crash(&what, &gone);
-        assert_eq!(gone.status.code(), status, "{what}: {}", text(&gone.stderr));
-        assert_eq!(text(&gone.stderr), text(&read.stderr), "{what}");
-
-        // Full or closed: exit 2, one line that says so.
-        for (sink, says) in [
-            (
-                Sink::Full,
-                "error: cannot write to standard output: No space left on device",
-            ),
-            (
-                Sink::Closed,
-                "error: cannot write to standard output: it is closed",
-            ),
-        ] {
-            let o = cosim_to(&args, sink, Sink::Read);
-            no_crash(&what, &o);
-            let err = text(&o.stderr);
-            assert_eq!(o.status.code(), Some(2), "{what} {sink:?}: {err}");
-            assert_eq!(err.lines().count(), 1, "{what} {sink:?}: {err}");
-            assert!(err.starts_with(says), "{what} {sink:?}: {err}");
-        }
-        // Nothing can be written anywhere: still exit 2, not a panic.
-        for sink in [Sink::Full, Sink::Closed] {
-            let o = cosim_to(&args, sink, sink);
-            assert_eq!(o.status.code(), Some(2), "{what} {sink:?} twice");
-        }
+        check_stdout_sinks(&args.join(" "), WhenGone::AsWhenRead, |out, err| {
+            cosim_to(&args, out, err)
+        });
     }
 }
 
