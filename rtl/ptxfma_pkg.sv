@@ -292,6 +292,33 @@ package ptxfma_pkg;
   // binary32 one is its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
   localparam int unsigned F32SigLsb = SigW - F32Prec;
 
+  // The result formats' fields, indexed by res_fmt_e, as cvfpu's FP_ENCODINGS by fp_format_e.
+  // Keyed by res_fmt_e's codes and built by fp_encoding(): Verilator 5.006 takes no enum key,
+  // and an int field of a pattern as unsized.
+  typedef struct packed {
+    int unsigned exp_bits;
+    int unsigned man_bits;
+  } fp_encoding_t;
+
+  function automatic fp_encoding_t fp_encoding(int unsigned exp_bits, int unsigned man_bits);
+    fp_encoding_t e;
+    e.exp_bits = exp_bits;
+    e.man_bits = man_bits;
+    return e;
+  endfunction
+
+  localparam int unsigned NumResFmts = 4;  // every code of res_fmt_e
+  localparam fp_encoding_t [NumResFmts-1:0] ResFmtEncodings = '{
+    0: fp_encoding(F32ExpBits, F32ManBits),    // FMT_F32
+    1: fp_encoding(F64ExpBits, F64ManBits),    // FMT_F64
+    2: fp_encoding(F16ExpBits, F16ManBits),    // FMT_F16
+    3: fp_encoding(BF16ExpBits, BF16ManBits)   // FMT_BF16
+  };
+
+  function automatic int unsigned man_bits(res_fmt_e fmt);
+    return ResFmtEncodings[fmt].man_bits;
+  endfunction
+
   ////////////////////////
   // Datapath constants //
   ////////////////////////
@@ -337,6 +364,10 @@ package ptxfma_pkg;
   localparam int unsigned F32RoundBit  = MagW - 1 - F32Prec;
   localparam int unsigned F16RoundBit  = MagW - 1 - F16Prec;
   localparam int unsigned BF16RoundBit = MagW - 1 - BF16Prec;
+  // The same for any result format, from the format table.
+  function automatic int unsigned round_bit(res_fmt_e fmt);
+    return MagW - 1 - (man_bits(fmt) + 1);
+  endfunction
 
   // vmad operands: a 32-bit word, or one of its bytes or half-words (the selectors' parts),
   // read as a VmOpW-bit two's complement value (the word and a sign). .shr7 and .shr15 shift
