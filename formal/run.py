@@ -102,7 +102,7 @@ PARTS = {
     },
     **{
         f"round_{f}": {
-            "engine": "sat", "top": "formal_round", "sources": rtl("round"),
+            "engine": "sat", "top": "formal_round", "sources": rtl("round", "round_window"),
             "defines": [f"FMT_{f.upper()}"],
             "props": HALF_ROUND_PROPS if f in ("f16", "bf16") else ROUND_PROPS,
         }

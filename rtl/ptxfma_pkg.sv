@@ -269,11 +269,11 @@ package ptxfma_pkg;
   // Formats            //
   ////////////////////////
 
-  // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS.
-  localparam int unsigned F64Prec  = F64ManBits + 1;
-  localparam int unsigned F32Prec  = F32ManBits + 1;
-  localparam int unsigned F16Prec  = F16ManBits + 1;
-  localparam int unsigned BF16Prec = BF16ManBits + 1;
+  // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS; any result
+  // format's is man_bits(fmt) + 1 (below).
+  localparam int unsigned F64Prec = F64ManBits + 1;
+  localparam int unsigned F32Prec = F32ManBits + 1;
+  localparam int unsigned F16Prec = F16ManBits + 1;
 
   // Whole encodings (sign, exponent, fraction), as cvfpu's fp_width: 64, 32, 16 and 16 bits.
   localparam int unsigned F64W  = 1 + F64ExpBits + F64ManBits;
@@ -357,17 +357,32 @@ package ptxfma_pkg;
   // 2^(eref - RefBit + k). Shift counts over it are ShiftCntW bits; their top
   // ShiftCntW - WordIdxW bits count whole WordW-bit slices.
 
-  // The normalised significand (s3_lane_t.norm) leads at MagW-1: a binary64 result keeps
-  // norm[MagW-1:F64RoundBit+1] (164:112), its round bit at F64RoundBit (111) and everything
-  // below is sticky; likewise for binary32 (164:141, round bit 140).
-  localparam int unsigned F64RoundBit  = MagW - 1 - F64Prec;
-  localparam int unsigned F32RoundBit  = MagW - 1 - F32Prec;
-  localparam int unsigned F16RoundBit  = MagW - 1 - F16Prec;
-  localparam int unsigned BF16RoundBit = MagW - 1 - BF16Prec;
-  // The same for any result format, from the format table.
+  // The normalised significand (s3_lane_t.norm) leads at MagW-1: a result keeps
+  // norm[MagW-1:round_bit(fmt)+1], its round bit at round_bit(fmt) = MagW-1-Prec and everything
+  // below is sticky (binary64: 164:112, 111; binary32: 164:141, 140; binary16: 153; bfloat16:
+  // 156). F32RoundBit is binary32's, the first rounding of S13.
   function automatic int unsigned round_bit(res_fmt_e fmt);
     return MagW - 1 - (man_bits(fmt) + 1);
   endfunction
+
+  localparam int unsigned F32RoundBit = round_bit(FMT_F32);
+
+  // What a rounding at a format's precision reads from a normalised significand
+  // (ptxfma_round_window): the kept bits (at most binary64's 53), the lead, whether the kept
+  // bits below the lead are all ones (an increment then reaches the lead, or carries out past
+  // it), the round bit and the sticky below it; and for S4's tininess test the same one place
+  // lower (round.rs: Decisions::tininess).
+  typedef struct packed {
+    logic [F64Prec-1:0] kept;
+    logic               lead;
+    logic               rest_ones;
+    logic               rb;
+    logic               st;
+    logic               ones_u;
+    logic               lsb_u;
+    logic               rb_u;
+    logic               st_u;
+  } window_t;
 
   // vmad operands: a 32-bit word, or one of its bytes or half-words (the selectors' parts),
   // read as a VmOpW-bit two's complement value (the word and a sign). .shr7 and .shr15 shift
