@@ -108,6 +108,13 @@ PARTS = {
         }
         for f in ("f16", "bf16", "f32", "f64")
     },
+    # The window alone, against its per-format spelling of before (formal_round_window.sv).
+    "round_window": {
+        "engine": "sat", "top": "formal_round_window", "sources": rtl("round_window"),
+        "props": [
+            prop("ok_window", P, fast=True), prop("twin_window_bf16_as_f16", T, fast=True),
+        ],
+    },
     "vmad": {
         "engine": "sat", "top": "formal_vmad",
         "sources": rtl("vmad_select", "vmad_scale", "vmad_saturate"),
