@@ -102,11 +102,18 @@ PARTS = {
     },
     **{
         f"round_{f}": {
-            "engine": "sat", "top": "formal_round", "sources": rtl("round"),
+            "engine": "sat", "top": "formal_round", "sources": rtl("round", "round_window"),
             "defines": [f"FMT_{f.upper()}"],
             "props": HALF_ROUND_PROPS if f in ("f16", "bf16") else ROUND_PROPS,
         }
         for f in ("f16", "bf16", "f32", "f64")
+    },
+    # The window alone, against its per-format spelling of before (formal_round_window.sv).
+    "round_window": {
+        "engine": "sat", "top": "formal_round_window", "sources": rtl("round_window"),
+        "props": [
+            prop("ok_window", P, fast=True), prop("twin_window_bf16_as_f16", T, fast=True),
+        ],
     },
     "vmad": {
         "engine": "sat", "top": "formal_vmad",

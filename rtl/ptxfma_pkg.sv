@@ -269,11 +269,11 @@ package ptxfma_pkg;
   // Formats            //
   ////////////////////////
 
-  // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS.
-  localparam int unsigned F64Prec  = F64ManBits + 1;
-  localparam int unsigned F32Prec  = F32ManBits + 1;
-  localparam int unsigned F16Prec  = F16ManBits + 1;
-  localparam int unsigned BF16Prec = BF16ManBits + 1;
+  // Precision (significand bits with the hidden one), as cvfpu's PRECISION_BITS; any result
+  // format's is man_bits(fmt) + 1 (below).
+  localparam int unsigned F64Prec = F64ManBits + 1;
+  localparam int unsigned F32Prec = F32ManBits + 1;
+  localparam int unsigned F16Prec = F16ManBits + 1;
 
   // Whole encodings (sign, exponent, fraction), as cvfpu's fp_width: 64, 32, 16 and 16 bits.
   localparam int unsigned F64W  = 1 + F64ExpBits + F64ManBits;
@@ -291,6 +291,33 @@ package ptxfma_pkg;
   // The internal significand (operand_t.sig) is binary64's (SigW bits), MSB-aligned: a
   // binary32 one is its top F32Prec bits, sig[SigW-1:F32SigLsb] (52:29).
   localparam int unsigned F32SigLsb = SigW - F32Prec;
+
+  // The result formats' fields, indexed by res_fmt_e, as cvfpu's FP_ENCODINGS by fp_format_e.
+  // Keyed by res_fmt_e's codes and built by fp_encoding(): Verilator 5.006 takes no enum key,
+  // and an int field of a pattern as unsized.
+  typedef struct packed {
+    int unsigned exp_bits;
+    int unsigned man_bits;
+  } fp_encoding_t;
+
+  function automatic fp_encoding_t fp_encoding(int unsigned exp_bits, int unsigned man_bits);
+    fp_encoding_t e;
+    e.exp_bits = exp_bits;
+    e.man_bits = man_bits;
+    return e;
+  endfunction
+
+  localparam int unsigned NumResFmts = 4;  // every code of res_fmt_e
+  localparam fp_encoding_t [NumResFmts-1:0] ResFmtEncodings = '{
+    0: fp_encoding(F32ExpBits, F32ManBits),    // FMT_F32
+    1: fp_encoding(F64ExpBits, F64ManBits),    // FMT_F64
+    2: fp_encoding(F16ExpBits, F16ManBits),    // FMT_F16
+    3: fp_encoding(BF16ExpBits, BF16ManBits)   // FMT_BF16
+  };
+
+  function automatic int unsigned man_bits(res_fmt_e fmt);
+    return ResFmtEncodings[fmt].man_bits;
+  endfunction
 
   ////////////////////////
   // Datapath constants //
@@ -330,13 +357,32 @@ package ptxfma_pkg;
   // 2^(eref - RefBit + k). Shift counts over it are ShiftCntW bits; their top
   // ShiftCntW - WordIdxW bits count whole WordW-bit slices.
 
-  // The normalised significand (s3_lane_t.norm) leads at MagW-1: a binary64 result keeps
-  // norm[MagW-1:F64RoundBit+1] (164:112), its round bit at F64RoundBit (111) and everything
-  // below is sticky; likewise for binary32 (164:141, round bit 140).
-  localparam int unsigned F64RoundBit  = MagW - 1 - F64Prec;
-  localparam int unsigned F32RoundBit  = MagW - 1 - F32Prec;
-  localparam int unsigned F16RoundBit  = MagW - 1 - F16Prec;
-  localparam int unsigned BF16RoundBit = MagW - 1 - BF16Prec;
+  // The normalised significand (s3_lane_t.norm) leads at MagW-1: a result keeps
+  // norm[MagW-1:round_bit(fmt)+1], its round bit at round_bit(fmt) = MagW-1-Prec and everything
+  // below is sticky (binary64: 164:112, 111; binary32: 164:141, 140; binary16: 153; bfloat16:
+  // 156). F32RoundBit is binary32's, the first rounding of S13.
+  function automatic int unsigned round_bit(res_fmt_e fmt);
+    return MagW - 1 - (man_bits(fmt) + 1);
+  endfunction
+
+  localparam int unsigned F32RoundBit = round_bit(FMT_F32);
+
+  // What a rounding at a format's precision reads from a normalised significand
+  // (ptxfma_round_window): the kept bits (at most binary64's 53), the lead, whether the kept
+  // bits below the lead are all ones (an increment then reaches the lead, or carries out past
+  // it), the round bit and the sticky below it; and for S4's tininess test the same one place
+  // lower (round.rs: Decisions::tininess).
+  typedef struct packed {
+    logic [F64Prec-1:0] kept;
+    logic               lead;
+    logic               rest_ones;
+    logic               rb;
+    logic               st;
+    logic               ones_u;
+    logic               lsb_u;
+    logic               rb_u;
+    logic               st_u;
+  } window_t;
 
   // vmad operands: a 32-bit word, or one of its bytes or half-words (the selectors' parts),
   // read as a VmOpW-bit two's complement value (the word and a sign). .shr7 and .shr15 shift

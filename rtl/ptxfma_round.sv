@@ -11,7 +11,8 @@
 //   norm  164 ........ RoundBit+1 | RoundBit | RoundBit-1 ........ 0
 //         kept (Prec bits)        | round    | sticky (with lane sticky)
 //
-// with RoundBit = MagW-1-Prec: 111 (binary64), 140 (binary32), 153 (binary16), 156 (bfloat16).
+// with RoundBit = round_bit(fmt) = MagW-1-Prec: 111 (binary64), 140 (binary32), 153 (binary16),
+// 156 (bfloat16). ptxfma_round_window reads these fields, once for the lane and once for S13.
 //
 // Depth (docs/microarchitecture.md, "Stage 4"): little waits for the sticky OR. Beside it, from
 // the register: kept + 1, the exponent field for either carry, the compares of overflow and .sat;
@@ -105,70 +106,6 @@ module ptxfma_round import ptxfma_pkg::*; (
     return (x < fmt_one(fmt)) ? x : fmt_one(fmt);
   endfunction
 
-  // What a rounding at the format's precision reads from a normalised significand: the kept
-  // bits (at most binary64's 53), the round bit and the sticky below it, whether the kept bits below the lead are all
-  // ones (an increment then reaches the lead, or carries out past it); and for S4's tininess
-  // test the same one position lower (round.rs: Decisions::tininess).
-  typedef struct packed {
-    logic [F64Prec-1:0] kept;
-    logic               lead;
-    logic               rest_ones;
-    logic               rb;
-    logic               st;
-    logic               ones_u;
-    logic               lsb_u;
-    logic               rb_u;
-    logic               st_u;
-  } window_t;
-
-  function automatic window_t window(res_fmt_e fmt, logic [MagW-1:0] norm, logic sticky);
-    window_t w;
-    w.lead = norm[MagW-1];
-    unique case (fmt)
-      FMT_F64: begin
-        w.kept      = F64Prec'(norm[MagW-1:F64RoundBit+1]);
-        w.rest_ones = norm[MagW-2:F64RoundBit+1] == '1;
-        w.rb        = norm[F64RoundBit];
-        w.st        = (norm[F64RoundBit-1:0] != '0) || sticky;
-        w.ones_u    = norm[MagW-2:F64RoundBit] == '1;
-        w.lsb_u     = norm[F64RoundBit];
-        w.rb_u      = norm[F64RoundBit-1];
-        w.st_u      = (norm[F64RoundBit-2:0] != '0) || sticky;
-      end
-      FMT_F16: begin
-        w.kept      = F64Prec'(norm[MagW-1:F16RoundBit+1]);
-        w.rest_ones = norm[MagW-2:F16RoundBit+1] == '1;
-        w.rb        = norm[F16RoundBit];
-        w.st        = (norm[F16RoundBit-1:0] != '0) || sticky;
-        w.ones_u    = norm[MagW-2:F16RoundBit] == '1;
-        w.lsb_u     = norm[F16RoundBit];
-        w.rb_u      = norm[F16RoundBit-1];
-        w.st_u      = (norm[F16RoundBit-2:0] != '0) || sticky;
-      end
-      FMT_BF16: begin
-        w.kept      = F64Prec'(norm[MagW-1:BF16RoundBit+1]);
-        w.rest_ones = norm[MagW-2:BF16RoundBit+1] == '1;
-        w.rb        = norm[BF16RoundBit];
-        w.st        = (norm[BF16RoundBit-1:0] != '0) || sticky;
-        w.ones_u    = norm[MagW-2:BF16RoundBit] == '1;
-        w.lsb_u     = norm[BF16RoundBit];
-        w.rb_u      = norm[BF16RoundBit-1];
-        w.st_u      = (norm[BF16RoundBit-2:0] != '0) || sticky;
-      end
-      default: begin
-        w.kept      = F64Prec'(norm[MagW-1:F32RoundBit+1]);
-        w.rest_ones = norm[MagW-2:F32RoundBit+1] == '1;
-        w.rb        = norm[F32RoundBit];
-        w.st        = (norm[F32RoundBit-1:0] != '0) || sticky;
-        w.ones_u    = norm[MagW-2:F32RoundBit] == '1;
-        w.lsb_u     = norm[F32RoundBit];
-        w.rb_u      = norm[F32RoundBit-1];
-        w.st_u      = (norm[F32RoundBit-2:0] != '0) || sticky;
-      end
-    endcase
-    return w;
-  endfunction
-
   // The format's encoding fields, shared by both paths.
   logic [DataW-1:0] sign_w, frac_mask, inf_w, one_w;
   exp_t             bias;
@@ -226,7 +163,6 @@ module ptxfma_round import ptxfma_pkg::*; (
   place_t             pl;
   logic [ViaWinW-1:0] win;
   logic [MagW-1:0]    norm_via;
-  window_t            win_via;
 
   always_comb begin
     emin     = 16'sd1 - bias;
@@ -242,7 +178,6 @@ module ptxfma_round import ptxfma_pkg::*; (
     win      = '0;
     exp_via  = '0;
     norm_via = '0;
-    win_via  = '0;
     // Only under via_f32 (rare): the Verilated model skips this path otherwise.
     if (en_i && via_f32_i) begin
       // The placement, from the register beside the binary32 rounding.
@@ -269,11 +204,30 @@ module ptxfma_round import ptxfma_pkg::*; (
         norm_via = {carry32 ? v[F32Prec:1] : v[F32Prec-1:0], (MagW - F32Prec)'(0)};
         exp_via  = carry32 ? exp_up : exp_lane;
       end
-      // Read here, not from a mux of the two norms: the sticky is an OR of the 37 bits the
-      // window can set, not of the whole of norm.
-      win_via = window(fmt_i, norm_via, 1'b0);
     end
   end
+
+  // The two windows. S13's is read from norm_via, not from a mux of the two norms: its sticky
+  // is an OR of the 37 bits the window can set, not of the whole of norm. The lane's is formed
+  // under via_f32 too, unread: gated by via_f32 as well, the rounder synthesized three levels
+  // deeper.
+  window_t win_via, win_lane;
+
+  ptxfma_round_window u_window_via (
+    .en_i    (en_i && via_f32_i),
+    .fmt_i   (fmt_i),
+    .norm_i  (norm_via),
+    .sticky_i(1'b0),
+    .window_o(win_via)
+  );
+
+  ptxfma_round_window u_window_lane (
+    .en_i    (en_i),
+    .fmt_i   (fmt_i),
+    .norm_i  (lane_i.norm),
+    .sticky_i(lane_i.sticky),
+    .window_o(win_lane)
+  );
 
   /////////////////////////////////////////////////////////////////////////////////////////////
   // The rounding proper, on the lane or (via_f32) on the binary32 value.                    //
@@ -316,7 +270,7 @@ module ptxfma_round import ptxfma_pkg::*; (
         rnd   = RND_RN;
         flush = 1'b0;
       end else begin
-        w     = window(fmt_i, lane_i.norm, lane_i.sticky);
+        w     = win_lane;
         exp   = exp_widen(lane_i.exp);
         rnd   = rnd_i;
         flush = flush_i;

@@ -34,6 +34,7 @@ PROVED = {
     "ptxfma_align.sv": "align",
     "ptxfma_normalize.sv": "normalize",
     "ptxfma_round.sv": "round",
+    "ptxfma_round_window.sv": "round",
     "ptxfma_vmad_select.sv": "vmad",
     "ptxfma_vmad_scale.sv": "vmad",
     "ptxfma_vmad_saturate.sv": "vmad",

@@ -3,8 +3,9 @@
 //! (`make formal-tools`) and take minutes, so they are `#[ignore]`d here and run by `make
 //! prove-dut-test` (in `make test`); the others run in every `cargo test`.
 //!
-//! - A copy of the kit's RTL with one token changed in the binary16 rounder is found, and the
-//!   printed replay line, run as printed against that copy built with `dut build`, diverges.
+//! - A copy of the kit's RTL with one token changed in the rounding window (proved on
+//!   `fma.rn.f16`, binary16's) is found, and the printed replay line, run as printed against
+//!   that copy built with `dut build`, diverges.
 //! - The same copy unchanged is proved.
 //! - The independent half FMA (`tests/dut/exact_half/`) runs out of a short time limit and says
 //!   so plainly (its full proof is measured in docs/formal.md).
@@ -18,10 +19,11 @@ use ptxfma_cosim_dut::half_words;
 use ptxfma_cosim_engine::stim::Family;
 use ptxfma_model::ctrl::Kind;
 
-/// The planted fault: binary16's sticky bit loses its top bit (a one-token edit).
-const ROUND_FILE: &str = "ptxfma_round.sv";
-const FAULT_FROM: &str = "w.st        = (norm[F16RoundBit-1:0] != '0) || sticky;";
-const FAULT_TO: &str = "w.st        = (norm[F16RoundBit-2:0] != '0) || sticky;";
+/// The planted fault: the sticky bit loses its top bit (a one-token edit in the window every
+/// format shares; the proof issues only `fma.rn.f16`, so binary16's, as before).
+const ROUND_FILE: &str = "ptxfma_round_window.sv";
+const FAULT_FROM: &str = "st:        (norm_i[Rb-1:0] != '0) || sticky_i,";
+const FAULT_TO: &str = "st:        (norm_i[Rb-2:0] != '0) || sticky_i,";
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -43,8 +45,8 @@ impl Team {
         self.0.join(p).to_str().unwrap().to_string()
     }
 
-    /// The kit's RTL copied into `src/`, `ptxfma_round.sv` with the planted fault if `fault`,
-    /// and manifest `name` for it (latency 3, the half families).
+    /// The kit's RTL copied into `src/`, `ptxfma_round_window.sv` with the planted fault if
+    /// `fault`, and manifest `name` for it (latency 3, the half families).
     fn kit_copy(&self, name: &str, fault: bool) -> String {
         let list = std::fs::read_to_string(repo().join("rtl/files.txt")).unwrap();
         let files: Vec<&str> = list
