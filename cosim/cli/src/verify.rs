@@ -230,7 +230,10 @@ fn compare(r: &RunResult, row: &ChunkRow, c: &Chunk, out: &Outcome) -> Result<()
     // The examples the file lists of this chunk: the first ones of their signature here.
     let mut listed: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
     for d in r.divergences.iter().filter(|d| d.chunk == c.index) {
-        listed.entry(d.signature.as_str()).or_default().push(d.cycle);
+        listed
+            .entry(d.signature.as_str())
+            .or_default()
+            .push(d.cycle);
     }
     for (sig, cycles) in listed {
         let all = by_signature.get(sig).map_or(&[][..], Vec::as_slice);
