@@ -45,9 +45,10 @@ fn mix(s: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `n` of the file's chunk positions, chosen with `seed` (all of them when it has no more).
-fn choose(rows: usize, n: usize, seed: u64, file: usize) -> Vec<usize> {
-    let mut s = seed ^ (file as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+/// `n` of a file's chunk positions, chosen with `seed` and its shard's index (so the choice
+/// does not depend on the order of the files; all of them when it has no more).
+fn choose(rows: usize, n: usize, seed: u64, shard: u32) -> Vec<usize> {
+    let mut s = seed ^ u64::from(shard).wrapping_mul(0xD1B5_4A32_D192_ED03);
     let mut all: Vec<usize> = (0..rows).collect();
     // A partial Fisher-Yates shuffle: the first n are the choice.
     let n = n.min(rows);
@@ -111,7 +112,8 @@ pub(crate) fn verify(
     // (file, row) of every chunk to run again, in file then chunk order.
     let mut picks: Vec<(usize, usize, Chunk)> = Vec::new();
     for (f, (_, r)) in inputs.iter().enumerate() {
-        for k in choose(r.chunks.len(), per_file, seed, f) {
+        let shard = r.shard.map_or(0, |s| s.index);
+        for k in choose(r.chunks.len(), per_file, seed, shard) {
             let index = r.chunks[k].index as u64;
             let c = chunk::nth(p.seed, p.count, &fams, p.chunk_size, index)
                 .ok_or_else(|| Error::new(format!("chunk {index} is not planned")))?;
