@@ -204,6 +204,7 @@ fusesoc-test: deps $(FFI_LIB) $(PY_VENV)/.stamp ## ptxfma.core through FuseSoC (
 # build of cargo-test-variants, which cargo finds done (`-p ptxfma-cosim` would compile twice more).
 COSIM_RTL ?= default
 FARM_SHARDS ?= 4
+FARM_VERIFY ?= 1
 ifeq ($(origin FARM_RESULTS),undefined)
 FARM_RESULTS := farm-results/$(shell date +%Y%m%d-%H%M%S)
 FARM_RESULTS_DEFAULT := 1
@@ -218,7 +219,7 @@ FARM_BUILD ?=
 FARM_FEATURES := $(if $(filter-out default,$(COSIM_RTL)),--features ptxfma-cosim/fault-sticky)
 FARM_BUILD_CMD = $(or $(FARM_BUILD),$(CARGO) build --release -p ptxfma-cosim $(FARM_FEATURES))
 farm: $(if $(FARM_BIN),,deps) ## the regression as a Slurm job array of FARM_SHARDS shards, merged
-	@FARM_SHARDS='$(FARM_SHARDS)' FARM_RESULTS='$(abspath $(FARM_RESULTS))' FARM_BIN='$(FARM_BIN)' \
+	@FARM_SHARDS='$(FARM_SHARDS)' FARM_VERIFY='$(FARM_VERIFY)' FARM_RESULTS='$(abspath $(FARM_RESULTS))' FARM_BIN='$(FARM_BIN)' \
 	FARM_PARTITION='$(FARM_PARTITION)' FARM_TIME='$(FARM_TIME)' FARM_CPUS='$(FARM_CPUS)' \
 	FARM_SBATCH_ARGS='$(FARM_SBATCH_ARGS)' FARM_BUILD_CMD='$(FARM_BUILD_CMD)' CARGO='$(CARGO)' \
 	FARM_GITIGNORE='$(FARM_RESULTS_DEFAULT)' tools/farm-run.sh --seed '$(COSIM_SEED)' --count '$(COSIM_COUNT)' \

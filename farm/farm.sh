@@ -6,9 +6,11 @@
 #   1. submits farm/ptxfma.sbatch as one job array, `sbatch --array=1-N --chdir=DIR --wait`;
 #   2. waits for every task (a task that fails, e.g. on a divergence, does not stop the others;
 #      sbatch's own non-zero status only says that some task did);
-#   3. merges: `fma-cosim merge DIR/shard-*.json --json DIR/merged.json --junit DIR/junit.xml`,
-#      and exits with the merge's status (0 pass, 1 divergence, 2 missing/duplicate/inconsistent
-#      shards or an error).
+#   3. merges: `fma-cosim merge DIR/shard-*.json --verify V --json DIR/merged.json --junit
+#      DIR/junit.xml` (each shard checked for consistency, and V of its chunks run again here
+#      and compared with it), and exits with the merge's status (0 pass, 1 divergence or a shard
+#      that a chunk run again disagrees with, 2 missing/duplicate/inconsistent shards or an
+#      error).
 #
 # Environment:
 #   FARM_SHARDS       number of shards = array tasks (required)
@@ -18,6 +20,8 @@
 #   FARM_PARTITION    sbatch --partition (default: the cluster's default partition)
 #   FARM_TIME         sbatch --time per task (default: ptxfma.sbatch's #SBATCH --time)
 #   FARM_CPUS         sbatch --cpus-per-task, passed to fma-cosim as --jobs (default 1)
+#   FARM_VERIFY       chunks of each shard the merge runs again (`merge --verify`; default 1,
+#                     0: none)
 #   FARM_SBATCH_ARGS  more sbatch options, split on spaces (e.g. "--account=dv --qos=regress")
 #   SBATCH, SCANCEL   the commands (default sbatch, scancel)
 set -u -o pipefail
@@ -32,6 +36,10 @@ case "$shards" in
     '' | *[!0-9]* | 0*) die "FARM_SHARDS must be a positive number (got \`$shards')" ;;
 esac
 [ -n "$results" ] || die "FARM_RESULTS (the results directory) is not set"
+verify=${FARM_VERIFY:-1}
+case "$verify" in
+    '' | *[!0-9]* | 0?*) die "FARM_VERIFY must be a number of chunks, 0 or more (got \`$verify')" ;;
+esac
 mkdir -p "$results" || die "cannot create the results directory $results"
 results=$(cd "$results" && pwd)
 bin=${FARM_BIN:-$results/fma-cosim}
@@ -101,7 +109,13 @@ shopt -u nullglob
 if [ ${#files[@]} = 0 ]; then
     die "no shard wrote a result; see the logs $results/shard-*.log"
 fi
-"$bin" merge "${files[@]}" --json "$results/merged.json" --junit "$results/junit.xml"
+verify_args=()
+if [ "$verify" != 0 ]; then
+    say "merging, each shard checked and $verify of its chunk(s) run again here (FARM_VERIFY)"
+    verify_args=(--verify "$verify")
+fi
+"$bin" merge "${files[@]}" ${verify_args[@]+"${verify_args[@]}"} --json "$results/merged.json" \
+    --junit "$results/junit.xml"
 rc=$?
 if [ -s "$results/merged.json" ] && [ -s "$results/junit.xml" ]; then
     say "merge exit status $rc; wrote $results/merged.json and $results/junit.xml"

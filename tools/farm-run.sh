@@ -7,7 +7,8 @@
 #
 #   farm-run.sh [farm/farm.sh options: --seed, --count, --filter, --rtl, --chunk-size ...]
 # Environment: FARM_RESULTS (the results directory, created), FARM_SHARDS, FARM_BIN,
-# FARM_PARTITION, FARM_TIME, FARM_CPUS, FARM_SBATCH_ARGS (as farm/farm.sh reads them);
+# FARM_PARTITION, FARM_TIME, FARM_CPUS, FARM_SBATCH_ARGS, FARM_VERIFY (as farm/farm.sh reads
+# them);
 # FARM_BUILD_CMD (the shell command that builds fma-cosim), CARGO (finds cargo's target
 # directory), FARM_GITIGNORE=1 (the results are under farm-results/, the default: a .gitignore
 # there keeps them out of git). A bad FARM_SHARDS or no FARM_RESULTS is one line and exit 2,

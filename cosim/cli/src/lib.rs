@@ -24,5 +24,6 @@ mod out_paths;
 pub mod progress;
 mod reproduce;
 mod triage;
+mod verify;
 
 pub use command_line::main;

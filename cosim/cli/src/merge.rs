@@ -23,6 +23,14 @@ pub(crate) struct MergeArgs {
     /// shards' coverage, `run --coverage` or `--html`).
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// Run N chunks of each shard again here (chosen at random) and compare them with what the
+    /// shard says of them: a shard that disagrees fails the merge (exit 1, nothing written).
+    #[arg(long, value_name = "N", default_value = "0",
+          value_parser = crate::args::in_range(0, 1_000_000))]
+    verify: u64,
+    /// Seed of --verify's choice of chunks [default: drawn afresh, and printed].
+    #[arg(long, value_name = "SEED", requires = "verify", value_parser = crate::args::number)]
+    verify_seed: Option<u64>,
 }
 
 pub(crate) fn merge(a: MergeArgs) -> Result<u8, Error> {
@@ -40,6 +48,20 @@ pub(crate) fn merge(a: MergeArgs) -> Result<u8, Error> {
     }
     let merged = results::merge::merge(&inputs)?;
     let shards = inputs[0].1.shard.map_or(1, |s| s.count);
+    if a.verify > 0 {
+        let seed = a.verify_seed.unwrap_or_else(crate::verify::fresh_seed);
+        let v = crate::verify::verify(&inputs, a.verify as usize, seed)?;
+        let what = format!(
+            "verified {} of {} chunks ({} of each of {} file(s), --verify {} --verify-seed {seed})",
+            v.chunks, v.of, v.per_file, v.files, a.verify
+        );
+        if let Some(why) = v.disagreement {
+            outln!("{what}: a shard disagrees")?;
+            ptxfma_cli_common::errln!("{why}")?;
+            return Ok(1);
+        }
+        outln!("{what}: all agree")?;
+    }
     outln!(
         "fma-cosim merge: {} file(s), {shards} shard(s) of a run with seed {}, {} operations \
          over {} families, RTL `{}` vs {} ({})",

@@ -9,7 +9,7 @@ use ptxfma_cosim_outputs::command::with_note;
 use ptxfma_cosim_outputs::report::{self, Origin};
 
 /// Largest `--window`: the waveform replays this many cycles and holds them all in memory.
-pub const MAX_WINDOW: u64 = 100_000;
+pub const MAX_WINDOW: u64 = ptxfma_cosim_outputs::results::check::MAX_WINDOW;
 /// Where `run` and `replay` write waveforms unless told.
 pub const DEFAULT_WAVES_DIR: &str = "waves";
 

@@ -30,7 +30,7 @@ use crate::triage::{self, Triaged, WaveOpts};
 use crate::vectors;
 
 /// Largest `--count`: beyond this a run is a farm's job, split with `--shard`.
-const MAX_COUNT: u64 = 1 << 40;
+const MAX_COUNT: u64 = ptxfma_cosim_outputs::results::check::MAX_COUNT;
 /// Largest `--batch`: one batch of frames is held in memory per worker.
 const MAX_BATCH: u64 = 65_536;
 
@@ -48,7 +48,7 @@ pub struct Args {
     #[command(flatten)]
     sides: SidesArgs,
     /// Operations per chunk (each chunk runs from reset and replays alone).
-    #[arg(long, default_value_t = chunk::DEFAULT_SIZE, value_parser = in_range(1, 1 << 32))]
+    #[arg(long, default_value_t = chunk::DEFAULT_SIZE, value_parser = in_range(1, ptxfma_cosim_outputs::results::check::MAX_CHUNK_SIZE))]
     chunk_size: u64,
     /// Workers, each with its own RTL and model [default: the available cores].
     #[arg(long, value_parser = in_range(1, 1024))]
@@ -64,7 +64,7 @@ pub struct Args {
     /// N, in chunk and cycle order); every divergence is still counted.
     #[arg(long, value_name = "N",
           default_value_t = ptxfma_cosim_outputs::results::DEFAULT_MAX_EXAMPLES as u64,
-          value_parser = in_range(1, 1_000_000))]
+          value_parser = in_range(1, ptxfma_cosim_outputs::results::check::MAX_EXAMPLES))]
     max_examples: u64,
     /// Cycles of the waveform written for each divergence signature.
     #[arg(long, default_value = "32", value_parser = in_range(1, crate::reproduce::MAX_WINDOW))]

@@ -127,7 +127,7 @@ pub fn triage(
 
 /// What makes two divergences the same bug as far as triage can tell: the first differing
 /// stage and field, the family, and the instruction with its modifiers.
-fn signature(c: &Chunk, d: &Divergence) -> String {
+pub(crate) fn signature(c: &Chunk, d: &Divergence) -> String {
     format!(
         "{} {} | {} | {}",
         d.stage().name(),

@@ -18,6 +18,8 @@ mod dut_prove;
 #[cfg(feature = "fault-sticky")]
 mod fault;
 mod lockstep;
+#[cfg(feature = "fault-sticky")]
+mod merge_checks;
 mod model;
 mod mutate_dut;
 mod outputs;

@@ -195,6 +195,11 @@ pub fn merge(inputs: &[(String, RunResult)]) -> Result<RunResult, Error> {
             .collect::<Result<_, _>>()?,
     );
     let planned = planned_chunks(inputs, &fams)?;
+    // Each file's own numbers agree (the totals below are the chunks' sums, so a file whose
+    // totals say otherwise is refused, not believed).
+    for (name, r) in inputs {
+        super::check::check(r).map_err(|e| bad(format!("{name}: {e}")))?;
+    }
 
     // Chunks and divergences in chunk order, cut at --max-divergences as one run would be.
     let mut chunks: Vec<ChunkRow> = inputs.iter().flat_map(|(_, r)| r.chunks.clone()).collect();

@@ -1,7 +1,8 @@
 //! Machine-readable results: the JSON of a run or shard (schema in `docs/results.md`); the
-//! merge of several ([`merge`]), JUnit XML for CI dashboards ([`junit`]) and the text `run`
+//! merge of several ([`merge`]), after checking each agrees with itself ([`check`]), JUnit XML for CI dashboards ([`junit`]) and the text `run`
 //! prints ([`text`]).
 
+pub mod check;
 mod junit;
 pub mod merge;
 mod text;
