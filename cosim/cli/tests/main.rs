@@ -20,6 +20,7 @@ mod fault;
 mod lockstep;
 mod model;
 mod mutate_dut;
+mod nothing_lost;
 mod outputs;
 #[cfg(feature = "alt-design")]
 mod ports;

@@ -1,0 +1,113 @@
+//! Nothing lost: a request of any size runs in bounded memory or is refused in one line; a
+//! `--dut` design is driven only with what it implements, by every command; and a call that
+//! fails leaves no directory or file behind.
+
+use crate::common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::outside::{one_line_error, Outside, FORMS};
+use common::{cosim, scratch};
+
+/// `fma-cosim ARGS` under an address-space limit of about 4 GB (`ulimit -v 4000000`).
+fn limited(args: &[&str]) -> Command {
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg("ulimit -v 4000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_fma-cosim"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Waits for `child` at most `secs` seconds (killing it past them); (exit code, stdout,
+/// stderr), the code -1 for a signal.
+fn wait_at_most(mut child: std::process::Child, secs: u64) -> (i32, String, String) {
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "still running after {secs} s\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A run of 10^12 operations, or of 10^8 one-operation chunks, does not allocate its chunk list
+/// or its results whole (it aborted: `memory allocation of 4150390880 bytes failed`, exit 134):
+/// under a 4 GB address-space limit each is refused at once, in one line that says why and
+/// what to do, exit 2, and leaves nothing behind.
+#[test]
+fn a_run_too_large_to_keep_is_refused_in_one_line_not_aborted() {
+    let dir = scratch("lost-huge");
+    let waves = dir.join("waves");
+    let json = dir.join("out/r.json");
+    for count in [
+        vec!["--count", "1000000000000"],
+        vec!["--count", "100000000", "--chunk-size", "1"],
+    ] {
+        let mut args = vec!["run", "--progress", "off", "--jobs", "1"];
+        args.extend_from_slice(&count);
+        args.extend_from_slice(&["--waves-dir", waves.to_str().unwrap()]);
+        args.extend_from_slice(&["--json", json.to_str().unwrap()]);
+        let (code, out, err) = wait_at_most(limited(&args).spawn().unwrap(), 60);
+        assert_ne!(code, 134, "aborted: {count:?}\n{out}{err}");
+        assert!(!err.contains("panicked"), "{count:?}\n{err}");
+        let line = one_line_error((code, out, err));
+        assert!(
+            line.contains("chunks") && line.contains("--shard"),
+            "{count:?}: {line}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+        assert!(left.is_empty(), "{count:?} left {left:?}");
+    }
+}
+
+/// The same 10^12 operations split over 100 shards: one shard starts working under the same
+/// limit (its chunks are made as the workers take them, never listed whole), and Ctrl-C stops
+/// it with its partial summary.
+#[test]
+fn a_shard_of_a_huge_run_starts_in_bounded_memory() {
+    let dir = scratch("lost-shard");
+    let args = [
+        "run",
+        "--progress",
+        "off",
+        "--jobs",
+        "1",
+        "--filter",
+        "f32",
+        "--count",
+        "1000000000000",
+        "--shard",
+        "1/100",
+        "--waves-dir",
+        dir.to_str().unwrap(),
+    ];
+    let child = limited(&args).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(3000));
+    // SAFETY: a signal to our own child (sh exec'd into fma-cosim, same pid).
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let (code, out, err) = wait_at_most(child, 60);
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{err}"
+    );
+    assert_eq!(code, 130, "{out}{err}");
+    assert!(out.contains("shard 1/100"), "{out}");
+    assert!(out.contains("INTERRUPTED"), "{out}");
+}
