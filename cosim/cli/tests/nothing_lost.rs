@@ -111,3 +111,76 @@ fn a_shard_of_a_huge_run_starts_in_bounded_memory() {
     assert!(out.contains("shard 1/100"), "{out}");
     assert!(out.contains("INTERRUPTED"), "{out}");
 }
+
+/// An f32-only design built outside the checkout, and a build directory for it.
+fn f32_design(name: &str) -> (Outside, String) {
+    let d = Outside::new(name);
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let (code, out, err) = d.build(&manifest, "build");
+    assert_eq!(code, 0, "{out}{err}");
+    let dut = d.path("build");
+    (d, dut)
+}
+
+/// `wave --dut` and `replay --dut` refuse an operation the design does not implement, as
+/// `run --dut --filter` does, instead of driving the design with it and reporting the
+/// difference as a DIVERGENCE: one line naming the instruction and what the design implements,
+/// exit 2. An f32 operation still runs.
+#[test]
+fn wave_and_replay_refuse_what_a_design_does_not_implement() {
+    let (d, dut) = f32_design("forms");
+    let vcd = d.path("w/w.vcd");
+    let waves = d.path("waves");
+    for line in [
+        "fma.rn.f64 0x3ff0000000000000 0x3ff0000000000000 0x3ff0000000000000",
+        "fma.rn.f16x2 0x3c003c00 0x3c003c00 0x3c003c00",
+    ] {
+        let e = one_line_error(cosim(&["wave", "--dut", &dut, "--vcd", &vcd, line]));
+        let spelled = line.split(' ').next().unwrap();
+        assert!(e.contains(spelled) && e.contains("f32"), "{line}: {e}");
+        assert!(!Path::new(&vcd).exists(), "{line}: wrote {vcd}");
+    }
+    let e = one_line_error(cosim(&[
+        "replay",
+        "--dut",
+        &dut,
+        "--ctrl",
+        "fma.rn.f64",
+        "--a",
+        "0x3ff0000000000000",
+        "--b",
+        "0x3ff0000000000000",
+        "--c",
+        "0x3ff0000000000000",
+        "--waves-dir",
+        &waves,
+    ]));
+    assert!(e.contains("fma.rn.f64") && e.contains("f32"), "{e}");
+    let e = one_line_error(cosim(&[
+        "replay",
+        "--dut",
+        &dut,
+        "--seed",
+        "1",
+        "--filter",
+        "vmad",
+        "--count",
+        "10",
+        "--index",
+        "0",
+        "--waves-dir",
+        &waves,
+    ]));
+    assert!(e.contains("vmad") && e.contains("f32"), "{e}");
+    // What the design implements runs (1.0 * 1.0 + 1.0 = 2.0, no divergence).
+    let (code, out, err) = cosim(&[
+        "wave",
+        "--dut",
+        &dut,
+        "--vcd",
+        &vcd,
+        "fma.rn.f32 0x3f800000 0x3f800000 0x3f800000",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("DIVERGENCE"), "{out}");
+}
