@@ -184,3 +184,110 @@ fn wave_and_replay_refuse_what_a_design_does_not_implement() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(!out.contains("DIVERGENCE"), "{out}");
 }
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A call that fails creates nothing: each command's output options name files in directories
+/// that do not exist yet (`nd/...`), and each call fails (a bad line, a missing input, a bad
+/// option found after the outputs are checked); afterwards the scratch directory is as it was.
+#[test]
+fn a_failing_call_leaves_no_directory_or_file() {
+    let dir = scratch("lost-nothing");
+    let p = |s: &str| dir.join(s).to_str().unwrap().to_string();
+    let missing = p("no-such-results.json");
+    std::fs::write(p("bad-vectors.txt"), "this is not a vector line\n").unwrap();
+    let before = names(&dir);
+    let calls: Vec<Vec<String>> = vec![
+        vec![
+            "wave".into(),
+            "--vcd".into(),
+            p("nd/w.vcd"),
+            "fma.rn.f33 0x1 0x2 0x3".into(),
+        ],
+        vec![
+            "merge".into(),
+            missing.clone(),
+            "--json".into(),
+            p("nd/m.json"),
+        ],
+        vec![
+            "merge".into(),
+            missing.clone(),
+            "--junit".into(),
+            p("nd/m.xml"),
+        ],
+        vec![
+            "merge".into(),
+            missing.clone(),
+            "--html".into(),
+            p("nd/a/m.html"),
+        ],
+        vec![
+            "coverage".into(),
+            missing.clone(),
+            "--json".into(),
+            p("nd/c.json"),
+        ],
+        vec![
+            "coverage".into(),
+            missing.clone(),
+            "--html".into(),
+            p("nd/c.html"),
+        ],
+        // A count below the number of families is refused after the outputs are checked.
+        vec![
+            "run".into(),
+            "--progress".into(),
+            "off".into(),
+            "--count".into(),
+            "2".into(),
+            "--json".into(),
+            p("nd/r.json"),
+            "--junit".into(),
+            p("nd2/r.xml"),
+            "--html".into(),
+            p("nd3/r.html"),
+            "--coverage".into(),
+            p("nd4/c.json"),
+            "--waves-dir".into(),
+            p("nd5/deep/waves"),
+        ],
+        vec![
+            "run".into(),
+            "--progress".into(),
+            "off".into(),
+            "--vectors".into(),
+            p("bad-vectors.txt"),
+            "--waves-dir".into(),
+            p("nd/waves"),
+        ],
+        vec![
+            "replay".into(),
+            "--seed".into(),
+            "1".into(),
+            "--filter".into(),
+            "f32".into(),
+            "--count".into(),
+            "10".into(),
+            "--index".into(),
+            "1000000".into(),
+            "--waves-dir".into(),
+            p("nd/waves"),
+        ],
+    ];
+    for call in &calls {
+        let args: Vec<&str> = call.iter().map(String::as_str).collect();
+        let (code, out, err) = cosim(&args);
+        assert_eq!(code, 2, "{args:?}\n{out}{err}");
+        assert_eq!(names(&dir), before, "{args:?} left something\n{out}{err}");
+    }
+}
