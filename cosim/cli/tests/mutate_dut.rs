@@ -216,13 +216,10 @@ fn make_mutate_refuses_a_study_of_zero_mutants() {
     let manifest = d.manifest("dut.toml", "", FORMS);
     let empty = d.0.join("none.json");
     std::fs::write(&empty, "[]").unwrap();
-    for how in [
-        vec!["--mutants", "0"],
-        vec!["--set", empty.to_str().unwrap()],
-    ] {
+    for how in [["--mutants", "0"], ["--set", empty.to_str().unwrap()]] {
         let out = mutate_py()
             .args(["--dut", &manifest])
-            .args(&how)
+            .args(how)
             .args(["--ops", "1000", "--jobs", "1"])
             .args(["--cosim", env!("CARGO_BIN_EXE_fma-cosim")])
             .output()

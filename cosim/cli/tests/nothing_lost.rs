@@ -57,11 +57,11 @@ fn a_run_too_large_to_keep_is_refused_in_one_line_not_aborted() {
     let waves = dir.join("waves");
     let json = dir.join("out/r.json");
     for count in [
-        vec!["--count", "1000000000000"],
-        vec!["--count", "100000000", "--chunk-size", "1"],
+        &["--count", "1000000000000"][..],
+        &["--count", "100000000", "--chunk-size", "1"],
     ] {
         let mut args = vec!["run", "--progress", "off", "--jobs", "1"];
-        args.extend_from_slice(&count);
+        args.extend_from_slice(count);
         args.extend_from_slice(&["--waves-dir", waves.to_str().unwrap()]);
         args.extend_from_slice(&["--json", json.to_str().unwrap()]);
         let (code, out, err) = wait_at_most(limited(&args).spawn().unwrap(), 60);
@@ -206,7 +206,7 @@ fn a_failing_call_leaves_no_directory_or_file() {
     let missing = p("no-such-results.json");
     std::fs::write(p("bad-vectors.txt"), "this is not a vector line\n").unwrap();
     let before = names(&dir);
-    let calls: Vec<Vec<String>> = vec![
+    let calls: [Vec<String>; 9] = [
         vec![
             "wave".into(),
             "--vcd".into(),
