@@ -444,6 +444,10 @@ def main():
     how = f"listed in {a.set}" if a.set else f"drawn (seed {a.seed})"
     print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} {how}: "
           + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
+    if not chosen and not (a.list or a.settle):
+        print(f"mutate: {a.set or f'--mutants {a.mutants}'} gives no mutant of {len(all_sites)} "
+              "sites: a study of zero mutants checks nothing", file=sys.stderr)
+        return 2
     if a.list:
         for k, c in enumerate(chosen, 1):
             print(f"mut{k}\t{c[0]}:{c[1] + 1}\t{c[4].strip()}")
@@ -620,7 +624,7 @@ def main():
     print(f"\n{len(rows)} mutants, {stillborn} stillborn, {len(live)} live; "
           f"default stimulus, {a.ops} operations, seed 1")
     ran = [r for r in rows if r[modes[0]]["verdict"] != "not run"]
-    if ran and (not live or 2 * stillborn > len(ran)):
+    if not ran or not live or 2 * stillborn > len(ran):  # ran none, or none live
         print(f"mutate: {stillborn} of {len(ran)} mutants stillborn and {len(live)} live: "
               "a study that checks this little says nothing (see the stillborn mutants above; "
               "a manifest's verilator_flags apply to every mutant)", file=sys.stderr)

@@ -3,8 +3,12 @@
 
 use std::path::PathBuf;
 
+use ptxfma_model::ctrl::Ctrl;
+use ptxfma_model::machine::pipeline::PipeIn;
+
 use ptxfma_cosim_engine::rtl;
 use ptxfma_cosim_engine::sides::Sides;
+use ptxfma_cosim_engine::stim::Family;
 use ptxfma_cosim_engine::stream::Families;
 use ptxfma_cosim_engine::Error;
 
@@ -89,6 +93,45 @@ pub(crate) fn design_families(rtl: &str, filter: &mut Families) -> Result<(), Er
             "--filter {}: the design implements only {} (forms.families of its manifest)",
             f.name(),
             rec.families.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses an operation of `inputs` that a `dut build` design (`rtl`) does not implement: a
+/// family outside its manifest's `forms.families`, or a rounding mode, `.ftz` or `.sat` outside
+/// its forms. Otherwise the design would be driven with a word it was never meant to take and
+/// the difference reported as a divergence.
+pub(crate) fn design_takes(rtl: &str, inputs: &[PipeIn]) -> Result<(), Error> {
+    let Some(rec) = ptxfma_cosim_engine::dut::record_of(rtl)? else {
+        return Ok(());
+    };
+    let implements: Vec<Family> = rec
+        .families
+        .iter()
+        .filter_map(|f| Family::parse(f))
+        .collect();
+    let forms = rec.forms();
+    for inp in inputs.iter().filter(|i| i.valid && !i.reset) {
+        let ctrl = Ctrl::decode(inp.ctrl);
+        let family = Family::of(&ctrl);
+        let what = if !implements.contains(&family) {
+            format!(
+                "a {} operation; the design implements only {} (forms.families of its manifest)",
+                family.name(),
+                rec.families.join(", ")
+            )
+        } else if let Some(f) = forms.filter(|f| !f.allows(&ctrl)) {
+            format!(
+                "outside the design's forms, {} (forms of its manifest)",
+                f.describe()
+            )
+        } else {
+            continue;
+        };
+        return Err(Error::new(format!(
+            "`{}` is {what}",
+            ptxfma_cosim_engine::stim::ptx_spelling(&ctrl)
         )));
     }
     Ok(())

@@ -256,7 +256,7 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
     // 4. Workers: the regression engine over chunks of the same run, one worker (model on its
     // own thread, and in the worker's thread) against --jobs workers (model in the worker's).
     let jobs = a.jobs as usize;
-    let plan = chunk::plan(a.seed, count, &a.filter, (count / 16).max(1))?;
+    let plan = chunk::Chunks::new(a.seed, count, &a.filter, (count / 16).max(1))?;
     let measure = |jobs: usize, placement: Placement| -> Result<f64, Error> {
         let cfg = Config {
             max_divergences: usize::MAX,

@@ -91,8 +91,16 @@ fn version() -> String {
 pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args: Vec<OsString> = args.into_iter().collect();
     let code = match command(&args) {
+        Ok(2) => {
+            crate::out_paths::remove_created();
+            2
+        }
         Ok(code) => code,
-        Err(e) => return fail(&e),
+        Err(e) => {
+            // Nothing created for a call that fails: its output directories go with it.
+            crate::out_paths::remove_created();
+            return fail(&e);
+        }
     };
     // What is left of a line printed without its newline.
     match stdio::flush_out() {

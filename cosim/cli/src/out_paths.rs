@@ -2,20 +2,49 @@
 //! directory, and no two the same file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use ptxfma_cosim_engine::temporary::Temporary;
 use ptxfma_cosim_engine::Error;
 
-/// Makes sure a directory exists and can be written, before any long run.
+/// The directories this process created for its outputs ([`check_dir_writable`]), so that a
+/// call that fails takes them away again ([`remove_created`]).
+static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Makes sure a directory exists and can be written, before any long run. The directories it
+/// creates are noted, for [`remove_created`].
 pub(crate) fn check_dir_writable(dir: &Path, what: &str) -> Result<(), Error> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::new(format!("{what} {}: {e}", dir.display())))?;
+    let mut missing = Vec::new();
+    let mut d = dir;
+    while !d.as_os_str().is_empty() && d.symlink_metadata().is_err() {
+        missing.push(d.to_path_buf());
+        match d.parent() {
+            Some(up) => d = up,
+            None => break,
+        }
+    }
+    let made = std::fs::create_dir_all(dir);
+    // Noted whether or not the whole path could be made: what was made is taken away.
+    let mut created = CREATED.lock().unwrap_or_else(|p| p.into_inner());
+    created.extend(missing.into_iter().filter(|m| m.is_dir()));
+    drop(created);
+    made.map_err(|e| Error::new(format!("{what} {}: {e}", dir.display())))?;
     // A temporary, so that not even a Ctrl-C now leaves it behind.
     let probe = Temporary::beside(&dir.join("fma-cosim-probe"), "tmp");
     probe
         .create()
         .map_err(|e| Error::new(format!("{what} {} is not writable: {e}", dir.display())))?;
     Ok(())
+}
+
+/// Removes the directories [`check_dir_writable`] created that are still empty, deepest
+/// first: a call that fails leaves nothing behind (a directory holding a file stays).
+pub(crate) fn remove_created() {
+    let mut created = std::mem::take(&mut *CREATED.lock().unwrap_or_else(|p| p.into_inner()));
+    created.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+    for d in created {
+        let _ = std::fs::remove_dir(d);
+    }
 }
 
 /// Checks that an output file can be written later, so a long run does not fail at its end.

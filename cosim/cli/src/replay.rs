@@ -193,6 +193,11 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         };
         (inputs, first, name)
     };
+    // A design is replayed only with what it implements, as `run` draws only that.
+    if let Some(fams) = &a.filter {
+        crate::args::design_families(&sides.rtl, &mut fams.clone())?;
+    }
+    crate::args::design_takes(&sides.rtl, &inputs)?;
 
     if CompareArg::resolve(a.compare, &sides.rtl)? == CompareArg::Ports {
         let bound = match a.latency_bound {

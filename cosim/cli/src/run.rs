@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ptxfma_cli_common::testfloat::{self, Func};
-use ptxfma_cosim_engine::chunk::{self, Chunk, Shard};
+use ptxfma_cosim_engine::chunk::{self, Chunks, Shard};
 use ptxfma_model::ctrl::Rnd;
 use ptxfma_ptx::NanConvention;
 
@@ -33,6 +33,11 @@ use crate::vectors;
 const MAX_COUNT: u64 = ptxfma_cosim_outputs::results::check::MAX_COUNT;
 /// Largest `--batch`: one batch of frames is held in memory per worker.
 const MAX_BATCH: u64 = 65_536;
+/// The memory a run may keep for its chunks' results (each chunk's outcome, summary row, JSON
+/// and, when sampled, coverage counts): a run that would keep more is refused before it starts.
+const KEPT_BUDGET: u64 = 1 << 30;
+/// About what a run keeps per chunk besides coverage: its outcome, its row, its JSON.
+const KEPT_PER_CHUNK: u64 = 2048;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -271,8 +276,8 @@ fn sides(a: &Args) -> Result<Sides, Error> {
 /// What a run will do: the whole chunk list, the chunks of this shard, the workers, and the
 /// lockstep's knobs.
 struct Plan {
-    all: Vec<Chunk>,
-    chunks: Vec<Chunk>,
+    all: Chunks,
+    chunks: Chunks,
     params: Params,
     jobs: usize,
     cfg: Config,
@@ -280,11 +285,9 @@ struct Plan {
 
 /// Plans the run and prints its banner.
 fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
-    let all = chunk::plan(a.seed, a.count, &a.filter, a.chunk_size)?;
-    let chunks: Vec<Chunk> = match a.shard {
-        Some(s) => all.iter().filter(|c| s.holds(c.index)).cloned().collect(),
-        None => all.clone(),
-    };
+    let all = Chunks::new(a.seed, a.count, &a.filter, a.chunk_size)?;
+    let chunks = all.clone().sharded(a.shard);
+    check_kept(a, &chunks)?;
     let compare_arg = CompareArg::resolve(a.compare, &sides.rtl)?;
     let bound = a.latency_bound.unwrap_or(ports::DEFAULT_BOUND);
     let nan = ptxfma_cosim_engine::dut::nan_convention(&sides.rtl)?;
@@ -313,7 +316,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         )));
     }
     // More workers than chunks would idle.
-    let jobs = jobs.min(chunks.len().max(1));
+    let jobs = jobs.min(usize::try_from(chunks.len()).unwrap_or(usize::MAX).max(1));
     let overlap = a
         .golden_thread
         .overlap(jobs, regress::placement::available_cores());
@@ -370,6 +373,39 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
     })
 }
 
+/// Refuses, before anything runs, a run whose chunks' results would need more than
+/// [`KEPT_BUDGET`]: each chunk's outcome is kept for the summary and the outputs (and its
+/// coverage counts with --coverage or --html), while the chunks themselves are made as the
+/// workers take them.
+fn check_kept(a: &Args, chunks: &Chunks) -> Result<(), Error> {
+    let sampled = a.coverage.is_some() || a.html.is_some();
+    let per_chunk = KEPT_PER_CHUNK
+        + if sampled {
+            Coverage::new().kept_bytes() as u64
+        } else {
+            0
+        };
+    let n = chunks.len();
+    let most = (KEPT_BUDGET / per_chunk).min(regress::MAX_CHUNKS);
+    if n <= most {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "--count {} in chunks of {} is {n} chunks{}: a run keeps each chunk's result for its \
+         summary and outputs{}, at most {most} chunks in {} MiB; raise --chunk-size or split \
+         the run with --shard K/N",
+        a.count,
+        a.chunk_size,
+        a.shard.map_or(String::new(), |s| format!(" in shard {s}")),
+        if sampled {
+            " (with its coverage counts, --coverage or --html)"
+        } else {
+            ""
+        },
+        KEPT_BUDGET >> 20,
+    )))
+}
+
 /// Runs the planned chunks over the workers, with the progress display; then merges and
 /// prints the RTL coverage, when asked. Returns what ran and the wall time.
 fn regress(
@@ -389,7 +425,7 @@ fn regress(
             (0..jobs).map(|k| temporary::Temporary::new(regress::worker_file(f, k)))
         })
         .collect();
-    let total: u64 = plan.chunks.iter().map(|c| c.ops).sum();
+    let total: u64 = plan.chunks.ops();
     let t0 = std::time::Instant::now();
     let finished = AtomicBool::new(false);
     let (ran, shown) = std::thread::scope(|s| {
@@ -459,24 +495,18 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
         rtl::variant::VERILATOR_VERSION,
         plan.params.clone(),
         a.shard,
-        plan.all.len(),
+        plan.all.total() as usize,
         plan.jobs,
         seconds,
         rows,
         triaged.divergences,
     );
     if a.coverage.is_some() || a.html.is_some() {
-        // Where each chunk starts in the run's operations: the closure curve's axis.
-        let mut start = vec![0u64; plan.all.len()];
-        let mut at = 0;
-        for c in &plan.all {
-            start[c.index] = at;
-            at += c.ops;
-        }
+        // Where each chunk starts in the run's operations is the closure curve's axis.
         let mut total = Coverage::new();
         for (c, out) in &ran.chunks {
             if let Some(cov) = CoverageSubscriber::of(out) {
-                total.merge_at(cov, start[c.index]);
+                total.merge_at(cov, plan.all.start(c.index as u64));
             }
         }
         // Bins no family of the run samples are outside it, not unhit.
@@ -488,7 +518,7 @@ fn write(a: &Args, plan: &Plan, ran: &Ran, seconds: f64, triaged: Triaged) -> Re
         result.interrupted = true;
         result.passed = false;
     }
-    result.note_stop(plan.chunks.iter().map(|c| c.ops).sum());
+    result.note_stop(plan.chunks.ops());
     // The summary comes last, so that a terminal shows it with the divergence report above it:
     // the coverage table (when asked for) before it, the coverage in one line within it.
     if let (Some(c), true) = (&result.coverage, a.coverage_table) {

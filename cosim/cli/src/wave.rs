@@ -93,6 +93,7 @@ pub fn wave(a: Args) -> Result<u8, Error> {
         a.lines.clone()
     };
     let inputs = parse_lines(&lines)?;
+    crate::args::design_takes(&sides.rtl, &inputs)?;
     let reference = reference::from_spec(&sides.golden)?;
     if !ptxfma_cosim_engine::rtl::variant(&sides.rtl)?.registers {
         return ports_wave(&a, &sides, reference.as_ref(), inputs);

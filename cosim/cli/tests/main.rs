@@ -22,6 +22,7 @@ mod lockstep;
 mod merge_checks;
 mod model;
 mod mutate_dut;
+mod nothing_lost;
 mod outputs;
 #[cfg(feature = "alt-design")]
 mod ports;

@@ -205,3 +205,32 @@ fn make_mutate_uses_the_manifests_flags_and_refuses_a_study_of_nothing() {
         );
     }
 }
+
+/// A study of zero mutants checks nothing, so it is an error, not a pass ("killed 0 of 0
+/// non-equivalent", exit 0, was what `make mutate MUTATE_COUNT=0` said): a draw of none and a
+/// listed set that is empty are each refused with one line on stderr, exit 2, before anything
+/// is built.
+#[test]
+fn make_mutate_refuses_a_study_of_zero_mutants() {
+    let d = Outside::new("zero");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let empty = d.0.join("none.json");
+    std::fs::write(&empty, "[]").unwrap();
+    for how in [["--mutants", "0"], ["--set", empty.to_str().unwrap()]] {
+        let out = mutate_py()
+            .args(["--dut", &manifest])
+            .args(how)
+            .args(["--ops", "1000", "--jobs", "1"])
+            .args(["--cosim", env!("CARGO_BIN_EXE_fma-cosim")])
+            .output()
+            .unwrap();
+        let (o, e) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(2), "{how:?}: {o}{e}");
+        assert_eq!(e.lines().count(), 1, "{how:?}: {o}{e}");
+        assert!(e.contains("zero mutants"), "{how:?}: {o}{e}");
+        assert!(!o.contains("killed"), "{how:?}: {o}{e}");
+    }
+}

@@ -69,12 +69,106 @@ pub fn chunk_seed(seed: u64, k: u64) -> u64 {
 }
 
 /// The chunks of a run: `count` operations of the stream interleaving `families`, cut into
-/// chunks of at most `size` operations.
+/// chunks of at most `size` operations. The whole list, for a run known to be small; a run
+/// takes its chunks from [`Chunks`], one at a time.
 pub fn plan(seed: u64, count: u64, families: &Families, size: u64) -> Result<Vec<Chunk>, Error> {
-    check(count, families, size)?;
-    Ok((0..count.div_ceil(size))
-        .map_while(|k| nth(seed, count, families, size, k))
-        .collect())
+    Ok(Chunks::new(seed, count, families, size)?.iter().collect())
+}
+
+/// A run's chunk list, or one shard of it, as index arithmetic: each chunk is made when it is
+/// asked for, so the list is never held whole, whatever the run's count and chunk size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunks {
+    seed: u64,
+    count: u64,
+    families: Families,
+    size: u64,
+    shard: Option<Shard>,
+}
+
+impl Chunks {
+    /// The whole list of [`plan`], checked as it checks it.
+    pub fn new(seed: u64, count: u64, families: &Families, size: u64) -> Result<Chunks, Error> {
+        check(count, families, size)?;
+        Ok(Chunks {
+            seed,
+            count,
+            families: families.clone(),
+            size,
+            shard: None,
+        })
+    }
+
+    /// Only the chunks `shard` holds (all of them for `None`).
+    pub fn sharded(mut self, shard: Option<Shard>) -> Chunks {
+        self.shard = shard;
+        self
+    }
+
+    /// Chunks in the whole run, every shard's.
+    pub fn total(&self) -> u64 {
+        self.count.div_ceil(self.size)
+    }
+
+    /// Chunks in this list (this shard's).
+    pub fn len(&self) -> u64 {
+        match self.shard {
+            None => self.total(),
+            Some(s) => {
+                let first = u64::from(s.index - 1);
+                self.total()
+                    .saturating_sub(first)
+                    .div_ceil(u64::from(s.count))
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The run's position of the `j`-th chunk of this list.
+    fn position(&self, j: u64) -> u64 {
+        match self.shard {
+            None => j,
+            Some(s) => j * u64::from(s.count) + u64::from(s.index - 1),
+        }
+    }
+
+    /// The `j`-th chunk (from 0) of this list; `None` past its end.
+    pub fn get(&self, j: u64) -> Option<Chunk> {
+        if j >= self.len() {
+            return None;
+        }
+        nth(
+            self.seed,
+            self.count,
+            &self.families,
+            self.size,
+            self.position(j),
+        )
+    }
+
+    /// The chunks in order, each made as it is taken.
+    pub fn iter(&self) -> impl Iterator<Item = Chunk> + '_ {
+        (0..self.len()).map_while(|j| self.get(j))
+    }
+
+    /// Operations in this list's chunks: all of them `size` but the run's last, which holds
+    /// what is left.
+    pub fn ops(&self) -> u64 {
+        let mut ops = self.len() * self.size;
+        let last = self.total() - 1;
+        if self.shard.is_none_or(|s| s.holds_position(last)) {
+            ops -= self.size - (self.count - last * self.size);
+        }
+        ops
+    }
+
+    /// Where the run's chunk at position `k` starts in the run's operations.
+    pub fn start(&self, k: u64) -> u64 {
+        k * self.size
+    }
 }
 
 /// Whether a run of `count` operations of `families` in chunks of `size` checks something in
@@ -119,7 +213,12 @@ pub struct Shard {
 impl Shard {
     /// Whether chunk `i` of the run belongs to this shard.
     pub fn holds(&self, i: usize) -> bool {
-        i % self.count as usize == (self.index - 1) as usize
+        self.holds_position(i as u64)
+    }
+
+    /// The same for a position that may not fit a `usize`.
+    pub fn holds_position(&self, i: u64) -> bool {
+        i % u64::from(self.count) == u64::from(self.index - 1)
     }
 }
 
@@ -178,6 +277,32 @@ mod tests {
         assert!(plan(1, n, &Families::all(), 8).is_ok());
         assert!(plan(1, 10, &one, 0).is_err());
         assert!(plan(1, 10, &Families(vec![]), 8).is_err());
+    }
+
+    #[test]
+    fn chunks_are_the_plan_made_one_at_a_time() {
+        let fams = Families(vec![Family::F32, Family::Vmad]);
+        for (count, size) in [(11, 4), (12, 4), (3, 7), (100, 1)] {
+            let all = plan(3, count, &fams, size).unwrap();
+            let lazy = Chunks::new(3, count, &fams, size).unwrap();
+            assert_eq!(lazy.iter().collect::<Vec<_>>(), all);
+            assert_eq!(lazy.ops(), count);
+            for n in 1..=5u32 {
+                for k in 1..=n {
+                    let s = Shard { index: k, count: n };
+                    let mine: Vec<Chunk> =
+                        all.iter().filter(|c| s.holds(c.index)).cloned().collect();
+                    let lazy = lazy.clone().sharded(Some(s));
+                    assert_eq!(lazy.len(), mine.len() as u64);
+                    assert_eq!(lazy.iter().collect::<Vec<_>>(), mine);
+                    assert_eq!(lazy.ops(), mine.iter().map(|c| c.ops).sum::<u64>());
+                }
+            }
+        }
+        // A list far too long to hold is still only arithmetic.
+        let huge = Chunks::new(1, 1 << 40, &fams, 1).unwrap();
+        assert_eq!(huge.len(), 1 << 40);
+        assert_eq!(huge.get((1 << 40) - 1).unwrap().ops, 1);
     }
 
     #[test]

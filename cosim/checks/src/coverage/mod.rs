@@ -132,6 +132,12 @@ impl Coverage {
         }
     }
 
+    /// About the memory this coverage holds (its counters and their first hits): what a run
+    /// keeps per chunk when it samples coverage.
+    pub fn kept_bytes(&self) -> usize {
+        std::mem::size_of::<Coverage>() + (self.hits.len() + self.first.len()) * 8
+    }
+
     /// Valid operations sampled.
     pub fn operations(&self) -> u64 {
         self.operations

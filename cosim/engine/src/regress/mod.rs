@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::chunk::{chunk_seed, Chunk};
+use crate::chunk::{chunk_seed, Chunk, Chunks};
 use crate::lockstep::{self, Config, Hooks, Outcome};
 use crate::reference;
 use crate::rtl::Rtl;
@@ -45,18 +45,59 @@ pub struct Ran {
     pub interrupted: bool,
 }
 
-/// Runs `chunks` with `jobs` workers. `cfg.max_divergences` applies to the whole list.
+/// Most chunks one run keeps the outcome of (see [`run`]): a longer list is refused, not
+/// allocated.
+pub const MAX_CHUNKS: u64 = 1 << 20;
+
+/// The outcomes so far, by position in the list, and how far the finished prefix goes.
+struct Results {
+    outs: Vec<Option<Outcome>>,
+    /// The chunks before this position have all finished ...
+    done: usize,
+    /// ... and hold this many divergences.
+    divergences: usize,
+    /// The first position `j` at which the chunks before it hold `max_divergences`.
+    cut: Option<usize>,
+}
+
+impl Results {
+    fn put(&mut self, i: usize, out: Outcome, max: usize) {
+        self.outs[i] = Some(out);
+        while let Some(Some(o)) = self.outs.get(self.done) {
+            self.divergences += o.divergences.len();
+            self.done += 1;
+            if self.cut.is_none() && self.divergences >= max {
+                self.cut = Some(self.done);
+            }
+        }
+    }
+}
+
+/// Runs `chunks` with `jobs` workers, each taking the next chunk as it is made.
+/// `cfg.max_divergences` applies to the whole list. The outcome of each chunk is kept until
+/// the end, so a list of more than [`MAX_CHUNKS`] is refused.
 pub fn run(
-    chunks: &[Chunk],
+    chunks: &Chunks,
     sides: &Sides,
     cfg: &Config,
     jobs: usize,
     progress: &Progress,
 ) -> Result<Ran, Error> {
-    let jobs = jobs.clamp(1, chunks.len().max(1));
+    if chunks.len() > MAX_CHUNKS {
+        return Err(Error::new(format!(
+            "{} chunks: a run keeps the outcome of each, at most {MAX_CHUNKS}",
+            chunks.len()
+        )));
+    }
+    let n = chunks.len() as usize;
+    let jobs = jobs.clamp(1, n.max(1));
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Outcome>>> =
-        Mutex::new((0..chunks.len()).map(|_| None).collect());
+    let results = Mutex::new(Results {
+        outs: (0..n).map(|_| None).collect(),
+        done: 0,
+        divergences: 0,
+        cut: None,
+    });
     let failure: Mutex<Option<(usize, Error)>> = Mutex::new(None);
 
     let cov_failure: Mutex<Option<Error>> = Mutex::new(None);
@@ -68,20 +109,24 @@ pub fn run(
                 let mut sides_built = None;
                 let mut work = || loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= chunks.len() || progress.stop.load(Ordering::Relaxed) {
+                    if i >= n || progress.stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    if cut_before(&lock(results), i, cfg.max_divergences) {
+                    // The chunks before `i`, all finished, already hold max_divergences.
+                    if lock(results).cut.is_some_and(|j| j <= i) {
                         continue;
                     }
-                    let r = run_chunk(&chunks[i], sides, cfg, progress, &mut sides_built);
+                    let Some(chunk) = chunks.get(i as u64) else {
+                        return;
+                    };
+                    let r = run_chunk(&chunk, sides, cfg, progress, &mut sides_built);
                     match r {
                         Ok(out) => {
                             progress
                                 .divergences
                                 .fetch_add(out.divergences.len() as u64, Ordering::Relaxed);
                             progress.chunks.fetch_add(1, Ordering::Relaxed);
-                            lock(results)[i] = Some(out);
+                            lock(results).put(i, out, cfg.max_divergences);
                         }
                         Err(e) => {
                             let mut f = lock(failure);
@@ -106,15 +151,16 @@ pub fn run(
     });
 
     if let Some((i, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        let args = chunks.get(i as u64).map(|c| c.stream_args());
         return Err(Error::new(format!(
             "chunk {i} ({}): {e}",
-            chunks[i].stream_args()
+            args.unwrap_or_default()
         )));
     }
     if let Some(e) = cov_failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let results = results.into_inner().unwrap_or_else(|p| p.into_inner()).outs;
     let mut ran = Ran {
         chunks: Vec::new(),
         interrupted: false,
@@ -125,7 +171,7 @@ pub fn run(
             Some(out) => {
                 ran.interrupted |= out.interrupted;
                 total += out.divergences.len();
-                ran.chunks.push((chunk.clone(), out));
+                ran.chunks.push((chunk, out));
                 if total >= cfg.max_divergences {
                     break;
                 }
@@ -134,21 +180,6 @@ pub fn run(
         }
     }
     Ok(ran)
-}
-
-/// Whether the finished chunks before `i`, all of them, already hold `max` divergences.
-fn cut_before(results: &[Option<Outcome>], i: usize, max: usize) -> bool {
-    let mut total = 0;
-    for r in &results[..i] {
-        match r {
-            Some(out) => total += out.divergences.len(),
-            None => return false,
-        }
-        if total >= max {
-            return true;
-        }
-    }
-    false
 }
 
 /// One chunk from reset, on this worker's sides (built on first use). A panic of the
