@@ -37,12 +37,22 @@ impl Which {
     }
 }
 
+/// What Verilating a model tells of the design.
+pub(crate) struct Verilated {
+    /// (port, width in bits) of the top.
+    pub(crate) ports: Vec<(String, u32)>,
+    /// (port, `input`, `output` or `inout`) of the top.
+    pub(crate) directions: Vec<(String, &'static str)>,
+    /// The files Verilator read besides the sources (`include`d headers), absolute.
+    pub(crate) read: Vec<PathBuf>,
+}
+
 pub(crate) fn verilate(
     verilator: &str,
     m: &Resolved,
     w: Which,
     mdir: &Path,
-) -> Result<Vec<(String, u32)>, Error> {
+) -> Result<Verilated, Error> {
     let d = &m.manifest.design;
     std::fs::create_dir_all(mdir).map_err(|e| Error::new(format!("{}: {e}", mdir.display())))?;
     let mut cmd = Command::new(verilator);
@@ -65,7 +75,9 @@ pub(crate) fn verilate(
     for (name, value) in &m.parameters {
         cmd.arg(value.verilator_arg(name));
     }
-    cmd.args(&d.verilator_flags).args(&m.sources);
+    // The dependency file (`PREFIX__ver.d`) names every file read: it is on by default, and
+    // asked for here so that a manifest's `--no-MMD` cannot leave it out.
+    cmd.args(&d.verilator_flags).arg("--MMD").args(&m.sources);
     let what = format!("verilating `{}` ({} build)", d.top, w.name());
     let out = children::output(&mut cmd)?
         .map_err(|e| Error::new(format!("{what}: cannot run {verilator}: {e}")))?;
@@ -74,7 +86,77 @@ pub(crate) fn verilate(
             + &String::from_utf8_lossy(&out.stdout);
         return Err(verilator_failure(&what, &text));
     }
-    port_widths(&mdir.join(format!("{}.h", w.prefix()))).map_err(Error::new)
+    let header = mdir.join(format!("{}.h", w.prefix()));
+    let ports = port_widths(&header).map_err(Error::new)?;
+    let text = std::fs::read_to_string(&header)
+        .map_err(|e| Error::new(format!("{}: {e}", header.display())))?;
+    let directions = port_directions(&text);
+    let deps = mdir.join(format!("{}__ver.d", w.prefix()));
+    let text = std::fs::read_to_string(&deps)
+        .map_err(|e| Error::new(format!("{}: {e}", deps.display())))?;
+    Ok(Verilated {
+        ports,
+        directions,
+        read: files_read(&text, &m.sources),
+    })
+}
+
+/// (port, direction) of each port the Verilated header `text` declares (`VL_IN8(&name,0,0);`,
+/// `VL_OUT64`, `VL_INOUT16`, ...).
+pub(crate) fn port_directions(text: &str) -> Vec<(String, &'static str)> {
+    let mut dirs = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let dir = if t.starts_with("VL_INOUT") {
+            "inout"
+        } else if t.starts_with("VL_IN") {
+            "input"
+        } else if t.starts_with("VL_OUT") {
+            "output"
+        } else {
+            continue;
+        };
+        let Some(args) = t.split_once("(&").map(|(_, r)| r) else {
+            continue;
+        };
+        if let Some(name) = args.split(',').next() {
+            dirs.push((name.trim().to_string(), dir));
+        }
+    }
+    dirs
+}
+
+/// The files a Verilator dependency file (`TARGETS : DEPENDENCIES`, spaces in names escaped
+/// with `\`) names as read, but Verilator itself and `sources`: absolute, each once.
+pub(crate) fn files_read(text: &str, sources: &[PathBuf]) -> Vec<PathBuf> {
+    let Some((_, deps)) = text.split_once(" : ") else {
+        return Vec::new();
+    };
+    let here = std::env::current_dir().unwrap_or_default();
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| here.join(p));
+    let sources: Vec<PathBuf> = sources.iter().map(|s| canon(s)).collect();
+    let mut names = Vec::new();
+    let mut cur = String::new();
+    let mut chars = deps.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => cur.extend(chars.next()),
+            c if c.is_whitespace() => names.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    names.push(cur);
+    let mut read: Vec<PathBuf> = Vec::new();
+    for n in names.iter().filter(|n| !n.is_empty()) {
+        let p = canon(Path::new(n));
+        let tool = p
+            .file_name()
+            .is_some_and(|f| f.to_string_lossy().starts_with("verilator_bin"));
+        if !tool && !sources.contains(&p) && !read.contains(&p) {
+            read.push(p);
+        }
+    }
+    read
 }
 
 /// The header lines of a build without the traced model: a stand-in class of that name, so
