@@ -75,9 +75,12 @@ pub(crate) fn verilate(
     for (name, value) in &m.parameters {
         cmd.arg(value.verilator_arg(name));
     }
-    // The dependency file (`PREFIX__ver.d`) names every file read: it is on by default, and
-    // asked for here so that a manifest's `--no-MMD` cannot leave it out.
-    cmd.args(&d.verilator_flags).arg("--MMD").args(&m.sources);
+    // The dependency files (`PREFIX__ver.d`, `PREFIX__verFiles.dat`) name every file read:
+    // on by default, and asked for here so that a manifest's `--no-MMD` or
+    // `--no-skip-identical` cannot leave them out (the directory is new: nothing is skipped).
+    cmd.args(&d.verilator_flags)
+        .args(["--MMD", "--skip-identical"])
+        .args(&m.sources);
     let what = format!("verilating `{}` ({} build)", d.top, w.name());
     let out = children::output(&mut cmd)?
         .map_err(|e| Error::new(format!("{what}: cannot run {verilator}: {e}")))?;
@@ -91,7 +94,7 @@ pub(crate) fn verilate(
     let text = std::fs::read_to_string(&header)
         .map_err(|e| Error::new(format!("{}: {e}", header.display())))?;
     let directions = port_directions(&text);
-    let deps = mdir.join(format!("{}__ver.d", w.prefix()));
+    let deps = mdir.join(format!("{}__verFiles.dat", w.prefix()));
     let text = std::fs::read_to_string(&deps)
         .map_err(|e| Error::new(format!("{}: {e}", deps.display())))?;
     Ok(Verilated {
@@ -126,29 +129,24 @@ pub(crate) fn port_directions(text: &str) -> Vec<(String, &'static str)> {
     dirs
 }
 
-/// The files a Verilator dependency file (`TARGETS : DEPENDENCIES`, spaces in names escaped
-/// with `\`) names as read, but Verilator itself and `sources`: absolute, each once.
+/// The files Verilator's own list of what it read and wrote (`PREFIX__verFiles.dat`: a line
+/// `S ... "PATH"` for each file read, the path quoted, spaces kept, which its make-style
+/// `__ver.d` does not escape) names as read, but Verilator itself, `sources` and a path that
+/// is not a file: absolute, each once.
 pub(crate) fn files_read(text: &str, sources: &[PathBuf]) -> Vec<PathBuf> {
-    let Some((_, deps)) = text.split_once(" : ") else {
-        return Vec::new();
-    };
-    let here = std::env::current_dir().unwrap_or_default();
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| here.join(p));
-    let sources: Vec<PathBuf> = sources.iter().map(|s| canon(s)).collect();
-    let mut names = Vec::new();
-    let mut cur = String::new();
-    let mut chars = deps.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => cur.extend(chars.next()),
-            c if c.is_whitespace() => names.push(std::mem::take(&mut cur)),
-            c => cur.push(c),
-        }
-    }
-    names.push(cur);
+    let canon = |p: &Path| p.canonicalize().ok();
+    let sources: Vec<PathBuf> = sources.iter().filter_map(|s| canon(s)).collect();
     let mut read: Vec<PathBuf> = Vec::new();
-    for n in names.iter().filter(|n| !n.is_empty()) {
-        let p = canon(Path::new(n));
+    for line in text.lines().filter(|l| l.starts_with("S ")) {
+        let (Some(a), Some(b)) = (line.find('"'), line.rfind('"')) else {
+            continue;
+        };
+        if b <= a {
+            continue;
+        }
+        let Some(p) = canon(Path::new(&line[a + 1..b])).filter(|p| p.is_file()) else {
+            continue;
+        };
         let tool = p
             .file_name()
             .is_some_and(|f| f.to_string_lossy().starts_with("verilator_bin"));

@@ -273,7 +273,7 @@ impl Record {
     pub fn check_inputs(&self, dir: &Path) -> Result<(), String> {
         let inputs = std::iter::once((&self.manifest, &self.sha256.manifest))
             .chain(self.sources.iter().zip(&self.sha256.sources))
-            .chain(self.read.iter().map(|(p, d)| (p, d)));
+            .chain(self.read.iter().map(|r| (&r.0, &r.1)));
         for (path, digest) in inputs {
             let bytes = match std::fs::read(path) {
                 Ok(b) => b,
