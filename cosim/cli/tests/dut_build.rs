@@ -444,3 +444,70 @@ fn the_verilator_runtime_is_compiled_once_and_then_taken_from_the_cache() {
     assert_eq!(build("fifth", Path::new("")), 1);
     assert!(entries().is_empty());
 }
+
+/// Whether `pid` has ended and awaits its parent (a zombie, reaped by whoever adopted it).
+fn zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s[s.rfind(')')? + 1..]
+                .split_whitespace()
+                .next()
+                .map(|st| st == "Z")
+        })
+        .unwrap_or(false)
+}
+
+/// `dut build` killed outright (SIGKILL: no handler runs) while it compiles: none of its
+/// tools is left running, orphaned, a short while after (no process of their groups is left
+/// but as a zombie, which its new parent reaps).
+#[test]
+fn a_build_killed_outright_leaves_no_tool_running() {
+    use std::time::{Duration, Instant};
+    let d = Outside::new("sigkill");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let cache = d.path("cache");
+    let mut build = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+        .args(["dut", "build", &manifest, "--out", &d.path("build")])
+        // No cached runtime: it is one of the units compiled.
+        .env("PTXFMA_DUT_CACHE_DIR", &cache)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = build.id();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    // Compiling once a child compiles a unit (its `-c`), and no child is between fork and exec.
+    let tools = loop {
+        let tools = children_of(pid);
+        let forking = tools
+            .iter()
+            .any(|t| t.2.starts_with(env!("CARGO_BIN_EXE_fma-cosim")));
+        if !forking && tools.iter().any(|t| t.2.contains(" -c ")) {
+            break tools;
+        }
+        assert!(
+            build.try_wait().unwrap().is_none() && Instant::now() < deadline,
+            "the build ended or stalled before it compiled"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    build.kill().unwrap();
+    build.wait().unwrap();
+    let groups: Vec<u32> = tools.iter().map(|t| t.1).collect();
+    let settle = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left: Vec<(u32, u32, u32)> = processes()
+            .into_iter()
+            .filter(|p| groups.contains(&p.2) && !zombie(p.0))
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < settle,
+            "left running after SIGKILL: {left:?} of {tools:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -15,6 +15,7 @@ mod dut_commands;
 mod dut_contract;
 mod dut_f64;
 mod dut_prove;
+mod dut_safety;
 #[cfg(feature = "fault-sticky")]
 mod fault;
 mod lockstep;

@@ -19,7 +19,8 @@ use super::children;
 use super::manifest::Manifest;
 use super::runtime_cache;
 use crate::toolchain::{
-    compile, compiler, output, run, runtime_entry, unit, untraced_stand_in, verilate, Unit, Which,
+    compile, compiler, output, run, runtime_entry, unit, untraced_stand_in, verilate, Unit,
+    Verilated, Which,
 };
 use ptxfma_cosim_engine::dut::{
     build_id, sha256, Digests, Record, ABI, DEFAULT_CXX_OPT, LIBRARY, RECORD,
@@ -83,7 +84,7 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
     };
     children::install()?;
     let m = Manifest::load(manifest)?;
-    super::refuse_foreign_out(out, RECORD, "dut build")?;
+    refuse_foreign_out(out)?;
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
     let version = output(&verilator, &["--version"])?;
     if version.trim() != rtl::variant::VERILATOR_VERSION.trim() {
@@ -132,7 +133,7 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
 
     // Verilate the builds (in parallel) and check the ports against the contract.
     let work = tmp.join("build");
-    let results: Vec<Result<Vec<(String, u32)>, Error>> = std::thread::scope(|s| {
+    let results: Vec<Result<Verilated, Error>> = std::thread::scope(|s| {
         let hs: Vec<_> = models
             .iter()
             .map(|&w| {
@@ -147,9 +148,15 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
             })
             .collect()
     });
-    let mut ports = Vec::new();
+    let (mut ports, mut directions, mut read) = (Vec::new(), Vec::new(), Vec::new());
     for r in results {
-        ports = r?;
+        let v = r?;
+        (ports, directions) = (v.ports, v.directions);
+        for p in v.read {
+            if !read.contains(&p) {
+                read.push(p);
+            }
+        }
     }
     let meta = VariantMeta {
         name: "dut",
@@ -179,6 +186,7 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
             }
         }
     }
+    problems.extend(direction_problems(&directions, handshake, tag_width));
     if !problems.is_empty() {
         let tags = |what: &str| {
             problems
@@ -312,6 +320,12 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
             .collect::<Result<_, _>>()?,
         library: digest(&tmp.join(LIBRARY))?,
     };
+    let read = read
+        .into_iter()
+        .map(|p| digest(&p).map(|d| (p, d)))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Every file written so far: all but the record, which lists them.
+    let files = crate::own_out::listing(&tmp, RECORD)?;
     let record = Record {
         abi: ABI,
         built_by: build_id(),
@@ -326,6 +340,8 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
         verilator_flags: m.manifest.design.verilator_flags.clone(),
         parameters: m.parameters.clone(),
         sha256: sha,
+        read,
+        files,
         ports,
         families: m.families.iter().map(|f| f.name().to_string()).collect(),
         latency_bound: m
@@ -357,7 +373,9 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
     std::fs::write(tmp.join(RECORD), json + "\n")
         .map_err(|e| Error::new(format!("{}: {e}", tmp.join(RECORD).display())))?;
 
-    // Into place: an earlier build is replaced whole, unless a signal came first.
+    // Into place: an earlier build is replaced whole, unless a signal came first, and only
+    // while it is still unchanged (a file put there meanwhile is not lost).
+    refuse_foreign_out(out)?;
     children::commit(|| {
         if out.exists() {
             std::fs::remove_dir_all(out)?;
@@ -370,4 +388,57 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
         dir: out.to_path_buf(),
         record,
     })
+}
+
+/// Refuses an `--out` that is neither empty nor an unchanged earlier build of this version
+/// ([`crate::own_out`]).
+pub(crate) fn refuse_foreign_out(out: &Path) -> Result<(), Error> {
+    crate::own_out::refuse_foreign_out(out, RECORD, "dut build", None, |v| {
+        serde_json::from_value::<Record>(v.clone())
+            .ok()
+            .filter(|r| r.abi == ABI)
+            .map(|r| r.files)
+    })
+}
+
+/// The ports of the contract declared in the wrong direction: an input of the contract ends
+/// in `_i` or `_ni`, an output in `_o`.
+fn direction_problems(
+    directions: &[(String, &'static str)],
+    handshake: bool,
+    tag_width: u32,
+) -> Vec<String> {
+    let mut contract = vec![
+        "clk_i",
+        "rst_ni",
+        "in_valid_i",
+        "in_ctrl_i",
+        "in_a_i",
+        "in_b_i",
+        "in_c_i",
+        "out_valid_o",
+        "out_d_o",
+    ];
+    if tag_width > 0 {
+        contract.extend(["in_tag_i", "out_tag_o"]);
+    }
+    if handshake {
+        contract.extend(["in_ready_o", "out_ready_i"]);
+    }
+    let mut problems = Vec::new();
+    for name in contract {
+        let want = if name.ends_with("_o") {
+            "output"
+        } else {
+            "input"
+        };
+        if let Some((_, dir)) = directions.iter().find(|(p, _)| p == name) {
+            if *dir != want {
+                problems.push(format!(
+                    "port {name} is declared {dir}, the contract needs {want}"
+                ));
+            }
+        }
+    }
+    problems
 }

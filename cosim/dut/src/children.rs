@@ -83,8 +83,7 @@ fn spawn_in_group(cmd: &mut Command) -> Result<io::Result<std::process::Child>, 
 /// Runs `cmd` to its end in a process group of its own, its output captured, unless a signal
 /// came first or comes meanwhile (then an error, every process of its group killed and reaped).
 pub fn output(cmd: &mut Command) -> Result<io::Result<Output>, Error> {
-    #[cfg(unix)]
-    cmd.process_group(0);
+    in_own_group(cmd);
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -102,6 +101,36 @@ pub fn output(cmd: &mut Command) -> Result<io::Result<Output>, Error> {
         return Err(stopped());
     }
     Ok(out)
+}
+
+/// Puts `cmd` in a process group of its own, and has the kernel kill it when this process
+/// dies (SIGKILL of fma-cosim, or a crash: no handler runs then), so that no tool is left
+/// running on, orphaned. `PR_SET_PDEATHSIG` fires when the *thread* that started the tool ends:
+/// each tool is started by a thread that waits for it ([`output`], [`run_logged`]), so that
+/// thread outlives it. The signal is not inherited by a tool's own children: see
+/// [`output`] for how those are covered.
+fn in_own_group(cmd: &mut Command) {
+    #[cfg(unix)]
+    cmd.process_group(0);
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getpid is async-signal-safe; it runs here, in the parent.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: the closure runs in the child between fork and exec and calls only
+        // async-signal-safe functions (prctl, getppid, _exit).
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // fma-cosim died before the death signal was set: go now, as it would have.
+                if libc::getppid() != parent {
+                    libc::_exit(137);
+                }
+                Ok(())
+            });
+        }
+    }
 }
 
 /// SIGKILL to every process of `group`.
@@ -161,8 +190,7 @@ pub fn run_logged(
         Ok(f) => f,
         Err(e) => return Ok(Err(e)),
     };
-    #[cfg(unix)]
-    cmd.process_group(0);
+    in_own_group(cmd);
     cmd.stdin(Stdio::null()).stdout(file).stderr(err);
     let mut child = match spawn_in_group(cmd)? {
         Ok(c) => c,

@@ -147,6 +147,9 @@ impl Manifest {
         if d.top.is_empty() || !d.top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(at(format!("design.top `{}` is not a module name", d.top)));
         }
+        if let Some(why) = d.verilator_flags.iter().find_map(|f| flag_problem(f)) {
+            return Err(at(format!("design.verilator_flags: {why}")));
+        }
         let file = |p: &Path, what: &str| -> Result<PathBuf, Error> {
             let full = dir.join(p);
             if full.is_file() {
@@ -335,6 +338,67 @@ impl Manifest {
             canonical_nan,
         })
     }
+}
+
+/// Verilator flags `dut build` decides itself, with why: where Verilator writes (`--Mdir`),
+/// what it names the model (`--prefix`, `--top-module`), a build of its own that writes an
+/// executable or library elsewhere (`-o`, `--build`, `--exe`, ...), a file written at a path
+/// of the flag's (`--waiver-output`, `--xml-output`), and a file of further flags that this
+/// check would not see (`-f`, `-F`).
+const REFUSED_FLAGS: &[(&[&str], &str)] = &[
+    (
+        &["Mdir"],
+        "moves Verilator's output out of the build's directory",
+    ),
+    (
+        &["prefix", "top-module", "top", "mod-prefix"],
+        "renames the model the build compiles (design.top names the top)",
+    ),
+    (
+        &[
+            "o",
+            "build",
+            "binary",
+            "exe",
+            "make",
+            "main",
+            "build-jobs",
+            "j",
+            "lib-create",
+            "protect-lib",
+            "no-verilate",
+        ],
+        "has Verilator build or name an executable or library of its own, which `dut build` \
+         compiles itself",
+    ),
+    (
+        &[
+            "waiver-output",
+            "xml-output",
+            "xml-only",
+            "json-only",
+            "dpi-hdr-only",
+            "lint-only",
+            "E",
+            "rr",
+        ],
+        "writes elsewhere than the build's model, or no model",
+    ),
+    (
+        &["f", "F"],
+        "reads further flags from a file, which are not checked: list them in \
+         design.verilator_flags (sources in design.file_list)",
+    ),
+];
+
+/// Why Verilator flag `flag` is refused (`-Mdir`, `--Mdir`, `--Mdir=DIR` alike), if it is.
+pub fn flag_problem(flag: &str) -> Option<String> {
+    let name = flag.strip_prefix("--").or_else(|| flag.strip_prefix('-'))?;
+    let name = name.split('=').next().unwrap_or(name);
+    REFUSED_FLAGS
+        .iter()
+        .find(|(names, _)| names.contains(&name))
+        .map(|(_, why)| format!("`{flag}` is refused: it {why}"))
 }
 
 /// The NaNs `contract.canonical_nan` names (only with `nan = "canonical"`), each a NaN of its

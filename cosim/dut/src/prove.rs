@@ -36,6 +36,30 @@ pub const KIT_EDGES: u64 = 4;
 /// What `prove.json` in the output directory records, and the command prints.
 pub const RECORD: &str = "prove.json";
 
+/// The directory in `--out` the replay line's `dut build` writes unless `--dut` names one.
+const DUT_BUILD: &str = "dut-build";
+
+/// What `prove.json` says it is (its `record`), with `files`, every other file of the directory
+/// and its SHA-256: a later `dut prove` replaces the directory only while it holds them alone,
+/// unchanged ([`crate::own_out`]).
+pub const RECORD_KIND: &str = "fma-cosim dut prove 2";
+
+/// Refuses an `--out` that is neither empty nor an unchanged earlier proof; its `dut-build/`
+/// (the build the replay line names by default) may hold an unchanged `dut build`.
+fn refuse_foreign_out(out: &Path) -> Result<(), Error> {
+    let build = out.join(DUT_BUILD);
+    if build.is_dir() {
+        crate::builder::refuse_foreign_out(&build)?;
+    }
+    let nested = format!("{DUT_BUILD}/");
+    crate::own_out::refuse_foreign_out(out, RECORD, "dut prove", Some(&nested), |v| {
+        if v["record"] != RECORD_KIND {
+            return None;
+        }
+        serde_json::from_value(v["files"].clone()).ok()
+    })
+}
+
 /// The counterexample's waveform, in the output directory.
 pub const TRACE: &str = "trace.vcd";
 
@@ -416,7 +440,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         )));
     }
     let out = &a.out;
-    super::refuse_foreign_out(out, RECORD, "dut prove")?;
+    refuse_foreign_out(out)?;
     let (yosys, smtbmc) = tools()?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -495,7 +519,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         }
     };
     let seconds = t0.elapsed().as_secs_f64();
-    let build = a.dut.clone().unwrap_or_else(|| final_dir.join("dut-build"));
+    let build = a.dut.clone().unwrap_or_else(|| final_dir.join(DUT_BUILD));
     let (replay, trace) = match &verdict {
         Verdict::Counterexample(d) => (
             Some(
@@ -512,7 +536,10 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         ),
         _ => (None, None),
     };
+    let files = crate::own_out::listing(&tmp, RECORD)?;
     let record = serde_json::json!({
+        "record": RECORD_KIND,
+        "files": files,
         "manifest": a.manifest.canonicalize().unwrap_or_else(|_| a.manifest.clone()),
         "top": m.manifest.design.top,
         "verdict": match &verdict {
@@ -539,6 +566,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         serde_json::to_string_pretty(&record).expect("a record serialises") + "\n",
     )
     .map_err(io(&tmp))?;
+    refuse_foreign_out(&final_dir)?;
     children::commit(|| {
         if final_dir.exists() {
             std::fs::remove_dir_all(&final_dir)?;
@@ -630,7 +658,7 @@ pub fn run(a: &ProveArgs) -> Result<u8, Error> {
                     .args(["dut", "build"])
                     .path(&a.manifest)
                     .arg("--out")
-                    .path(&p.dir.join("dut-build"));
+                    .path(&p.dir.join(DUT_BUILD));
                 outln!("build it: {build}")?;
             }
             if let Some(r) = &p.replay {

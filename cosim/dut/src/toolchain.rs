@@ -37,12 +37,22 @@ impl Which {
     }
 }
 
+/// What Verilating a model tells of the design.
+pub(crate) struct Verilated {
+    /// (port, width in bits) of the top.
+    pub(crate) ports: Vec<(String, u32)>,
+    /// (port, `input`, `output` or `inout`) of the top.
+    pub(crate) directions: Vec<(String, &'static str)>,
+    /// The files Verilator read besides the sources (`include`d headers), absolute.
+    pub(crate) read: Vec<PathBuf>,
+}
+
 pub(crate) fn verilate(
     verilator: &str,
     m: &Resolved,
     w: Which,
     mdir: &Path,
-) -> Result<Vec<(String, u32)>, Error> {
+) -> Result<Verilated, Error> {
     let d = &m.manifest.design;
     std::fs::create_dir_all(mdir).map_err(|e| Error::new(format!("{}: {e}", mdir.display())))?;
     let mut cmd = Command::new(verilator);
@@ -65,7 +75,12 @@ pub(crate) fn verilate(
     for (name, value) in &m.parameters {
         cmd.arg(value.verilator_arg(name));
     }
-    cmd.args(&d.verilator_flags).args(&m.sources);
+    // The dependency files (`PREFIX__ver.d`, `PREFIX__verFiles.dat`) name every file read:
+    // on by default, and asked for here so that a manifest's `--no-MMD` or
+    // `--no-skip-identical` cannot leave them out (the directory is new: nothing is skipped).
+    cmd.args(&d.verilator_flags)
+        .args(["--MMD", "--skip-identical"])
+        .args(&m.sources);
     let what = format!("verilating `{}` ({} build)", d.top, w.name());
     let out = children::output(&mut cmd)?
         .map_err(|e| Error::new(format!("{what}: cannot run {verilator}: {e}")))?;
@@ -74,7 +89,72 @@ pub(crate) fn verilate(
             + &String::from_utf8_lossy(&out.stdout);
         return Err(verilator_failure(&what, &text));
     }
-    port_widths(&mdir.join(format!("{}.h", w.prefix()))).map_err(Error::new)
+    let header = mdir.join(format!("{}.h", w.prefix()));
+    let ports = port_widths(&header).map_err(Error::new)?;
+    let text = std::fs::read_to_string(&header)
+        .map_err(|e| Error::new(format!("{}: {e}", header.display())))?;
+    let directions = port_directions(&text);
+    let deps = mdir.join(format!("{}__verFiles.dat", w.prefix()));
+    let text = std::fs::read_to_string(&deps)
+        .map_err(|e| Error::new(format!("{}: {e}", deps.display())))?;
+    Ok(Verilated {
+        ports,
+        directions,
+        read: files_read(&text, &m.sources),
+    })
+}
+
+/// (port, direction) of each port the Verilated header `text` declares (`VL_IN8(&name,0,0);`,
+/// `VL_OUT64`, `VL_INOUT16`, ...).
+pub(crate) fn port_directions(text: &str) -> Vec<(String, &'static str)> {
+    let mut dirs = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let dir = if t.starts_with("VL_INOUT") {
+            "inout"
+        } else if t.starts_with("VL_IN") {
+            "input"
+        } else if t.starts_with("VL_OUT") {
+            "output"
+        } else {
+            continue;
+        };
+        let Some(args) = t.split_once("(&").map(|(_, r)| r) else {
+            continue;
+        };
+        if let Some(name) = args.split(',').next() {
+            dirs.push((name.trim().to_string(), dir));
+        }
+    }
+    dirs
+}
+
+/// The files Verilator's own list of what it read and wrote (`PREFIX__verFiles.dat`: a line
+/// `S ... "PATH"` for each file read, the path quoted, spaces kept, which its make-style
+/// `__ver.d` does not escape) names as read, but Verilator itself, `sources` and a path that
+/// is not a file: absolute, each once.
+pub(crate) fn files_read(text: &str, sources: &[PathBuf]) -> Vec<PathBuf> {
+    let canon = |p: &Path| p.canonicalize().ok();
+    let sources: Vec<PathBuf> = sources.iter().filter_map(|s| canon(s)).collect();
+    let mut read: Vec<PathBuf> = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("S ")) {
+        let (Some(a), Some(b)) = (line.find('"'), line.rfind('"')) else {
+            continue;
+        };
+        if b <= a {
+            continue;
+        }
+        let Some(p) = canon(Path::new(&line[a + 1..b])).filter(|p| p.is_file()) else {
+            continue;
+        };
+        let tool = p
+            .file_name()
+            .is_some_and(|f| f.to_string_lossy().starts_with("verilator_bin"));
+        if !tool && !sources.contains(&p) && !read.contains(&p) {
+            read.push(p);
+        }
+    }
+    read
 }
 
 /// The header lines of a build without the traced model: a stand-in class of that name, so

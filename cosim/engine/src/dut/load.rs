@@ -23,6 +23,55 @@ type OpenFn = unsafe extern "C" fn(*mut c_void, *const c_char, *mut c_char, usiz
 type CloseFn = unsafe extern "C" fn(*mut c_void, *mut c_char, usize) -> i32;
 type StepFn = unsafe extern "C" fn(*mut c_void, *const u64, *mut u32, *mut c_char, usize) -> i32;
 
+/// Why `bytes` is not a whole 64-bit little-endian ELF shared library, if it is not: its
+/// header, its program headers and what each loaded segment maps from the file, and its
+/// section headers, each within the file.
+pub fn elf_problem(bytes: &[u8]) -> Option<String> {
+    let len = bytes.len() as u64;
+    let u16_at = |o: usize| {
+        bytes
+            .get(o..o + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as u64)
+    };
+    let u32_at = |o: usize| {
+        bytes
+            .get(o..o + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as u64)
+    };
+    let u64_at = |o: usize| {
+        bytes
+            .get(o..o + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    };
+    if bytes.len() < 64 || &bytes[..4] != b"\x7fELF" || bytes[4] != 2 || bytes[5] != 1 {
+        return Some(format!(
+            "it is not a 64-bit little-endian ELF file ({len} bytes)"
+        ));
+    }
+    let (phoff, shoff) = (u64_at(0x20)?, u64_at(0x28)?);
+    let (phentsize, phnum) = (u16_at(0x36)?, u16_at(0x38)?);
+    let (shentsize, shnum) = (u16_at(0x3a)?, u16_at(0x3c)?);
+    let within = |off: u64, size: u64| off.checked_add(size).is_some_and(|end| end <= len);
+    if !within(phoff, phentsize * phnum) {
+        return Some(format!("its program headers end past its {len} bytes"));
+    }
+    for i in 0..phnum {
+        let h = (phoff + i * phentsize) as usize;
+        // PT_LOAD: the bytes of the file mapped into memory.
+        if u32_at(h)? == 1 && !within(u64_at(h + 8)?, u64_at(h + 32)?) {
+            return Some(format!(
+                "segment {i} maps bytes past its {len} bytes (the file is cut short)"
+            ));
+        }
+    }
+    if !within(shoff, shentsize * shnum) {
+        return Some(format!(
+            "its section headers end past its {len} bytes (the file is cut short)"
+        ));
+    }
+    None
+}
+
 /// A loaded library with its entry points, and what the run needs to know of it.
 pub struct Loaded {
     /// Kept loaded for the life of the process (the entry points below point into it).
@@ -98,6 +147,14 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
         return Err(at(format!(
             "{} is not the library {RECORD} describes (its SHA-256 differs): rebuild it with \
              `fma-cosim dut build`",
+            record.library
+        )));
+    }
+    // A library whose digest was recorded again after it was cut short would still fault
+    // when mapped: what it says of its own extent must lie within it.
+    if let Some(why) = elf_problem(&bytes) {
+        return Err(at(format!(
+            "{} cannot be loaded whole: {why}: rebuild it with `fma-cosim dut build`",
             record.library
         )));
     }

@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 /// Version of the C ABI between `load.rs` and [`SHIM_CPP`], and of the record: a
 /// library or record of another version is refused with "rebuild it". 4: the record's
 /// `parameters`, and designs without tags (`tag_width` 0). 5: closing the trace reports a
-/// failed write.
-pub const ABI: u32 = 5;
+/// failed write. 6: the record's `files` (what `dut build` may replace) and `read` (the files
+/// Verilator read besides the sources, as `include`d headers).
+pub const ABI: u32 = 6;
 /// The C side of [`ABI`], compiled into every library `dut build` writes: the shim between a
 /// Verilated design and [`load`] (`csrc/dut.cpp`), and the core it shares with the built-in
 /// RTL's `csrc/sim.cpp`. Kept here, beside the loader, so that both sides of the ABI change
@@ -55,6 +56,13 @@ pub struct Record {
     pub parameters: BTreeMap<String, Parameter>,
     /// SHA-256 of what the build read and wrote.
     pub sha256: Digests,
+    /// Every other file Verilator read (`include`d headers, from its dependency file), with
+    /// its SHA-256: an edit of one is refused as an edit of a source is.
+    pub read: Vec<(PathBuf, String)>,
+    /// Every file of the build's directory but this record (path relative to it, `/`
+    /// separated -> SHA-256): a later `dut build` replaces the directory only while it holds
+    /// these files alone, unchanged.
+    pub files: BTreeMap<String, String>,
     /// (port, width in bits) of the design's top.
     pub ports: Vec<(String, u32)>,
     /// The families it implements: what `run --dut` draws by default.
@@ -259,12 +267,13 @@ impl Record {
         Ok(())
     }
 
-    /// An error naming the manifest or a source that is still where the build read it but
+    /// An error naming the manifest, a source or a file Verilator read that is still where the build read it but
     /// is not what it read (edited since): the build would not check the RTL in front of the
     /// user. One that is gone is not an error: a build may be copied to another machine.
     pub fn check_inputs(&self, dir: &Path) -> Result<(), String> {
         let inputs = std::iter::once((&self.manifest, &self.sha256.manifest))
-            .chain(self.sources.iter().zip(&self.sha256.sources));
+            .chain(self.sources.iter().zip(&self.sha256.sources))
+            .chain(self.read.iter().map(|r| (&r.0, &r.1)));
         for (path, digest) in inputs {
             let bytes = match std::fs::read(path) {
                 Ok(b) => b,
