@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use ptxfma_cosim_engine::chunk::{self, Chunk};
+use ptxfma_cosim_engine::chunk::{Chunk, Chunks};
 use ptxfma_cosim_engine::lockstep::{Config, Outcome, DEFAULT_BATCH};
 use ptxfma_cosim_engine::ports::Compare;
 use ptxfma_cosim_engine::regress::{self, Progress};
@@ -109,20 +109,24 @@ pub(crate) fn verify(
 ) -> Result<Verified, Error> {
     let p = &inputs[0].1.params;
     let (sides, cfg, fams) = setup(p)?;
-    // (file, row) of every chunk to run again, in file then chunk order.
-    let mut picks: Vec<(usize, usize, Chunk)> = Vec::new();
+    let plan = Chunks::new(p.seed, p.count, &fams, p.chunk_size)?;
+    // (file, row, chunk, the chunk alone as a run's list) of every chunk to run again, in file
+    // then chunk order.
+    let mut picks: Vec<(usize, usize, Chunk, Chunks)> = Vec::new();
     for (f, (_, r)) in inputs.iter().enumerate() {
         let shard = r.shard.map_or(0, |s| s.index);
         for k in choose(r.chunks.len(), per_file, seed, shard) {
             let index = r.chunks[k].index as u64;
-            let c = chunk::nth(p.seed, p.count, &fams, p.chunk_size, index)
+            let alone = plan.clone().only(index);
+            let c = alone
+                .get(0)
                 .ok_or_else(|| Error::new(format!("chunk {index} is not planned")))?;
-            picks.push((f, k, c));
+            picks.push((f, k, c, alone));
         }
     }
     let outcomes = run_all(&picks, &sides, &cfg)?;
     let mut disagreement = None;
-    for ((f, k, c), out) in picks.iter().zip(&outcomes) {
+    for ((f, k, c, _), out) in picks.iter().zip(&outcomes) {
         let (name, r) = &inputs[*f];
         if let Err(why) = compare(r, &r.chunks[*k], c, out) {
             disagreement = Some(format!(
@@ -144,7 +148,7 @@ pub(crate) fn verify(
 /// Runs each chunk alone (the run's `--max-divergences` cut is per run, so a list would cut
 /// across shards), on as many workers as there are cores.
 fn run_all(
-    picks: &[(usize, usize, Chunk)],
+    picks: &[(usize, usize, Chunk, Chunks)],
     sides: &Sides,
     cfg: &Config,
 ) -> Result<Vec<Outcome>, Error> {
@@ -157,17 +161,15 @@ fn run_all(
         for _ in 0..jobs {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((_, _, c)) = picks.get(i) else {
+                let Some((_, _, c, alone)) = picks.get(i) else {
                     return;
                 };
-                let r = regress::run(std::slice::from_ref(c), sides, cfg, 1, &progress).and_then(
-                    |mut ran| {
-                        ran.chunks
-                            .pop()
-                            .map(|(_, out)| out)
-                            .ok_or_else(|| Error::new(format!("chunk {} did not run", c.index)))
-                    },
-                );
+                let r = regress::run(alone, sides, cfg, 1, &progress).and_then(|mut ran| {
+                    ran.chunks
+                        .pop()
+                        .map(|(_, out)| out)
+                        .ok_or_else(|| Error::new(format!("chunk {} did not run", c.index)))
+                });
                 results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
             });
         }

@@ -84,6 +84,8 @@ pub struct Chunks {
     families: Families,
     size: u64,
     shard: Option<Shard>,
+    /// Only the run's chunk at this position (a chunk run again alone).
+    only: Option<u64>,
 }
 
 impl Chunks {
@@ -96,7 +98,16 @@ impl Chunks {
             families: families.clone(),
             size,
             shard: None,
+            only: None,
         })
+    }
+
+    /// Only the run's chunk at position `k` (none when the run has no such chunk): one chunk
+    /// of a shard run again alone, as `merge --verify` does.
+    pub fn only(mut self, k: u64) -> Chunks {
+        self.shard = None;
+        self.only = Some(k);
+        self
     }
 
     /// Only the chunks `shard` holds (all of them for `None`).
@@ -112,6 +123,9 @@ impl Chunks {
 
     /// Chunks in this list (this shard's).
     pub fn len(&self) -> u64 {
+        if let Some(k) = self.only {
+            return u64::from(k < self.total());
+        }
         match self.shard {
             None => self.total(),
             Some(s) => {
@@ -129,6 +143,9 @@ impl Chunks {
 
     /// The run's position of the `j`-th chunk of this list.
     fn position(&self, j: u64) -> u64 {
+        if let Some(k) = self.only {
+            return k + j;
+        }
         match self.shard {
             None => j,
             Some(s) => j * u64::from(s.count) + u64::from(s.index - 1),
@@ -159,7 +176,11 @@ impl Chunks {
     pub fn ops(&self) -> u64 {
         let mut ops = self.len() * self.size;
         let last = self.total() - 1;
-        if self.shard.is_none_or(|s| s.holds_position(last)) {
+        let holds_last = match self.only {
+            Some(k) => k == last,
+            None => self.shard.is_none_or(|s| s.holds_position(last)),
+        };
+        if holds_last && ops > 0 {
             ops -= self.size - (self.count - last * self.size);
         }
         ops
@@ -298,6 +319,15 @@ mod tests {
                     assert_eq!(lazy.ops(), mine.iter().map(|c| c.ops).sum::<u64>());
                 }
             }
+            // Each chunk alone, as `merge --verify` runs it again; none past the end.
+            for c in &all {
+                let one = lazy.clone().only(c.index as u64);
+                assert_eq!(one.iter().collect::<Vec<_>>(), vec![c.clone()]);
+                assert_eq!(one.ops(), c.ops);
+            }
+            let past = lazy.clone().only(all.len() as u64);
+            assert!(past.is_empty());
+            assert_eq!(past.ops(), 0);
         }
         // A list far too long to hold is still only arithmetic.
         let huge = Chunks::new(1, 1 << 40, &fams, 1).unwrap();
