@@ -324,31 +324,6 @@ fn sum(v: &Value, field: &str) -> u64 {
         .sum()
 }
 
-/// The JSON without what differs between equal runs: times, workers, the shard, waveforms.
-fn canonical(mut v: Value) -> Value {
-    fn strip(v: &mut Value) {
-        match v {
-            Value::Object(m) => {
-                for k in [
-                    "seconds",
-                    "jobs",
-                    "shard",
-                    "waveform",
-                    "waveform_save",
-                    "waveform_mismatch_time",
-                ] {
-                    m.remove(k);
-                }
-                m.values_mut().for_each(strip);
-            }
-            Value::Array(a) => a.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    strip(&mut v);
-    v
-}
-
 #[test]
 fn untouched_shards_merge_as_before_and_verify_agrees() {
     for (files, code, count) in [(pass_shards(), 0, 8000), (fault_shards(), 1, 8000)] {
@@ -357,7 +332,10 @@ fn untouched_shards_merge_as_before_and_verify_agrees() {
         assert_eq!(c, code, "{out}{err}");
         let merged: Value = read_json(&json);
         let whole: Value = read_json(&files[0]);
-        assert_eq!(canonical(merged.clone()), canonical(whole));
+        assert_eq!(
+            common::canonical_result(merged.clone()),
+            common::canonical_result(whole)
+        );
         // The totals are the sums of the shards' chunks.
         let shards: Vec<Value> = files[1..].iter().map(|f| read_json(f)).collect();
         let vectors: u64 = shards.iter().map(|s| sum(s, "vectors")).sum();
@@ -388,7 +366,10 @@ fn untouched_shards_merge_as_before_and_verify_agrees() {
             out.contains("verified 4 of 4 chunks (2 of each of 2 file(s), --verify 2 --verify-seed 9): all agree"),
             "{out}"
         );
-        assert_eq!(canonical(read_json(&json)), canonical(merged));
+        assert_eq!(
+            common::canonical_result(read_json(&json)),
+            common::canonical_result(merged)
+        );
         // Without a seed one is drawn and printed.
         let (c, out, err, _) = merge(&dir, &files[1..], &["--verify", "1"]);
         assert_eq!(c, code, "{out}{err}");

@@ -297,32 +297,6 @@ fn register_divergences_carry_stage_field_cycle_and_the_result_replayed_alone() 
     }
 }
 
-/// The JSON without what differs between equal runs: times, workers, the shard, waveforms
-/// (each shard writes one for the first divergence of a signature it meets).
-fn canonical(mut v: Value) -> Value {
-    fn strip(v: &mut Value) {
-        match v {
-            Value::Object(m) => {
-                for k in [
-                    "seconds",
-                    "jobs",
-                    "shard",
-                    "waveform",
-                    "waveform_save",
-                    "waveform_mismatch_time",
-                ] {
-                    m.remove(k);
-                }
-                m.values_mut().for_each(strip);
-            }
-            Value::Array(a) => a.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    strip(&mut v);
-    v
-}
-
 #[test]
 fn a_merge_of_shards_keeps_the_fields_the_examples_and_the_exact_counts() {
     let dir = scratch("results-json-merge");
@@ -362,6 +336,9 @@ fn a_merge_of_shards_keeps_the_fields_the_examples_and_the_exact_counts() {
     // Each shard lists up to 3 of a signature; the merge the first 3 of the run.
     assert!(counts(&whole).values().any(|&k| k > 3));
     assert!(listed(&whole).values().all(|r| r.len() <= 3));
-    assert_eq!(canonical(merged.clone()), canonical(whole));
+    assert_eq!(
+        common::canonical_result(merged.clone()),
+        common::canonical_result(whole)
+    );
     assert!(merged["divergences"][0]["expected"].is_string());
 }

@@ -234,3 +234,29 @@ pub fn ascii(bits: &str) -> String {
         .collect();
     String::from_utf8(bytes).unwrap()
 }
+
+/// The JSON without what differs between equal runs: times, workers, the shard, waveforms
+/// (each shard writes one for the first divergence of a signature it meets).
+pub fn canonical_result(mut v: serde_json::Value) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for k in [
+                    "seconds",
+                    "jobs",
+                    "shard",
+                    "waveform",
+                    "waveform_save",
+                    "waveform_mismatch_time",
+                ] {
+                    m.remove(k);
+                }
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
