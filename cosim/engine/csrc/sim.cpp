@@ -3,6 +3,7 @@
 #include "ptxfma-cosim-engine/csrc/sim.h"
 
 #include <string>
+#include <vector>
 
 #include "ptxfma-cosim-engine/csrc/sim_core.h"
 #include "ptxfma_variants.h"
@@ -13,7 +14,7 @@ namespace {
 template <class M, bool Traced, bool Regs = true>
 class SimOf final : public Sim {
  public:
-  explicit SimOf(int rand_seed) : core_(rand_seed) {}
+  SimOf(int rand_seed, const std::vector<std::string>& plusargs) : core_(rand_seed, plusargs) {}
 
   size_t frame_words() const override { return core_.frame_words(); }
   uint64_t time() const override { return core_.time(); }
@@ -39,16 +40,19 @@ class SimOf final : public Sim {
 
 // The simulator of one variant: its traced model or its fast one.
 template <class Fast, class Traced, bool Regs>
-std::unique_ptr<Sim> make_sim(bool trace, int32_t rand_seed) {
-  if (trace) return std::unique_ptr<Sim>(new SimOf<Traced, true, Regs>(rand_seed));
-  return std::unique_ptr<Sim>(new SimOf<Fast, false, Regs>(rand_seed));
+std::unique_ptr<Sim> make_sim(bool trace, int32_t rand_seed,
+                              const std::vector<std::string>& plusargs) {
+  if (trace) return std::unique_ptr<Sim>(new SimOf<Traced, true, Regs>(rand_seed, plusargs));
+  return std::unique_ptr<Sim>(new SimOf<Fast, false, Regs>(rand_seed, plusargs));
 }
 
 }  // namespace
 
-std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed) {
+std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed,
+                             rust::Slice<const rust::String> plusargs) {
+  const std::vector<std::string> args(plusargs.begin(), plusargs.end());
 #define PTXFMA_NEW(NAME, FAST, TRACED, REGS) \
-  if (variant == rust::Str(NAME)) return make_sim<FAST, TRACED, REGS>(trace, rand_seed);
+  if (variant == rust::Str(NAME)) return make_sim<FAST, TRACED, REGS>(trace, rand_seed, args);
   PTXFMA_FOR_EACH_VARIANT(PTXFMA_NEW)
 #undef PTXFMA_NEW
   throw std::invalid_argument("no RTL variant named " + std::string(variant));

@@ -35,6 +35,8 @@ class Sim {
 
 // The traced build of `variant` if `trace`, else its fast build. rand_seed != 0: initial
 // values drawn with that seed (+verilator+rand+reset+2), for --x-initial unique models.
-std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed);
+// plusargs: the model's command line for $value$plusargs (rtl::set_plusargs).
+std::unique_ptr<Sim> new_sim(rust::Str variant, bool trace, int32_t rand_seed,
+                             rust::Slice<const rust::String> plusargs);
 
 }  // namespace ptxfma

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "verilated.h"
 #include "verilated_vcd_c.h"
@@ -62,7 +63,9 @@ class TraceFile final : public VerilatedVcdFile {
 template <class M, bool Traced, bool Regs, bool Handshake = false>
 class Core {
  public:
-  explicit Core(int rand_seed) : ctx_(new VerilatedContext) {
+  // plusargs: what the RTL's $value$plusargs sees (`fma-cosim --plusarg`), for this model alone.
+  explicit Core(int rand_seed, const std::vector<std::string>& plusargs = {})
+      : ctx_(new VerilatedContext) {
     // An RTL $fatal/$stop must come back to Rust as an error, not abort the process.
     ctx_->fatalOnError(false);
     // +verilator+rand+reset+2 +verilator+seed+N: must be set before the model is constructed,
@@ -71,6 +74,11 @@ class Core {
       ctx_->randReset(2);
       ctx_->randSeed(rand_seed);
     }
+    // Read by the initial blocks, which run at the first eval, within reset() below. Set even
+    // when empty: Verilator aborts a $value$plusargs of a model with no command line.
+    std::vector<const char*> argv{"fma-cosim"};
+    for (const std::string& a : plusargs) argv.push_back(a.c_str());
+    ctx_->commandArgs(static_cast<int>(argv.size()), argv.data());
     // Tracing must be enabled before the model is constructed.
     ctx_->traceEverOn(Traced);
     Verilated::threadContextp(ctx_.get());

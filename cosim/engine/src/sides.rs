@@ -42,6 +42,9 @@ impl Sides {
         if self.backpressure > 0 {
             a.extend(["--backpressure".to_string(), self.backpressure.to_string()]);
         }
+        for p in rtl::plusargs() {
+            a.extend(["--plusarg".to_string(), p.clone()]);
+        }
         a
     }
 }

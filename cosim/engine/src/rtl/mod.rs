@@ -27,7 +27,12 @@ mod ffi {
 
         type Sim;
 
-        fn new_sim(variant: &str, trace: bool, rand_seed: i32) -> Result<UniquePtr<Sim>>;
+        fn new_sim(
+            variant: &str,
+            trace: bool,
+            rand_seed: i32,
+            plusargs: &[String],
+        ) -> Result<UniquePtr<Sim>>;
         fn frame_words(self: &Sim) -> usize;
         fn time(self: &Sim) -> u64;
         fn reset(self: Pin<&mut Sim>) -> Result<()>;
@@ -59,6 +64,31 @@ pub fn verilator_seed(seed: u64) -> i32 {
 /// thread but reseeded whenever any context's seed is set, so a seed set by another worker
 /// while this model draws its initial values would change them.
 static RANDOM_INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The plusargs every model of the kit's RTL is started with (`--plusarg`), for the whole
+/// process, as Verilator's own `Verilated::commandArgs` would be.
+static PLUSARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Sets the plusargs (`+NAME=VALUE` each) of every model built after it, once per process:
+/// its RTL reads them with `$value$plusargs` (the mutant schemata of `make mutate`).
+pub fn set_plusargs(args: Vec<String>) -> Result<(), Error> {
+    if let Some(bad) = args
+        .iter()
+        .find(|a| !a.starts_with('+') || a.len() < 2 || a.contains(char::is_whitespace))
+    {
+        return Err(Error::new(format!(
+            "--plusarg {bad:?}: a plusarg is `+NAME` or `+NAME=VALUE`, without spaces"
+        )));
+    }
+    PLUSARGS
+        .set(args)
+        .map_err(|_| Error::new("the plusargs are set once per process"))
+}
+
+/// What [`set_plusargs`] set (none by default).
+pub fn plusargs() -> &'static [String] {
+    PLUSARGS.get().map_or(&[], Vec::as_slice)
+}
 
 /// 64-bit input words per cycle.
 pub const IN_WORDS: usize = 4;
@@ -184,7 +214,7 @@ impl Rtl {
             });
         }
         let sim = match seed {
-            None => ffi::new_sim(meta.name, trace, 0),
+            None => ffi::new_sim(meta.name, trace, 0, plusargs()),
             Some(s) => {
                 if !meta.random_init() {
                     return Err(Error::new(format!(
@@ -195,7 +225,7 @@ impl Rtl {
                     )));
                 }
                 let _one = RANDOM_INIT.lock().unwrap_or_else(|p| p.into_inner());
-                ffi::new_sim(meta.name, trace, verilator_seed(s))
+                ffi::new_sim(meta.name, trace, verilator_seed(s), plusargs())
             }
         }
         .map_err(|e| Error::new(e.what()))?;
