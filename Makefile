@@ -275,13 +275,31 @@ MUTATE_OPS ?= 1000000
 MUTATE_COMPARE ?= both
 MUTATE_DUT ?=
 MUTATE_TEST_OPS ?= 200000
-mutate: deps ## MUTATE_COUNT mutants of the RTL under MUTATE_COMPARE; RESULTS_DIR/mutate.{json,md}
+# Mutants run side by side, each with one worker (1: one at a time with every core); one shard
+# (K/N) of `make mutate-all`, for a farm node; the shards' JSON files `make mutate-merge` joins.
+MUTATE_PARALLEL ?= 1
+MUTATE_SHARD ?=
+MUTATE_MERGE ?=
+MUTATE_RUN = $(PY) tools/mutate.py --ops $(MUTATE_OPS) --parallel $(MUTATE_PARALLEL) \
+  --jobs $(if $(filter 1,$(MUTATE_PARALLEL)),$(shell nproc),1)
+MUTATE_ALL_OUT = $(RESULTS_DIR)/mutate-all$(if $(MUTATE_SHARD),-$(subst /,-of-,$(MUTATE_SHARD)))
+mutate: deps $(PY_VENV)/.stamp ## MUTATE_COUNT mutants of the RTL under MUTATE_COMPARE; RESULTS_DIR/mutate.{json,md}
 	@mkdir -p $(RESULTS_DIR)
-	python3 tools/mutate.py --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) --ops $(MUTATE_OPS) \
-	  --compare $(if $(MUTATE_DUT),ports --dut $(MUTATE_DUT),$(MUTATE_COMPARE)) --jobs $(shell nproc) \
+	$(MUTATE_RUN) --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) \
+	  --compare $(if $(MUTATE_DUT),ports --dut $(MUTATE_DUT),$(MUTATE_COMPARE)) \
 	  --json $(RESULTS_DIR)/mutate.json --markdown $(RESULTS_DIR)/mutate.md
-mutate-test: deps ## (make test) the mutants of tools/mutants-test.json, each killed by both comparisons
-	python3 tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) \
+mutate-all: deps $(PY_VENV)/.stamp ## every mutation site of the RTL under both comparisons, one build (MUTATE_SHARD=K/N: one shard)
+	@mkdir -p $(RESULTS_DIR)
+	$(MUTATE_RUN) --all --compare both $(if $(MUTATE_SHARD),--shard $(MUTATE_SHARD)) \
+	  --json $(MUTATE_ALL_OUT).json --markdown $(MUTATE_ALL_OUT).md
+mutate-merge: $(PY_VENV)/.stamp ## one report of mutate-all's shards (MUTATE_MERGE="shard JSON files")
+	@[ -n "$(MUTATE_MERGE)" ] || { echo "make mutate-merge: set MUTATE_MERGE to the shards' JSON files" >&2; exit 2; }
+	@mkdir -p $(RESULTS_DIR)
+	$(PY) tools/mutate.py --merge $(MUTATE_MERGE) --json $(RESULTS_DIR)/mutate-all.json \
+	  --markdown $(RESULTS_DIR)/mutate-all.md
+mutate-test: deps $(PY_VENV)/.stamp ## (make test) the schemata's rewrite, and tools/mutants-test.json's mutants killed both ways
+	$(PY) tools/mutate_schemata_test.py
+	$(PY) tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) --twins \
 	  --compare both --jobs $(shell nproc) --batch 8 --require-killed --cosim-opt-level 1
 
 # Synthesis (docs/microarchitecture.md; synth/synth.py). gls_run(DIR,BUILD_OPTIONS,COUNT,EXTRA):

@@ -27,10 +27,9 @@ Python 3 standard library only. Run from the repository root; honours CARGO_TARG
 """
 
 import argparse
-import hashlib
+import concurrent.futures
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -39,242 +38,21 @@ import time
 import tomllib
 from pathlib import Path
 
-sys.dont_write_bytecode = True  # no tools/__pycache__ from the import below
+sys.dont_write_bytecode = True  # no tools/__pycache__ from the imports below
 import mutate_prove  # noqa: E402
-
-# The package's declarations are generated or types; its functions are mutated with the rest.
-SKIP = {"ptxfma_pkg.sv"}
-
-# (name, regex, replacement function). Each match in a code line is one candidate site.
-OPERATORS = [
-    ("== -> !=", r"==", lambda m: "!="),
-    ("!= -> ==", r"!=", lambda m: "=="),
-    ("+ -> -", r"(?<=\s)\+(?=\s)", lambda m: "-"),
-    ("- -> +", r"(?<=\s)-(?=\s)", lambda m: "+"),
-    ("| -> &", r"(?<=\s)\|(?=\s)", lambda m: "&"),
-    ("& -> |", r"(?<=\s)&(?=\s)", lambda m: "|"),
-    ("^ -> |", r"(?<=\s)\^(?=\s)", lambda m: "|"),
-    ("&& -> ||", r"&&", lambda m: "||"),
-    ("|| -> &&", r"\|\|", lambda m: "&&"),
-    ("< -> <=", r"(?<=\s)<(?=\s)", lambda m: "<="),
-    ("<= -> <", r"(?<=\s)<=(?=\s)", lambda m: "<"),
-    ("> -> >=", r"(?<=\s)>(?=\s)", lambda m: ">="),
-    (">= -> >", r"(?<=\s)>=(?=\s)", lambda m: ">"),
-    (">> n -> >> n+1", r">> (\d+)", lambda m: f">> {int(m.group(1)) + 1}"),
-    ("swap ?: arms", r"\? ([\w.\[\]'-]+) : ([\w.\[\]'-]+)(?=[;)])",
-     lambda m: f"? {m.group(2)} : {m.group(1)}"),
-    ("1'b1 -> 1'b0", r"1'b1", lambda m: "1'b0"),
-    ("<< n -> << n+1", r"<< (\d+)", lambda m: f"<< {int(m.group(1)) + 1}"),
-    ("invert ?: condition", r"(?<=[=(] )([\w.]+) \?", lambda m: f"!{m.group(1)} ?"),
-    ("1'b0 -> 1'b1", r"1'b0", lambda m: "1'b1"),
-    ("'0 -> '1", r"(?<![\w'])'0", lambda m: "'1"),
-    ("lane0 -> lane1", r"(?<![\w'])lane0\b", lambda m: "lane1"),
-    ("lane1 -> lane0", r"(?<![\w'])lane1\b", lambda m: "lane0"),
-    ("a0 -> b0", r"(?<![\w'])a0\b", lambda m: "b0"),
-    ("b0 -> c0", r"(?<![\w'])b0\b", lambda m: "c0"),
-    ("a1 -> b1", r"(?<![\w'])a1\b", lambda m: "b1"),
-    ("KIND_F64 -> KIND_F32", r"\bKIND_F64\b", lambda m: "KIND_F32"),
-    ("KIND_SM1X -> KIND_F32", r"\bKIND_SM1X\b", lambda m: "KIND_F32"),
-    ("KIND_F32X2 -> KIND_F32", r"\bKIND_F32X2\b", lambda m: "KIND_F32"),
-    ("KIND_VMAD -> KIND_F64", r"\bKIND_VMAD\b", lambda m: "KIND_F64"),
-    ("RND_RM -> RND_RP", r"\bRND_RM\b", lambda m: "RND_RP"),
-    ("RND_RZ -> RND_RN", r"\bRND_RZ\b", lambda m: "RND_RN"),
-    ("bit index -1", r"\[(\d+)\]", lambda m: f"[{max(int(m.group(1)) - 1, 0)}]"),
-    ("range msb +1", r"\[(\d+):(\d+)\]", lambda m: f"[{int(m.group(1)) + 1}:{m.group(2)}]"),
-    ("range lsb -1", r"\[(\d+):(\d+)\]",
-     lambda m: f"[{m.group(1)}:{max(int(m.group(2)) - 1, 0)}]"),
-    ("width const +1", r"\b(\d+)'b0\b", lambda m: f"{int(m.group(1)) + 1}'b0"),
-    ("width const -1", r"\b(\d+)'b0\b", lambda m: f"{max(int(m.group(1)) - 1, 1)}'b0"),
-    ("in_valid_i -> 1'b1", r"= in_valid_i;", lambda m: "= 1'b1;"),
-    ("s1_q.valid -> 1'b1", r"= s1_q\.valid;", lambda m: "= 1'b1;"),
-    ("mul_carry -> mul_sum", r"(?<=\+ )s1_q\.mul_carry", lambda m: "s1_q.mul_sum"),
-    # The same mutations where positions and widths are package names (rtl/ptxfma_pkg.sv), not
-    # numbers: an index or msb Name-1 one lower, an lsb Name one lower, a shift by Name one
-    # further, a width (A - B) or cast Name' one off, a part-select base one up.
-    ("[Name-1] -> [Name-2]", r"(?<=\[)([A-Z]\w*)-1(?=[\]:])", lambda m: f"{m.group(1)}-2"),
-    ("[msb:Name] lsb -1", r"(?<=:)([A-Z]\w*)(?=\])", lambda m: f"{m.group(1)}-1"),
-    ("<< Name -> << Name+1", r"<< ([A-Z]\w*)\b", lambda m: f"<< ({m.group(1)} + 1)"),
-    ("(A - B) width +1", r"\(([A-Z]\w*) - ([A-Z]\w*)\)",
-     lambda m: f"({m.group(1)} - {m.group(2)} + 1)"),
-    ("Name'( cast -> (Name-1)'(", r"\b([A-Z]\w*)'\(", lambda m: f"({m.group(1)} - 1)'("),
-    ("[base +: w] base +1", r"(?<=\[)([^\[\]:]+?) \+: ", lambda m: f"{m.group(1)} + 1 +: "),
-]
+from mutate_report import load_equivalents, merge_shards, report  # noqa: E402
+from mutate_sites import (SKIP, draw, is_alt, listed_mutants, rtl_files, sites,  # noqa: E402
+                          write_mutated, write_schemata)
 
 
 # The co-simulator's crates, from the engine (its build script Verilates the RTL) to the command.
 COSIM_CRATES = ("ptxfma-cosim-engine", "ptxfma-cosim-checks", "ptxfma-cosim-outputs",
                 "ptxfma-cosim-dut", "ptxfma-cosim")
 
-def code_lines(text):
-    """(index, line) of the lines that are logic: inside the module body, not comments, not
-    declarations or port lists, outside the FAULT_STICKY_RZ block."""
-    lines = text.split("\n")
-    out = []
-    in_body = in_fault = False
-    for i, line in enumerate(lines):
-        s = line.split("//")[0].rstrip()
-        if s.startswith("module"):
-            continue
-        if s.strip() == ");" and not in_body:
-            in_body = True
-            continue
-        if not in_body or not s.strip():
-            continue
-        if s.startswith("`ifdef FAULT"):
-            in_fault = True
-        if in_fault:
-            if s.startswith("`endif"):
-                in_fault = False
-            continue
-        if re.match(r"\s*(logic|kind_e|rnd_e|s\d_t|out_t|s\d_lane_t|s1_vmad_t|lane_en_t|"
-                    r"operand_t|ctrl_t|ab_fmt_e)\b", s):
-            continue
-        out.append((i, s))
-    return lines, out
-
-
-def sites(text):
-    lines, code = code_lines(text)
-    found = []
-    for i, s in code:
-        for name, pat, repl in OPERATORS:
-            for m in re.finditer(pat, s):
-                new = s[: m.start()] + repl(m) + s[m.end():]
-                if new != s:
-                    found.append((i, name, s, new))
-    # One site per (line, mutated text).
-    seen, unique = set(), []
-    for f in found:
-        if (f[0], f[3]) not in seen:
-            seen.add((f[0], f[3]))
-            unique.append(f)
-    return lines, unique
-
-
-def draw(all_sites, seed, n):
-    """The `n` sites whose seeded hash of what they are (module, operator, the line and its
-    mutation, not the line's number) is smallest. Whether a site is drawn depends on that site
-    alone: an edit elsewhere, which adds or removes sites, leaves the rest of the draw as it
-    was, so judgements of equivalent survivors keep applying (a draw of indices into the whole
-    list reshuffled it on every RTL edit)."""
-    def key(s):
-        name, line, op, old, new = s
-        text = "\0".join((str(seed), name, op, old.strip(), new.strip()))
-        return (hashlib.sha256(text.encode()).digest(), line)
-    chosen = sorted(all_sites, key=key)[:n]
-    chosen.sort(key=lambda s: (s[0], s[1]))
-    return chosen
-
-
-def write_mutated(rtl_src, rtl_dst, files, chosen):
-    """A copy of rtl/ (`rtl_src`; None: the files are in `rtl_dst` already) with each chosen site
-    behind its own `ifdef MUT_<k> in its file."""
-    if rtl_src is not None:
-        shutil.copytree(rtl_src, rtl_dst)
-    by_file = {}
-    for k, (f, i, _, _, new) in enumerate(chosen, 1):
-        by_file.setdefault(f, {}).setdefault(i, []).append((k, new))
-    for f, by_line in by_file.items():
-        out = []
-        for i, line in enumerate(files[f]):
-            if i not in by_line:
-                out.append(line)
-                continue
-            for j, (k, new) in enumerate(by_line[i]):
-                out.append(f"`{'ifdef' if j == 0 else 'elsif'} MUT_{k}")
-                out.append(new)
-            out.append("`else")
-            out.append(line)
-            out.append("`endif")
-        (rtl_dst / f).write_text("\n".join(out))
-
-
-def write_schemata(rtl_src, rtl_dst, files, chosen, twins=()):
-    """A copy of rtl/ where each chosen site that can be chosen at run time is
-    (tools/mutate_schemata.py: mutant k runs with +ptxfma_mutant=k), and the others, with the
-    `twins` (mutant numbers), behind their `ifdef MUT_<k> as in write_mutated. Returns the
-    numbers of the mutants chosen at run time."""
-    import mutate_schemata as ms  # pyslang: the venv's (make mutate runs it)
-    shutil.copytree(rtl_src, rtl_dst)
-    by_file = {}
-    for k, (f, i, op, old, new) in enumerate(chosen, 1):
-        by_file.setdefault(f, []).append((k, i, op, old, new))
-    runtime = set()
-    for f, sites_f in by_file.items():
-        lines = files[f]
-        text = "\n".join(lines)
-        edits, rt, compiled = ms.plan(text, sites_f)
-        runtime.update(rt)
-        starts = [0]
-        for line in lines:
-            starts.append(starts[-1] + len(line) + 1)
-        ifdefs = {}
-        for k, i, _, _, new in sites_f:
-            if k in compiled or k in twins:
-                ifdefs.setdefault(i, []).append((k, new))
-        for i, muts in ifdefs.items():
-            a, b = starts[i], starts[i] + len(lines[i])
-            inside = [e for e in edits if a <= e[0] and e[1] <= b]
-            if any(e[0] < b and a < e[1] and e not in inside for e in edits):
-                raise ValueError(f"{f}:{i + 1}: a run-time choice spans this line and others, "
-                                 "so its `ifdef twin cannot hold it")
-            edits = [e for e in edits if e not in inside]
-            kept = ms.apply(lines[i], [(s - a, e - a, r) for s, e, r in inside])
-            out = []
-            for j, (k, new) in enumerate(muts):
-                out += [f"`{'ifdef' if j == 0 else 'elsif'} MUT_{k}", new]
-            edits.append((a, b, "\n".join(out + ["`else", kept, "`endif"])))
-        (rtl_dst / f).write_text(ms.apply(text, edits))
-    # The selector: its package first in each design's file list, read by each top.
-    for d, top in ((rtl_dst, "ptxfma_top.sv"), (rtl_dst / "alt", "ptxfma_alt_top.sv")):
-        (d / ms.PACKAGE_FILE).write_text(ms.PACKAGE)
-        (d / "files.txt").write_text(ms.PACKAGE_FILE + "\n" + (d / "files.txt").read_text())
-        src = (d / top).read_text().split("\n")
-        end = next(i for i, line in enumerate(src) if line == ");")
-        (d / top).write_text("\n".join(src[: end + 1] + [ms.INITIAL.rstrip("\n")]
-                                       + src[end + 1:]))
-    return runtime
-
-
-def is_alt(site):
-    """A site in the ports-only design (rtl/alt/), which only --compare ports can check."""
-    return site[0].startswith("alt/")
-
 
 def variant_spec(k, chosen):
     """PTXFMA_RTL_VARIANTS entry of mutant k: `mutK:MUT_K`, `mutK@alt:MUT_K` for rtl/alt/."""
     return f"mut{k}{'@alt' if is_alt(chosen[k - 1]) else ''}:MUT_{k}"
-
-
-def listed_mutants(path, files):
-    """The mutants of a `--set` file as (file, line index, operator, line, mutated line): each
-    names a module, one whole line of its code (found exactly once) and its replacement."""
-    out = []
-    for m in json.loads(path.read_text()):
-        f, old, new = m["file"], m["original"].strip(), m["mutated"].strip()
-        if f not in files:
-            raise ValueError(f"no module {f} in rtl/")
-        at = [i for i, line in enumerate(files[f]) if line.split("//")[0].strip() == old]
-        if len(at) != 1:
-            raise ValueError(f"{f}: the line `{old}` occurs {len(at)} times, not once")
-        line = files[f][at[0]]
-        indent = line[: len(line) - len(line.lstrip())]
-        out.append((f, at[0], m.get("why", "listed"), line.split("//")[0].rstrip(), indent + new))
-    return out
-
-
-def load_equivalents(path):
-    """(file, mutated line) -> {why, registers, ports}: survivors judged equivalent, per
-    comparison (a mutant that only changes a register no result depends on is equivalent for
-    --compare ports only)."""
-    if not path.exists():
-        return {}
-    out = {}
-    for e in json.loads(path.read_text()):
-        modes = e.get("modes", ["registers", "ports"])
-        out[(e["file"], e["mutated"].strip())] = {"why": e["why"],
-                                                  **{m: True for m in modes}}
-    return out
 
 
 def toml_value(v):
@@ -366,12 +144,6 @@ def first_index(d, chunk_size):
     return d["chunk"] * chunk_size + d["issue"]
 
 
-def rtl_files(d):
-    """The sources of `d` in compile order, as its files.txt lists them (`#` comments)."""
-    names = (line.split("#")[0].strip() for line in (d / "files.txt").read_text().splitlines())
-    return [str(d / n) for n in names if n]
-
-
 def prove_mode(a, root, chosen, all_sites, files, dut):
     """--prove / --settle (tools/mutate_prove.py): proofs instead of simulation."""
     if dut:
@@ -399,119 +171,6 @@ def prove_mode(a, root, chosen, all_sites, files, dut):
         return 2
 
 
-def report(a, rows, modes, judged_file, n_sites):
-    """Scores, survivors and blind spots of `rows` (one per mutant), printed and written to
-    --json and --markdown; the exit status."""
-    live = [r for r in rows if r[modes[0]]["verdict"] not in ("stillborn", "not run")]
-    stillborn = sum(r[modes[0]]["verdict"] == "stillborn" for r in rows)
-    judged = load_equivalents(judged_file)
-    print(f"\n{len(rows)} mutants, {stillborn} stillborn, {len(live)} live; "
-          f"default stimulus, {a.ops} operations, seed 1")
-    ran = [r for r in rows if r[modes[0]]["verdict"] != "not run"]
-    if not ran or not live or 2 * stillborn > len(ran):  # ran none, or none live
-        print(f"mutate: {stillborn} of {len(ran)} mutants stillborn and {len(live)} live: "
-              "a study that checks this little says nothing (see the stillborn mutants above; "
-              "a manifest's verilator_flags apply to every mutant)", file=sys.stderr)
-        return 2
-    blind = []
-    scores = {}
-    for m in modes:
-        live_m = [r for r in live if r[m]["verdict"] != "n/a"]
-        killed = [r for r in live_m if r[m]["verdict"] == "killed"]
-        equiv = [r for r in live_m if r[m]["verdict"] != "killed"
-                 and judged.get((r["file"], r["mutated"]), {}).get(m)]
-        ops = sorted(r[m]["first"]["operation"] for r in killed
-                     if r[m].get("first") and r[m]["first"].get("operation") is not None)
-        median = ops[len(ops) // 2] if ops else None
-        secs = sorted(r[m]["seconds"] for r in live_m if "seconds" in r[m])
-        scores[m] = {"killed": len(killed), "equivalent": len(equiv),
-                     "non_equivalent": len(live_m) - len(equiv),
-                     "median_detection_operation": median,
-                     "median_seconds": secs[len(secs) // 2] if secs else None}
-        print(f"  --compare {m}: killed {len(killed)} of {len(live_m) - len(equiv)} non-equivalent "
-              f"({len(equiv)} judged equivalent); median detection at operation {median}")
-        for r in live_m:
-            if r[m]["verdict"] != "killed" and r not in equiv:
-                blind.append((m, r))
-    surv = [r for r in live if any(r[m]["verdict"] not in ("killed", "n/a") for m in modes)]
-    if surv:
-        print("\nnot killed by every comparison (mutant, file:line, verdicts, line; why):")
-        for r in surv:
-            why = judged.get((r["file"], r["mutated"]), {}).get("why", "NOT JUDGED")
-            print(f"  mut{r['mutant']:<3} {r['file']}:{r['line']:<4} "
-                  + " ".join(r[m]["verdict"] for m in modes) + f"  {r['mutated']}\n"
-                  f"         {why}")
-    for m, r in blind:
-        print(f"blind spot: mut{r['mutant']} ({r['file']}:{r['line']}) survives --compare {m} "
-              f"and is not judged equivalent in {judged_file}")
-    summary = {"seed": a.seed, "ops": a.ops, "sites": n_sites, "scores": scores,
-               "modes": modes, "mutants": rows}
-    if a.json:
-        Path(a.json).write_text(json.dumps(summary, indent=1) + "\n")
-    if a.markdown:
-        cell = lambda c: (f"{c['verdict']} @{c['first']['operation']}"  # noqa: E731
-                          if c.get("first") and c["first"].get("operation") is not None
-                          else c["verdict"])
-        md = ["| mutant | file:line | operator | " + " | ".join(modes)
-              + " | s | mutated line | if not killed: why equivalent |",
-              "|---|---|---|" + "---|" * len(modes) + "---|---|---|"]
-        for r in rows:
-            secs = sum(r[m].get("seconds", 0) for m in modes)
-            why = ""
-            if any(r[m]["verdict"] == "survived" for m in modes):
-                why = judged.get((r["file"], r["mutated"]), {}).get("why", "**not judged**")
-            md.append(f"| mut{r['mutant']} | {r['file']}:{r['line']} | {r['operator']} | "
-                      + " | ".join(cell(r[m]) for m in modes)
-                      + f" | {secs:.1f} | `" + r["mutated"].replace("|", "\\|") + "` | "
-                      + why.replace("|", "\\|") + " |")
-        Path(a.markdown).write_text("\n".join(md) + "\n")
-    if a.require_killed:
-        missed = [r for r in rows
-                  if any(r[m]["verdict"] not in ("killed", "n/a") for m in modes)]
-        for r in missed:
-            print(f"mutate: mut{r['mutant']} ({r['file']}:{r['line']}, {r['operator']}) was not "
-                  "killed: " + ", ".join(f"{m} {r[m]['verdict']}" for m in modes),
-                  file=sys.stderr)
-        return 1 if missed else 0
-    return 1 if blind else 0
-
-
-def merge_shards(a, root):
-    """`--merge`: one report of the shards' --json files, each mutant from the shard that ran
-    it; refused unless they are shards of one study (seed, operations, sites, comparisons)."""
-    rows, study = {}, None
-    try:
-        for f in a.merge:
-            j = json.loads(Path(f).read_text())
-            this = (j["seed"], j["ops"], j["sites"], tuple(j["modes"]), len(j["mutants"]))
-            if study is None:
-                study = this
-            elif this != study:
-                raise ValueError(f"{f} is of another study (seed, operations, sites, "
-                                 f"comparisons, mutants: {this}, not {study})")
-            for r in j["mutants"]:
-                k = r["mutant"]
-                if r[j["modes"][0]]["verdict"] == "not run":
-                    rows.setdefault(k, r)
-                elif rows.get(k, {}).get(j["modes"][0], {}).get("verdict", "not run") \
-                        != "not run":
-                    raise ValueError(f"{f}: mut{k} was run by two shards")
-                else:
-                    rows[k] = r
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print(f"mutate: --merge: {e}", file=sys.stderr)
-        return 2
-    seed, a.ops, sites_n, modes, _ = study
-    a.seed = seed
-    missing = sorted(k for k, r in rows.items() if r[modes[0]]["verdict"] == "not run")
-    if missing:
-        print(f"mutate: --merge: {len(missing)} mutants run by no shard (mut{missing[0]}, ...)",
-              file=sys.stderr)
-        return 2
-    judged = Path(a.equivalent) if a.equivalent else root / "tools" / "mutate-equivalent.json"
-    return report(a, [rows[k] for k in sorted(rows)], list(modes), judged, sites_n)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mutants", type=int, default=40)
@@ -519,6 +178,10 @@ def main():
     ap.add_argument("--ops", type=int, default=20000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=5, help="variants built at a time")
+    ap.add_argument("--parallel", type=int, default=1,
+                    help="mutants run side by side, each with --jobs workers (on many cores, "
+                    "--parallel N --jobs 1 wastes less than one run of N workers: most mutants "
+                    "die within a few thousand operations)")
     ap.add_argument("--cosim-opt-level", type=int, choices=range(4),
                     help="the co-simulator crate's opt-level in the mutants' build (default: the "
                          "release profile's); `make mutate-test`, whose mutants die within a few "
@@ -575,6 +238,9 @@ def main():
     ap.add_argument("--formal-timeout", type=int, default=300, help="seconds per proof")
     ap.add_argument("--formal-jobs", type=int, default=2, help="proofs at a time")
     a = ap.parse_args()
+    if a.parallel < 1 or a.jobs < 1 or a.batch < 1:
+        print("mutate: --parallel, --jobs and --batch are at least 1", file=sys.stderr)
+        return 2
 
     root = Path(__file__).resolve().parent.parent
     if a.merge:
@@ -783,7 +449,7 @@ def main():
         only = ["--filter", "f32"] if is_alt(chosen[k - 1]) and not dut else []
         cmd = [str(cosim), "run", *design_of(k, twin), *only, "--count", str(a.ops), "--seed", "1",
                "--jobs", str(a.jobs), "--progress", "lines", "--compare", compare,
-               "--waves-dir", str(work / "waves"), "--window", "8",
+               "--waves-dir", str(work / "waves" / f"mut{k}"), "--window", "8",
                "--json", str(work / f"mut{k}-{compare}{'-twin' if twin else ''}.json")]
         t = time.monotonic()
         try:
@@ -808,7 +474,7 @@ def main():
         return verdict, time.monotonic() - t, first
 
     modes = ["registers", "ports"] if a.compare == "both" else [a.compare]
-    rows, twin_problems = [], []
+    twin_problems = []
     if runtime:
         # The schemata build with no mutant chosen must be the design as it is.
         for design in ({"schemata_alt" if is_alt(chosen[k - 1]) else "default"
@@ -824,7 +490,9 @@ def main():
                       f"default stimulus (exit {r.returncode}): the rewrite changed the design",
                       file=sys.stderr)
                 return 2
-    for k, (f, i, name, old, new) in enumerate(chosen, 1):
+    def one(k):
+        """Mutant k's row, run with each comparison (and its twin's)."""
+        f, i, name, old, new = chosen[k - 1]
         row = {"mutant": k, "file": f, "line": i + 1, "operator": name,
                "mutated": new.strip(), "original": old.strip(), "run_time": k in runtime}
         for mode in modes:
@@ -842,10 +510,14 @@ def main():
                                              f"{v} {first}, compiled {tv} {tfirst}")
         if dut and built.get(k):
             shutil.rmtree(built[k], ignore_errors=True)
-        rows.append(row)
         print(f"  mut{k:<3} {f}:{i + 1:<4} {name:<22} "
               + " ".join(f"{m} {row[m]['verdict']:<9}" for m in modes)
               + f" {new.strip()}", flush=True)
+        return row
+
+    # Mutants side by side (--parallel), each run with --jobs: one build serves them all.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.parallel) as pool:
+        rows = list(pool.map(one, range(1, len(chosen) + 1)))
 
     if a.equivalent:
         judged_file = Path(a.equivalent)
