@@ -31,6 +31,7 @@ import concurrent.futures
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,24 @@ from mutate_sites import (SKIP, draw, is_alt, listed_mutants, rtl_files, sites, 
 
 
 # The co-simulator's crates, from the engine (its build script Verilates the RTL) to the command.
+# A mutant whose elaboration Verilator does not finish in this time (a constant function's
+# loop that no longer ends: ptxfma_csa_tree.sv's `level_rows(l) >= 2`) is stillborn. The RTL
+# lints in about 2 s.
+LINT_SECONDS = 60
+
+
+def lint_fails(cmd):
+    """Whether Verilator's lint `cmd` fails or does not finish in LINT_SECONDS. Its own process
+    group, killed whole: `verilator` is a script whose verilator_bin would outlive it."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    try:
+        return p.wait(timeout=LINT_SECONDS) != 0
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        return True
+
 COSIM_CRATES = ("ptxfma-cosim-engine", "ptxfma-cosim-checks", "ptxfma-cosim-outputs",
                 "ptxfma-cosim-dut", "ptxfma-cosim")
 
@@ -156,9 +175,8 @@ def prove_mode(a, root, chosen, all_sites, files, dut):
 
     def lint(k, rtl):
         """Whether Verilator accepts mutant k of the copy `rtl` (else it is stillborn)."""
-        r = subprocess.run([*lint_cmd, f"-DMUT_{k}", "--top-module", "ptxfma_top",
-                            *rtl_files(rtl)], capture_output=True, text=True)
-        return r.returncode == 0
+        return not lint_fails([*lint_cmd, f"-DMUT_{k}", "--top-module", "ptxfma_top",
+                               *rtl_files(rtl)])
     try:
         if a.settle:
             return mutate_prove.settle(root, a, all_sites, files, judged_file, write_mutated,
@@ -362,8 +380,7 @@ def main():
             top, srcs = (("ptxfma_alt_top", rtl_files(rtl / "alt")) if is_alt(chosen[k - 1])
                          else ("ptxfma_top", rtl_files(rtl)))
             design = ["--top-module", top, *srcs]
-        r = subprocess.run([*lint, f"-DMUT_{k}", *design], capture_output=True, text=True)
-        if r.returncode != 0:
+        if lint_fails([*lint, f"-DMUT_{k}", *design]):
             status[k] = "stillborn"
     viable = [k for k in range(1, len(chosen) + 1) if k not in status]
     # The variants to build: each compiled mutant, each twin, and the ports-only design's
