@@ -30,7 +30,8 @@
 //!   - `default`: the RTL as is, plus the defines in `PTXFMA_RTL_DEFINES` (normally unset);
 //!   - the cargo feature `fault-sticky` adds `fault_sticky_rz` = `FAULT_STICKY_RZ`;
 //!   - `PTXFMA_RTL_VARIANTS="name:DEF1,DEF2=3 other:DEF4"` adds any others (`name@alt:DEF`
-//!     builds the ports-only design of `rtl/alt/` instead of the pipe).
+//!     builds the ports-only design of `rtl/alt/` instead of the pipe), their fast models at
+//!     `-O$PTXFMA_RTL_VARIANTS_OPT` when it is set (`make mutate`'s mutants).
 //!
 //!   A variant may also carry Verilator options of its own, for the builds that must not slow
 //!   down the others:
@@ -132,6 +133,7 @@ fn main() {
         "VERILATOR",
         "PTXFMA_RTL_DEFINES",
         "PTXFMA_RTL_VARIANTS",
+        "PTXFMA_RTL_VARIANTS_OPT",
         "PTXFMA_RTL_CACHE_DIR",
         "PTXFMA_RTL_DIR",
         "PTXFMA_RTL_CXX",

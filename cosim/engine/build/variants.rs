@@ -20,6 +20,9 @@ pub struct Variant {
     pub flags: &'static [&'static str],
     /// Which design the variant builds.
     pub design: Design,
+    /// The fast model's optimisation level, when not its build's: `PTXFMA_RTL_VARIANTS_OPT`
+    /// for the variants `PTXFMA_RTL_VARIANTS` names.
+    pub fast_opt: Option<u32>,
 }
 
 impl Variant {
@@ -36,7 +39,8 @@ impl Variant {
     pub fn opt_level(&self, b: Build) -> u32 {
         match b {
             Build::Fast if self.coverage() => 0,
-            _ => ModelCxx::opt_level(b),
+            Build::Fast => self.fast_opt.unwrap_or_else(|| ModelCxx::opt_level(b)),
+            Build::Traced => ModelCxx::opt_level(b),
         }
     }
 }
@@ -109,6 +113,7 @@ pub fn variants() -> Vec<Variant> {
         defines: split(&env::var("PTXFMA_RTL_DEFINES").unwrap_or_default()),
         flags: &[],
         design: Design::Pipe,
+        fast_opt: None,
     }];
     if env::var_os("CARGO_FEATURE_FAULT_STICKY").is_some() {
         out.push(Variant {
@@ -116,6 +121,7 @@ pub fn variants() -> Vec<Variant> {
             defines: vec!["FAULT_STICKY_RZ".into()],
             flags: &[],
             design: Design::Pipe,
+            fast_opt: None,
         });
     }
     if env::var_os("CARGO_FEATURE_RTL_COVERAGE").is_some() {
@@ -124,6 +130,7 @@ pub fn variants() -> Vec<Variant> {
             defines: Vec::new(),
             flags: COVERAGE_FLAGS,
             design: Design::Pipe,
+            fast_opt: None,
         });
     }
     if env::var_os("CARGO_FEATURE_RANDOM_INIT").is_some() {
@@ -139,6 +146,7 @@ pub fn variants() -> Vec<Variant> {
                 defines,
                 flags: RANDOM_INIT_FLAGS,
                 design: Design::Pipe,
+                fast_opt: None,
             });
         }
     }
@@ -149,9 +157,21 @@ pub fn variants() -> Vec<Variant> {
                 defines: define.into_iter().map(String::from).collect(),
                 flags: &[],
                 design: Design::Alt,
+                fast_opt: None,
             });
         }
     }
+    // `make mutate`'s mutants: most die within a few thousand operations, so their compile
+    // (about 30 CPU s each at -O3) costs more than their run.
+    let fast_opt = match env::var("PTXFMA_RTL_VARIANTS_OPT") {
+        Ok(s) if !s.is_empty() => match s.parse::<u32>() {
+            Ok(n) if n <= 3 => Some(n),
+            _ => fail(&format!(
+                "PTXFMA_RTL_VARIANTS_OPT: `{s}` is not an opt-level 0-3"
+            )),
+        },
+        _ => None,
+    };
     for spec in env::var("PTXFMA_RTL_VARIANTS")
         .unwrap_or_default()
         .split([' ', ';'])
@@ -181,6 +201,7 @@ pub fn variants() -> Vec<Variant> {
             defines: split(defs),
             flags: &[],
             design,
+            fast_opt,
         });
     }
     out
