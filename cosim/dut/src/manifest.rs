@@ -170,6 +170,11 @@ impl Manifest {
             }
             include_dirs.push(full);
         }
+        for def in &d.defines {
+            if let Some(why) = define_problem(def) {
+                return Err(at(format!("design.defines: {why}")));
+            }
+        }
         let mut defines = d.defines.clone();
         if let Some(fl) = &d.file_list {
             let fl = file(fl, "file list")?;
@@ -187,7 +192,12 @@ impl Manifest {
                             .map(|s| base.join(s)),
                     );
                 } else if let Some(def) = line.strip_prefix("+define+") {
-                    defines.extend(def.split('+').filter(|s| !s.is_empty()).map(String::from));
+                    for def in def.split('+').filter(|s| !s.is_empty()) {
+                        if let Some(why) = define_problem(def) {
+                            return Err(at(format!("{}:{}: {why}", fl.display(), n + 1)));
+                        }
+                        defines.push(def.to_string());
+                    }
                 } else if line.starts_with('-') || line.starts_with('+') {
                     return Err(at(format!(
                         "{}:{}: `{line}`: only sources, +incdir+ and +define+ are understood",
@@ -431,4 +441,25 @@ fn canonical_nans(c: &Contract) -> Result<BTreeMap<String, u64>, String> {
         out.insert(name.clone(), value);
     }
     Ok(out)
+}
+
+/// Why `define` (`NAME` or `NAME=VALUE`) cannot be handed on, if it cannot: Verilator takes it
+/// as `-DNAME=VALUE` and `dut prove` writes it into a Yosys script, one command a line, so
+/// NAME is an identifier and VALUE one line (a line break there would start a command).
+fn define_problem(define: &str) -> Option<String> {
+    let (name, value) = define.split_once('=').unwrap_or((define, ""));
+    let mut chars = name.chars();
+    let identifier = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !identifier {
+        return Some(format!(
+            "{name:?} is not a macro name (a letter or `_`, then letters, digits or `_`)"
+        ));
+    }
+    value
+        .chars()
+        .any(char::is_control)
+        .then(|| format!("{define:?}: a define's value is one line, without control characters"))
 }
