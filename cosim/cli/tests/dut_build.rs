@@ -70,6 +70,10 @@ fn bad_manifests_and_designs_are_one_line_errors() {
         );
     }
 
+    // A manifest that never ends is refused, not read until memory runs out.
+    let line = one_line_error(d.build("/dev/zero", "o"));
+    assert!(line.contains("over 64 MiB: not a manifest"), "{line}");
+
     let line = one_line_error(d.build(&d.path("none.toml"), "o"));
     assert!(line.contains("none.toml"), "{line}");
 

@@ -129,7 +129,7 @@ impl Manifest {
     /// Reads and checks `path`: one-line errors naming the manifest and what is wrong.
     pub fn load(path: &Path) -> Result<Resolved, Error> {
         let at = |m: String| Error::new(format!("{}: {m}", path.display()));
-        let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+        let text = read_text(path).map_err(at)?;
         let manifest: Manifest =
             toml::from_str(&text).map_err(|e| at(e.message().replace('\n', " ")))?;
         let dir = path
@@ -179,7 +179,8 @@ impl Manifest {
         if let Some(fl) = &d.file_list {
             let fl = file(fl, "file list")?;
             let base = fl.parent().unwrap_or(&dir).to_path_buf();
-            let text = std::fs::read_to_string(&fl).map_err(|e| at(e.to_string()))?;
+            let text =
+                read_text(&fl).map_err(|e| at(format!("file list {}: {e}", fl.display())))?;
             for (n, line) in text.lines().enumerate() {
                 let line = line.split("//").next().unwrap_or("").trim();
                 if line.is_empty() || line.starts_with('#') {
@@ -462,4 +463,22 @@ fn define_problem(define: &str) -> Option<String> {
         .chars()
         .any(char::is_control)
         .then(|| format!("{define:?}: a define's value is one line, without control characters"))
+}
+
+/// The most a manifest or a file list may hold: far more than any (they name files), little
+/// enough that `/dev/zero` or a huge file is refused, not read until memory runs out.
+const MAX_TEXT: u64 = 64 << 20;
+
+/// The text of a manifest or file list, at most [`MAX_TEXT`] bytes.
+fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TEXT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_TEXT {
+        return Err(format!("over {} MiB: not a manifest", MAX_TEXT >> 20));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }
