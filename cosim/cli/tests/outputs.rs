@@ -375,7 +375,7 @@ fn two_outputs_on_one_file_are_refused_before_the_run() {
 }
 
 /// An output on one of the inputs (`merge a.json --json a.json`, `coverage c.json --html
-/// ./c.json`) is refused before anything is written: one line, exit 2, the input as it was.
+/// ./c.json`, `run --vectors v.txt --coverage v.txt`) is refused before anything is written: one line, exit 2, the input as it was.
 #[test]
 fn an_output_on_an_input_is_refused_and_the_input_kept() {
     let dir = scratch("outputs-on-input");
@@ -404,6 +404,15 @@ fn an_output_on_an_input_is_refused_and_the_input_kept() {
             path(&dot(&shard)),
         ]);
     }
+    // `run --vectors`: its coverage on the vectors file.
+    let vectors = dir.join("v.txt");
+    std::fs::write(&vectors, "fma.rn.f32 0x3f800000 0x40000000 0x3f800000\n").unwrap();
+    let v = path(&vectors);
+    cases.push(
+        ["run", "--vectors", &v, "--coverage", &v]
+            .map(String::from)
+            .to_vec(),
+    );
     for args in cases {
         let o = cosim_to(&args, Sink::Read, Sink::Read);
         let err = text(&o.stderr);
@@ -414,7 +423,9 @@ fn an_output_on_an_input_is_refused_and_the_input_kept() {
         let now = [std::fs::read(&shard).unwrap(), std::fs::read(&cov).unwrap()];
         assert!(now == before, "{args:?}: an input was changed");
     }
-    assert_eq!(names(&dir), ["coverage.json", "result.json"]);
+    let kept = std::fs::read_to_string(&vectors).unwrap();
+    assert_eq!(kept, "fma.rn.f32 0x3f800000 0x40000000 0x3f800000\n");
+    assert_eq!(names(&dir), ["coverage.json", "result.json", "v.txt"]);
 }
 
 fn path(p: &Path) -> String {
