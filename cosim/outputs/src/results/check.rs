@@ -71,7 +71,11 @@ pub const MAX_SECONDS: f64 = 1e12;
 /// A time as `run` measures it: finite, not negative, at most [`MAX_SECONDS`].
 fn time(field: &str, chunk: Option<usize>, s: f64) -> Result<(), Inconsistency> {
     if !s.is_finite() || !(0.0..=MAX_SECONDS).contains(&s) {
-        return bad(field, chunk, format!("{s} is not a time in seconds"));
+        return bad(
+            field,
+            chunk,
+            format!("{s:?} is not a time in seconds (0 to 1e12)"),
+        );
     }
     Ok(())
 }
