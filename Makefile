@@ -302,6 +302,21 @@ mutate-test: deps $(PY_VENV)/.stamp ## (make test) the schemata's rewrite, and t
 	$(PY) tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) --twins \
 	  --compare both --jobs $(shell nproc) --batch 8 --require-killed --cosim-opt-level 1
 
+# The fuzz and bad-call sweep of issue 50 (tools/sweep.py): fuzzed `fma-model eval` lines, bad
+# `fma-cosim` calls, output faults, signals and hostile `dut build` manifests, each call judged by
+# the rules for bad input; RESULTS_DIR/sweep.json. Not in `make test` (about 10 minutes).
+SWEEP_FUZZ_LINES ?= 100000
+SWEEP_SEED ?= 1
+SWEEP_SIGNALS ?= 24
+SWEEP_ARGS ?=
+sweep: deps ## the fuzz and bad-call sweep (SWEEP_FUZZ_LINES eval lines, SWEEP_SEED): 0 bad cases or exit 1
+	$(CARGO) build --release -p ptxfma-cosim
+	$(CARGO) build --release -p fma-model
+	@mkdir -p $(RESULTS_DIR)
+	python3 tools/sweep.py --cosim $(COSIM_BIN) --model $(TARGET_DIR)/release/fma-model \
+	  --fuzz-lines $(SWEEP_FUZZ_LINES) --seed $(SWEEP_SEED) --signals $(SWEEP_SIGNALS) \
+	  --json $(RESULTS_DIR)/sweep.json $(SWEEP_ARGS)
+
 # Synthesis (docs/microarchitecture.md; synth/synth.py). gls_run(DIR,BUILD_OPTIONS,COUNT,EXTRA):
 # the netlist's model built when out of date (tools/gls-build.sh), COUNT operations by its ports;
 # gls's at full speed, so that a divergence has a waveform, gls-test's untraced at -O0 (8x faster).

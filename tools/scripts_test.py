@@ -144,6 +144,13 @@ class BadInput(unittest.TestCase):
     def test_footprint(self) -> None:
         self.refused(["bash", tool("footprint.sh"), "/bin/true", "many"], "OPS", VALGRIND="true")
 
+    def test_sweep(self) -> None:
+        self.refused(["python3", tool("sweep.py")], "--cosim")
+        self.refused(["python3", tool("sweep.py"), "--cosim", "/bin/true", "--model", "/bin/true",
+                      "--only", "eval,bogus"], "unknown category bogus")
+        self.refused(["python3", tool("sweep.py"), "--cosim", "/nonexistent", "--model",
+                      "/bin/true"], "no such executable")
+
 
 def write_exe(path: str, text: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
@@ -224,6 +231,66 @@ class AptInstall(unittest.TestCase):
         r = self.apt("--for", "make deps", "verilator", FAKE_UID="0", FAKE_APT_RC="100")
         self.assertEqual(r.returncode, 1)
         self.assertIn("error: apt-get could not install verilator for make deps", r.stderr)
+
+
+class SweepJudge(unittest.TestCase):
+    """tools/sweep.py's judgement of a call, on made-up answers (nothing is run)."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        sys.path.insert(0, HERE)
+        sys.dont_write_bytecode = True
+        import sweep
+        cls.sweep = sweep
+
+    def judge(self, expect, rc, out=b"", err=b"", sig=None, stdin=None, survivors=()) -> list:
+        s = self.sweep
+        case = s.Case("calls", "t", ["fma-cosim", "run"], expect=expect, stdin=stdin)
+        res = s.Result(rc=rc, signal=sig, stdout=out, stderr=err, seconds=1.0,
+                       survivors=list(survivors), before={}, after={})
+        return s.classify(case, res)
+
+    def test_a_refusal_is_exit_2_in_one_line(self) -> None:
+        self.assertEqual(self.judge("refuse", 2, err=b"error: `--count`: out of range\n"), [])
+        self.assertTrue(self.judge("refuse", 0))
+        self.assertTrue(self.judge("refuse", 1, err=b"error: x\n"))
+        self.assertTrue(self.judge("refuse", 2, err=b"error: x\nUsage: fma-cosim\n"))
+        self.assertTrue(self.judge("refuse", 2, out=b"ran\n", err=b"error: x\n"))
+        # A tool's diagnosis: the error line, then indented lines of its own.
+        self.assertEqual(self.judge("fail", 2, err=b"error: verilating failed\n  %Error: x\n"), [])
+
+    def test_panics_signals_hangs_and_orphans_are_bad(self) -> None:
+        self.assertTrue(self.judge("any", 101, err=b"thread 'main' panicked at src/x.rs:1:1\n"))
+        self.assertTrue(self.judge("any", None, sig=6))
+        self.assertTrue(self.judge("any", None))  # no exit in time
+        self.assertTrue(self.judge("any", 0, survivors=[1234]))
+        self.assertEqual(self.judge("any", 1), [])
+        self.assertTrue(self.judge("signal", 130, err=b"error: x\n"))
+        self.assertEqual(self.judge("signal", 130, err=b"\ninterrupted: finishing\n"), [])
+
+    def test_eval_lines_answer_line_by_line(self) -> None:
+        lines = b"fma.rn.f32 0x1 0x2 0x3\n// c\nbad\n"
+        self.assertEqual(self.judge("eval", 1, out=b"0x00000001\nerror: 3: no\n", stdin=lines), [])
+        self.assertTrue(self.judge("eval", 0, out=b"0x00000001\nerror: 3: no\n", stdin=lines))
+        self.assertTrue(self.judge("eval", 1, out=b"error: 3: no\n", stdin=lines))  # a line lost
+        self.assertTrue(self.judge("eval", 1, out=b"0x1\nerror: 9: no\n", stdin=lines))
+        self.assertTrue(self.judge("eval", 2, out=b"", stdin=lines))
+
+    def test_files_of_the_user_and_of_a_failed_call(self) -> None:
+        s = self.sweep
+        with tempfile.TemporaryDirectory() as d:
+            case = s.Case("outputs", "t", ["x"])
+            s._CASE_DIRS[id(case)] = d
+            with open(os.path.join(d, "r.json"), "w") as f:
+                f.write('{"a": ')
+            res = s.Result(rc=2, signal=None, stdout=b"", stderr=b"error: x\n", seconds=0,
+                           survivors=[], before={"mine.txt": "1", "keep": "2"},
+                           after={"keep": "3", "r.json": "4", "new": "dir",
+                                  ".r.json.jsontmp12@host": "5"})
+            problems = " | ".join(s.file_problems(case, res))
+            for says in ("mine.txt was deleted", "keep was changed", "half-written file r.json",
+                         "directory new left", "temporary .r.json.jsontmp12@host"):
+                self.assertIn(says, problems)
 
 
 # A rule's line: `target: ...` (not `:=`, not a recipe, not a comment).

@@ -122,6 +122,11 @@ fn command(args: &[OsString]) -> Result<u8, Error> {
     if let Some(sides) = cli.command.sides_mut() {
         sides.resolve_dut()?;
     }
+    // `run` stops cleanly on Ctrl-C and `dut` stops its tools, each by a handler of its own;
+    // every other command is stopped here, leaving nothing behind.
+    if !matches!(cli.command, Command::Run(_) | Command::Dut(_)) {
+        stop_on_interrupt();
+    }
     match cli.command {
         Command::Run(a) => run::run(a),
         Command::Replay(a) => replay::replay(a),
@@ -131,6 +136,23 @@ fn command(args: &[OsString]) -> Result<u8, Error> {
         Command::Variants => variants(),
         Command::Coverage(a) => coverage::coverage(a),
         Command::Dut(a) => dut(a),
+    }
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP: the command's temporaries (a waveform or a report being
+/// written) and the output directories it made are removed, and it exits 130 with one line.
+/// A signal after its outputs are in place lets it end as they say.
+fn stop_on_interrupt() {
+    let r = ctrlc::set_handler(|| {
+        ptxfma_cosim_engine::temporary::exit_now_after(130, || {
+            crate::out_paths::remove_created();
+            let _ = ptxfma_cli_common::errln!(
+                "fma-cosim: interrupted (what it was writing is removed)"
+            );
+        });
+    });
+    if let Err(e) = r {
+        let _ = ptxfma_cli_common::errln!("warning: Ctrl-C will not stop cleanly: {e}");
     }
 }
 

@@ -42,10 +42,9 @@ fn pct(s: &str) -> Result<f64, String> {
 /// Prints the merged report; writes `--json` and `--html`. Exit status: 0, or 1 when
 /// `--fail-under` is not met or a bin declared unreachable was hit (a wrong declaration).
 pub fn coverage(a: Args) -> Result<u8, Error> {
-    crate::out_paths::distinct_outputs(&[
-        ("--json", a.json.as_deref()),
-        ("--html", a.html.as_deref()),
-    ])?;
+    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    crate::out_paths::distinct_outputs(&outputs)?;
+    crate::out_paths::not_an_input(&outputs, &a.files)?;
     for p in [&a.json, &a.html].into_iter().flatten() {
         check_out_file(p, "output file")?;
     }

@@ -34,11 +34,13 @@ pub(crate) struct MergeArgs {
 }
 
 pub(crate) fn merge(a: MergeArgs) -> Result<u8, Error> {
-    distinct_outputs(&[
+    let outputs = [
         ("--json", a.json.as_deref()),
         ("--junit", a.junit.as_deref()),
         ("--html", a.html.as_deref()),
-    ])?;
+    ];
+    distinct_outputs(&outputs)?;
+    crate::out_paths::not_an_input(&outputs, &a.files)?;
     for p in [&a.json, &a.junit, &a.html].into_iter().flatten() {
         check_out_file(p, "output file")?;
     }

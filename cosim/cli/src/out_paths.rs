@@ -85,6 +85,27 @@ pub(crate) fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), 
     Ok(())
 }
 
+/// Refuses an output on one of the command's input files (`merge a.json --json a.json`): the
+/// output, renamed into place, would replace a file of the user's that the call only reads.
+/// Compared as [`distinct_outputs`] compares outputs.
+pub(crate) fn not_an_input(
+    outputs: &[(&str, Option<&Path>)],
+    inputs: &[PathBuf],
+) -> Result<(), Error> {
+    for &(flag, path) in outputs {
+        let Some(path) = path else { continue };
+        let key = output_identity(path);
+        if let Some(input) = inputs.iter().find(|i| output_identity(i) == key) {
+            return Err(Error::new(format!(
+                "{flag} {} is the input {}: give the output a file of its own",
+                path.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The file an output path names: its directory canonicalised (the deepest part of it that
 /// exists, for a directory the run will create), then its file name.
 pub(crate) fn output_identity(path: &Path) -> PathBuf {

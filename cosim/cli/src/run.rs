@@ -164,13 +164,15 @@ impl Args {
 }
 
 pub fn run(mut a: Args) -> Result<u8, Error> {
-    crate::out_paths::distinct_outputs(&[
+    let outputs = [
         ("--json", a.json.as_deref()),
         ("--junit", a.junit.as_deref()),
         ("--coverage", a.coverage.as_deref()),
         ("--rtl-coverage", a.rtl_coverage.as_deref()),
         ("--html", a.html.as_deref()),
-    ])?;
+    ];
+    crate::out_paths::distinct_outputs(&outputs)?;
+    crate::out_paths::not_an_input(&outputs, a.vectors.as_slice())?;
     // Ctrl-C from here on stops the run cleanly.
     let progress: &'static Progress = Box::leak(Box::default());
     progress::on_interrupt(progress);

@@ -361,6 +361,46 @@ fn ctrl_c_stops_cleanly_with_a_partial_summary() {
     );
 }
 
+/// Ctrl-C while `wave` writes its waveform (a command without a run to stop): the
+/// temporaries and the directory it made go, one line, exit 130 (they were left, the process
+/// killed by the signal).
+#[test]
+fn ctrl_c_while_a_waveform_is_written_leaves_nothing() {
+    let dir = scratch("cli-wave-sigint");
+    let out_dir = dir.join("o");
+    let mut child = bin()
+        .arg("wave")
+        .arg("--vcd")
+        .arg(out_dir.join("w.vcd"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = "fma.rn.f64 0x3ff0000000000001 0xbff0000000000000 0x3ff0000000000000\n";
+    let mut stdin = child.stdin.take().unwrap();
+    let feed = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(line.repeat(40_000).as_bytes());
+    });
+    // Interrupted once the waveform is being written.
+    let t = Instant::now();
+    while std::fs::read_dir(&out_dir).map_or(true, |mut d| d.next().is_none()) {
+        assert!(t.elapsed() < Duration::from_secs(60), "no waveform begun");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    feed.join().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert!(names.is_empty(), "left behind: {names:?}");
+}
+
 #[test]
 fn the_waveform_can_be_fst_with_the_same_signals_as_the_vcd() {
     let dir = scratch("cli-fst");

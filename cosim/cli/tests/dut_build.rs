@@ -55,6 +55,25 @@ fn bad_manifests_and_designs_are_one_line_errors() {
     let line = one_line_error(build(&d.manifest("key.toml", "colour = \"red\"", "")));
     assert!(line.contains("colour"), "{line}");
 
+    // A define is a macro name and a one-line value: a flag, a space, or a line break (which
+    // would start a command of `dut prove`'s Yosys script) is refused before anything runs.
+    for (define, says) in [
+        ("-Mdir", "\"-Mdir\" is not a macro name"),
+        ("A B", "\"A B\" is not a macro name"),
+        ("X=1\\n!touch pwned", "a define's value is one line"),
+    ] {
+        let extra = format!("defines = [\"{define}\"]");
+        let line = one_line_error(build(&d.manifest("def.toml", &extra, "")));
+        assert!(
+            line.contains("design.defines: ") && line.contains(says),
+            "{line}"
+        );
+    }
+
+    // A manifest that never ends is refused, not read until memory runs out.
+    let line = one_line_error(d.build("/dev/zero", "o"));
+    assert!(line.contains("over 64 MiB: not a manifest"), "{line}");
+
     let line = one_line_error(d.build(&d.path("none.toml"), "o"));
     assert!(line.contains("none.toml"), "{line}");
 

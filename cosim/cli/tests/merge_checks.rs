@@ -198,6 +198,10 @@ fn a_shard_whose_numbers_disagree_is_refused_naming_file_and_field() {
     refuses("chunk-seconds", pass, &[2], &["chunks[1].seconds"], |v| {
         v["chunks"][1]["seconds"] = json!(-1.0)
     });
+    // Two shards of 1e308 s each would merge into an infinite time, written as `null`.
+    refuses("seconds-huge", pass, &[1, 2], &["`seconds`"], |v| {
+        v["seconds"] = json!(1e308)
+    });
     refuses(
         "max-examples",
         pass,

@@ -374,6 +374,64 @@ fn two_outputs_on_one_file_are_refused_before_the_run() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 }
 
+/// An output on one of the inputs (`merge a.json --json a.json`, `coverage c.json --html
+/// ./c.json`, `run --vectors v.txt --coverage v.txt`) is refused before anything is written: one line, exit 2, the input as it was.
+#[test]
+fn an_output_on_an_input_is_refused_and_the_input_kept() {
+    let dir = scratch("outputs-on-input");
+    let i = inputs();
+    let shard = dir.join("result.json");
+    let cov = dir.join("coverage.json");
+    std::fs::copy(i.dir.join("result.json"), &shard).unwrap();
+    std::fs::copy(i.dir.join("coverage.json"), &cov).unwrap();
+    let before = [std::fs::read(&shard).unwrap(), std::fs::read(&cov).unwrap()];
+    let dot = |p: &Path| dir.join(".").join(p.file_name().unwrap());
+    let mut cases: Vec<Vec<String>> = Vec::new();
+    for flag in ["--json", "--junit", "--html"] {
+        cases.push(vec![
+            "merge".into(),
+            path(&shard),
+            flag.into(),
+            path(&dot(&shard)),
+        ]);
+    }
+    for flag in ["--json", "--html"] {
+        cases.push(vec!["coverage".into(), path(&cov), flag.into(), path(&cov)]);
+        cases.push(vec![
+            "coverage".into(),
+            path(&shard),
+            flag.into(),
+            path(&dot(&shard)),
+        ]);
+    }
+    // `run --vectors`: its coverage on the vectors file.
+    let vectors = dir.join("v.txt");
+    std::fs::write(&vectors, "fma.rn.f32 0x3f800000 0x40000000 0x3f800000\n").unwrap();
+    let v = path(&vectors);
+    cases.push(
+        ["run", "--vectors", &v, "--coverage", &v]
+            .map(String::from)
+            .to_vec(),
+    );
+    for args in cases {
+        let o = cosim_to(&args, Sink::Read, Sink::Read);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("is the input"), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}: ran: {}", text(&o.stdout));
+        let now = [std::fs::read(&shard).unwrap(), std::fs::read(&cov).unwrap()];
+        assert!(now == before, "{args:?}: an input was changed");
+    }
+    let kept = std::fs::read_to_string(&vectors).unwrap();
+    assert_eq!(kept, "fma.rn.f32 0x3f800000 0x40000000 0x3f800000\n");
+    assert_eq!(names(&dir), ["coverage.json", "result.json", "v.txt"]);
+}
+
+fn path(p: &Path) -> String {
+    p.display().to_string()
+}
+
 /// The host name as the temporaries carry it.
 fn host() -> String {
     let name = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();

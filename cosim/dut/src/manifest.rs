@@ -129,7 +129,7 @@ impl Manifest {
     /// Reads and checks `path`: one-line errors naming the manifest and what is wrong.
     pub fn load(path: &Path) -> Result<Resolved, Error> {
         let at = |m: String| Error::new(format!("{}: {m}", path.display()));
-        let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+        let text = read_text(path).map_err(at)?;
         let manifest: Manifest =
             toml::from_str(&text).map_err(|e| at(e.message().replace('\n', " ")))?;
         let dir = path
@@ -170,11 +170,17 @@ impl Manifest {
             }
             include_dirs.push(full);
         }
+        for def in &d.defines {
+            if let Some(why) = define_problem(def) {
+                return Err(at(format!("design.defines: {why}")));
+            }
+        }
         let mut defines = d.defines.clone();
         if let Some(fl) = &d.file_list {
             let fl = file(fl, "file list")?;
             let base = fl.parent().unwrap_or(&dir).to_path_buf();
-            let text = std::fs::read_to_string(&fl).map_err(|e| at(e.to_string()))?;
+            let text =
+                read_text(&fl).map_err(|e| at(format!("file list {}: {e}", fl.display())))?;
             for (n, line) in text.lines().enumerate() {
                 let line = line.split("//").next().unwrap_or("").trim();
                 if line.is_empty() || line.starts_with('#') {
@@ -187,7 +193,12 @@ impl Manifest {
                             .map(|s| base.join(s)),
                     );
                 } else if let Some(def) = line.strip_prefix("+define+") {
-                    defines.extend(def.split('+').filter(|s| !s.is_empty()).map(String::from));
+                    for def in def.split('+').filter(|s| !s.is_empty()) {
+                        if let Some(why) = define_problem(def) {
+                            return Err(at(format!("{}:{}: {why}", fl.display(), n + 1)));
+                        }
+                        defines.push(def.to_string());
+                    }
                 } else if line.starts_with('-') || line.starts_with('+') {
                     return Err(at(format!(
                         "{}:{}: `{line}`: only sources, +incdir+ and +define+ are understood",
@@ -431,4 +442,43 @@ fn canonical_nans(c: &Contract) -> Result<BTreeMap<String, u64>, String> {
         out.insert(name.clone(), value);
     }
     Ok(out)
+}
+
+/// Why `define` (`NAME` or `NAME=VALUE`) cannot be handed on, if it cannot: Verilator takes it
+/// as `-DNAME=VALUE` and `dut prove` writes it into a Yosys script, one command a line, so
+/// NAME is an identifier and VALUE one line (a line break there would start a command).
+fn define_problem(define: &str) -> Option<String> {
+    let (name, value) = define.split_once('=').unwrap_or((define, ""));
+    let mut chars = name.chars();
+    let identifier = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !identifier {
+        return Some(format!(
+            "{name:?} is not a macro name (a letter or `_`, then letters, digits or `_`)"
+        ));
+    }
+    value
+        .chars()
+        .any(char::is_control)
+        .then(|| format!("{define:?}: a define's value is one line, without control characters"))
+}
+
+/// The most a manifest or a file list may hold: far more than any (they name files), little
+/// enough that `/dev/zero` or a huge file is refused, not read until memory runs out.
+const MAX_TEXT: u64 = 64 << 20;
+
+/// The text of a manifest or file list, at most [`MAX_TEXT`] bytes.
+fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TEXT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_TEXT {
+        return Err(format!("over {} MiB: not a manifest", MAX_TEXT >> 20));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }

@@ -287,6 +287,13 @@ pub fn finish(mut outputs: Vec<(Temporary, PathBuf)>) -> Result<(), Error> {
 /// from creating one meanwhile. Returns (doing nothing) once [`finish`] put the final outputs in
 /// place.
 pub fn exit_now(code: i32) {
+    exit_now_after(code, || {});
+}
+
+/// [`exit_now`], running `last` after the temporaries are removed and before the exit (to
+/// remove the directories the command made for its outputs, now empty, and say why it ends);
+/// `last` runs only when the exit is made.
+pub fn exit_now_after(code: i32, last: impl FnOnce()) {
     let r = registry();
     if r.finished {
         return;
@@ -294,6 +301,7 @@ pub fn exit_now(code: i32) {
     for f in &r.files {
         let _ = fs::remove_file(f);
     }
+    last();
     // `r` is never released: every later creation or rename waits for it until the process is
     // gone. And `_exit`, not `exit`: the other threads are still running (Verilated models
     // among them), and `exit` would destroy the C++ runtime's static objects under them.

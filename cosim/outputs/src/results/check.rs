@@ -64,10 +64,18 @@ fn within(field: &str, value: u64, lo: u64, hi: u64, option: &str) -> Result<(),
     Ok(())
 }
 
-/// A time as `run` measures it: finite, not negative.
+/// The longest time a file may give (about 31,700 years): a merge adds its inputs' times, and
+/// a sum of such times stays finite, so the merged file's `seconds` is a number, not `null`.
+pub const MAX_SECONDS: f64 = 1e12;
+
+/// A time as `run` measures it: finite, not negative, at most [`MAX_SECONDS`].
 fn time(field: &str, chunk: Option<usize>, s: f64) -> Result<(), Inconsistency> {
-    if !s.is_finite() || s < 0.0 {
-        return bad(field, chunk, format!("{s} is not a time in seconds"));
+    if !s.is_finite() || !(0.0..=MAX_SECONDS).contains(&s) {
+        return bad(
+            field,
+            chunk,
+            format!("{s:?} is not a time in seconds (0 to 1e12)"),
+        );
     }
     Ok(())
 }
