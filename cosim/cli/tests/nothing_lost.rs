@@ -16,7 +16,7 @@ fn limited(args: &[&str]) -> Command {
     let mut c = Command::new("sh");
     c.arg("-c")
         .arg("ulimit -v 4000000 && exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_fma-cosim"))
+        .arg(common::bin())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
