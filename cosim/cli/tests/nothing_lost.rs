@@ -185,6 +185,102 @@ fn wave_and_replay_refuse_what_a_design_does_not_implement() {
     assert!(!out.contains("DIVERGENCE"), "{out}");
 }
 
+/// `run --vectors FILE --dut DIR` refuses a file holding a line the design does not implement,
+/// as `wave` and `replay` do, before anything runs: one line naming the file, the line and the
+/// instruction, exit 2, nothing printed on stdout and no directory made. A file of lines it
+/// does implement is not refused for its forms.
+#[test]
+fn run_vectors_refuses_a_line_a_design_does_not_implement_before_it_runs() {
+    let d = Outside::new("vectors-forms");
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let (code, out, err) = cosim(&[
+        "dut",
+        "build",
+        &manifest,
+        "--out",
+        &d.path("build"),
+        "--no-trace",
+        "--cxx-opt",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let dut = d.path("build");
+    let f32_line = "fma.rn.f32 0x3f800000 0x3f800000 0x3f800000 0x40000000";
+    let f64_one = "0x3ff0000000000000";
+    // (file, its text, --testfloat FUNCTION or none, the line refused, the instruction)
+    let f64_line = format!("fma.rn.f64 {f64_one} {f64_one} {f64_one}");
+    let cases = [
+        (
+            "eval.txt",
+            format!("// f32 then f64\n{f32_line}\n\n{f64_line}\n{f32_line}\n"),
+            None,
+            4,
+            "fma.rn.f64",
+        ),
+        (
+            "half.txt",
+            format!("{f32_line}\nfma.rn.f16x2 0x3c003c00 0x3c003c00 0x3c003c00\n"),
+            None,
+            2,
+            "fma.rn.f16x2",
+        ),
+        (
+            "testfloat.txt",
+            "3FF0000000000000 3FF0000000000000 3FF0000000000000 4000000000000000 00\n".into(),
+            Some("f64_mulAdd"),
+            1,
+            "fma.rn.f64",
+        ),
+    ];
+    let waves = d.0.join("nd/waves");
+    for (file, text, testfloat, line, spelled) in cases {
+        let path = d.path(file);
+        std::fs::write(&path, text).unwrap();
+        let before = names(&d.0);
+        let mut args = vec![
+            "run",
+            "--progress",
+            "off",
+            "--dut",
+            &dut,
+            "--vectors",
+            &path,
+        ];
+        if let Some(f) = testfloat {
+            args.extend_from_slice(&["--testfloat", f]);
+        }
+        args.extend_from_slice(&["--waves-dir", waves.to_str().unwrap()]);
+        let (code, out, err) = cosim(&args);
+        assert!(out.is_empty(), "{file}: ran before refusing: {out}");
+        let e = one_line_error((code, out, err));
+        assert!(
+            e.contains(&format!("{path} line {line}: `{spelled}`")) && e.contains("f32"),
+            "{file}: {e}"
+        );
+        assert_eq!(names(&d.0), before, "{file}: left something");
+    }
+    // A file of what the design implements is not refused for its forms: it gets as far as the
+    // run (whose banner is printed first).
+    let path = d.path("f32.txt");
+    std::fs::write(&path, format!("{f32_line}\n{f32_line}\n")).unwrap();
+    let (_, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--dut",
+        &dut,
+        "--vectors",
+        &path,
+        "--waves-dir",
+        waves.to_str().unwrap(),
+    ]);
+    assert!(out.starts_with("fma-cosim run --vectors"), "{out}{err}");
+    assert!(
+        !err.contains("the design implements only") && !err.contains("forms of its manifest"),
+        "{out}{err}"
+    );
+}
+
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
