@@ -185,26 +185,32 @@ fn wave_and_replay_refuse_what_a_design_does_not_implement() {
     assert!(!out.contains("DIVERGENCE"), "{out}");
 }
 
+/// [`f32_design`] built quickly, for runs that need no waveform: no traced model, `-O0`.
+fn quick_f32_design(name: &str) -> (Outside, String) {
+    let d = Outside::new(name);
+    let manifest = d.manifest("dut.toml", "", FORMS);
+    let dut = d.path("build");
+    let (code, out, err) = cosim(&[
+        "dut",
+        "build",
+        &manifest,
+        "--out",
+        &dut,
+        "--no-trace",
+        "--cxx-opt",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    (d, dut)
+}
+
 /// `run --vectors FILE --dut DIR` refuses a file holding a line the design does not implement,
 /// as `wave` and `replay` do, before anything runs: one line naming the file, the line and the
 /// instruction, exit 2, nothing printed on stdout and no directory made. A file of lines it
 /// does implement is not refused for its forms.
 #[test]
 fn run_vectors_refuses_a_line_a_design_does_not_implement_before_it_runs() {
-    let d = Outside::new("vectors-forms");
-    let manifest = d.manifest("dut.toml", "", FORMS);
-    let (code, out, err) = cosim(&[
-        "dut",
-        "build",
-        &manifest,
-        "--out",
-        &d.path("build"),
-        "--no-trace",
-        "--cxx-opt",
-        "0",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    let dut = d.path("build");
+    let (d, dut) = quick_f32_design("vectors-forms");
     let f32_line = "fma.rn.f32 0x3f800000 0x3f800000 0x3f800000 0x40000000";
     let f64_one = "0x3ff0000000000000";
     // (file, its text, --testfloat FUNCTION or none, the line refused, the instruction)
@@ -279,6 +285,64 @@ fn run_vectors_refuses_a_line_a_design_does_not_implement_before_it_runs() {
         !err.contains("the design implements only") && !err.contains("forms of its manifest"),
         "{out}{err}"
     );
+}
+
+/// `merge --verify` runs a `--dut` design again only with what it implements: shards that are
+/// consistent with themselves but say they ran the f32-only design on f64 (a real f64 run of the
+/// built-in RTL checked by its ports, its `params` then those of the design's run) are refused
+/// in one line naming the family, exit 2, nothing written, instead of driving the design with
+/// f64 words and reporting the shards as disagreeing.
+#[test]
+fn merge_verify_refuses_a_family_the_design_does_not_implement() {
+    let (d, dut) = quick_f32_design("verify-forms");
+    let waves = d.path("waves");
+    let run = |extra: &[&str], json: &str| {
+        let json = d.path(json);
+        let mut args = vec!["run", "--progress", "off", "--count", "4000"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--json", &json, "--waves-dir", &waves]);
+        let (code, out, err) = cosim(&args);
+        assert_eq!(code, 0, "{args:?}\n{out}{err}");
+        common::read_json::<serde_json::Value>(std::path::Path::new(&json))
+    };
+    let of_design = run(&["--dut", &dut, "--filter", "f32"], "design.json");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let name = format!("shard{}.json", &k[..1]);
+        let extra = [
+            "--filter",
+            "f64",
+            "--chunk-size",
+            "2000",
+            "--compare",
+            "ports",
+            "--shard",
+            k,
+        ];
+        let mut v = run(&extra, &name);
+        for field in ["rtl", "latency_bound", "nan"] {
+            v["params"][field] = of_design["params"][field].clone();
+        }
+        std::fs::write(d.0.join(&name), v.to_string()).unwrap();
+        files.push(d.path(&name));
+    }
+    let merged = d.path("merged.json");
+    let e = one_line_error(cosim(&[
+        "merge",
+        &files[0],
+        &files[1],
+        "--verify",
+        "1",
+        "--verify-seed",
+        "1",
+        "--json",
+        &merged,
+    ]));
+    assert!(
+        e.contains("params.filter names f64") && e.contains("forms.families: f32"),
+        "{e}"
+    );
+    assert!(!Path::new(&merged).exists(), "wrote {merged}");
 }
 
 /// The names in `dir`, sorted.
