@@ -77,39 +77,37 @@ fn a_run_too_large_to_keep_is_refused_in_one_line_not_aborted() {
     }
 }
 
-/// The same 10^12 operations split over 100 shards: one shard starts working under the same
+/// The same 10^12 operations split over 100 shards, and 10^9 one-operation chunks over 4,000
+/// (250,000 chunks a shard; a list of all 10^9 does not fit under the limit: it aborted,
+/// `memory allocation of 3221225472 bytes failed`): one shard starts working under the same
 /// limit (its chunks are made as the workers take them, never listed whole), and Ctrl-C stops
 /// it with its partial summary.
 #[test]
 fn a_shard_of_a_huge_run_starts_in_bounded_memory() {
     let dir = scratch("lost-shard");
-    let args = [
-        "run",
-        "--progress",
-        "off",
-        "--jobs",
-        "1",
-        "--filter",
-        "f32",
-        "--count",
-        "1000000000000",
-        "--shard",
-        "1/100",
-        "--waves-dir",
-        dir.to_str().unwrap(),
-    ];
-    let child = limited(&args).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(3000));
-    // SAFETY: a signal to our own child (sh exec'd into fma-cosim, same pid).
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let (code, out, err) = wait_at_most(child, 60);
-    assert!(
-        !err.contains("panicked") && !err.contains("memory allocation"),
-        "{err}"
-    );
-    assert_eq!(code, 130, "{out}{err}");
-    assert!(out.contains("shard 1/100"), "{out}");
-    assert!(out.contains("INTERRUPTED"), "{out}");
+    for (run, shard) in [
+        (
+            &["--filter", "f32", "--count", "1000000000000"][..],
+            "1/100",
+        ),
+        (&["--count", "1000000000", "--chunk-size", "1"], "1/4000"),
+    ] {
+        let mut args = vec!["run", "--progress", "off", "--jobs", "1"];
+        args.extend_from_slice(run);
+        args.extend_from_slice(&["--shard", shard, "--waves-dir", dir.to_str().unwrap()]);
+        let child = limited(&args).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(3000));
+        // SAFETY: a signal to our own child (sh exec'd into fma-cosim, same pid).
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+        let (code, out, err) = wait_at_most(child, 60);
+        assert!(
+            !err.contains("panicked") && !err.contains("memory allocation"),
+            "{run:?}: {err}"
+        );
+        assert_eq!(code, 130, "{run:?}: {out}{err}");
+        assert!(out.contains(&format!("shard {shard}")), "{out}");
+        assert!(out.contains("INTERRUPTED"), "{out}");
+    }
 }
 
 /// An f32-only design built outside the checkout, and a build directory for it.
