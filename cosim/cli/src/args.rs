@@ -8,7 +8,7 @@ use ptxfma_model::machine::pipeline::PipeIn;
 
 use ptxfma_cosim_engine::rtl;
 use ptxfma_cosim_engine::sides::Sides;
-use ptxfma_cosim_engine::stim::Family;
+use ptxfma_cosim_engine::stim::{Family, Forms};
 use ptxfma_cosim_engine::stream::Families;
 use ptxfma_cosim_engine::Error;
 
@@ -110,38 +110,70 @@ pub(crate) fn design_families(rtl: &str, filter: &mut Families) -> Result<(), Er
 /// its forms. Otherwise the design would be driven with a word it was never meant to take and
 /// the difference reported as a divergence.
 pub(crate) fn design_takes(rtl: &str, inputs: &[PipeIn]) -> Result<(), Error> {
-    let Some(rec) = ptxfma_cosim_engine::dut::record_of(rtl)? else {
+    let Some(design) = DesignForms::of(rtl)? else {
         return Ok(());
     };
-    let implements: Vec<Family> = rec
-        .families
-        .iter()
-        .filter_map(|f| Family::parse(f))
-        .collect();
-    let forms = rec.forms();
-    for inp in inputs.iter().filter(|i| i.valid && !i.reset) {
+    match inputs.iter().find_map(|i| design.refusal(i)) {
+        Some(why) => Err(Error::new(why)),
+        None => Ok(()),
+    }
+}
+
+/// What a `dut build` design takes: the families and forms of its manifest, read once for the
+/// operations of a whole file (`run --vectors`).
+#[derive(Clone)]
+pub(crate) struct DesignForms {
+    /// The manifest's `forms.families`, as written.
+    families: &'static [String],
+    implements: Vec<Family>,
+    forms: Option<Forms>,
+}
+
+impl DesignForms {
+    /// The forms of `rtl` when it is a `dut build` design; `None` for a built-in variant, which
+    /// takes every operation.
+    pub(crate) fn of(rtl: &str) -> Result<Option<DesignForms>, Error> {
+        let Some(rec) = ptxfma_cosim_engine::dut::record_of(rtl)? else {
+            return Ok(None);
+        };
+        Ok(Some(DesignForms {
+            families: &rec.families,
+            implements: rec
+                .families
+                .iter()
+                .filter_map(|f| Family::parse(f))
+                .collect(),
+            forms: rec.forms(),
+        }))
+    }
+
+    /// Why the design does not take `inp` (one sentence naming the instruction and what the
+    /// design implements), or `None` when it does (an idle or reset cycle included).
+    pub(crate) fn refusal(&self, inp: &PipeIn) -> Option<String> {
+        if !inp.valid || inp.reset {
+            return None;
+        }
         let ctrl = Ctrl::decode(inp.ctrl);
         let family = Family::of(&ctrl);
-        let what = if !implements.contains(&family) {
+        let what = if !self.implements.contains(&family) {
             format!(
                 "a {} operation; the design implements only {} (forms.families of its manifest)",
                 family.name(),
-                rec.families.join(", ")
+                self.families.join(", ")
             )
-        } else if let Some(f) = forms.filter(|f| !f.allows(&ctrl)) {
+        } else if let Some(f) = self.forms.as_ref().filter(|f| !f.allows(&ctrl)) {
             format!(
                 "outside the design's forms, {} (forms of its manifest)",
                 f.describe()
             )
         } else {
-            continue;
+            return None;
         };
-        return Err(Error::new(format!(
+        Some(format!(
             "`{}` is {what}",
             ptxfma_cosim_engine::stim::ptx_spelling(&ctrl)
-        )));
+        ))
     }
-    Ok(())
 }
 
 /// A number, decimal or `0x` hex, `_` allowed between digits.

@@ -10,6 +10,10 @@
 //!
 //! The file runs in segments of [`SEGMENT`] operations, each from reset, one operation per
 //! cycle back to back, so memory stays bounded for any corpus.
+//!
+//! With `--dut`, a line outside the design's forms (its manifest's `forms`) is refused in one
+//! line naming the file, the line and the instruction, exit 2: the file is read through once
+//! before anything runs.
 
 use ptxfma_cli_common::{out, outln};
 use std::io::BufRead;
@@ -29,6 +33,8 @@ use ptxfma_cosim_engine::stim;
 use ptxfma_cosim_engine::stream;
 use ptxfma_cosim_engine::Error;
 use ptxfma_cosim_outputs::report::{self, Origin};
+
+use crate::args::DesignForms;
 
 /// Operations per lockstep segment.
 const SEGMENT: usize = 1 << 18;
@@ -58,10 +64,12 @@ struct Reader {
     target: Target,
     line: usize,
     buf: Vec<u8>,
+    /// A `dut build` design's forms: a line outside them is refused as it is read.
+    design: Option<DesignForms>,
 }
 
 impl Reader {
-    fn open(src: &Source) -> Result<Reader, Error> {
+    fn open(src: &Source, design: Option<DesignForms>) -> Result<Reader, Error> {
         let input = testfloat::open(Some(&src.path))
             .map_err(|e| Error::new(format!("{}: {e}", src.path.display())))?;
         Ok(Reader {
@@ -71,6 +79,7 @@ impl Reader {
             target: Target::default(),
             line: 0,
             buf: Vec::new(),
+            design,
         })
     }
 
@@ -98,8 +107,11 @@ impl Reader {
                 Some((func, rnd)) => self.testfloat_line(&text, func, rnd)?,
                 None => self.eval_line(&text)?,
             };
-            if v.is_some() {
-                return Ok(v);
+            if let Some(v) = v {
+                if let Some(why) = self.design.as_ref().and_then(|d| d.refusal(&v.inp)) {
+                    return Err(self.err(&why));
+                }
+                return Ok(Some(v));
             }
         }
     }
@@ -177,7 +189,15 @@ fn matches(src: &Source, ctrl: &Ctrl, got: u64, expected: u64) -> bool {
 
 /// Runs the file; returns the exit status.
 pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
-    let mut reader = Reader::open(src)?;
+    let design = DesignForms::of(&sides.rtl)?;
+    // A `--dut` design is driven only with what it implements: every line of a file is read
+    // once before anything runs, and the first outside its forms refused. (A pipe, which can be
+    // read only once, is checked as it is read: each segment before it runs.)
+    if design.is_some() && std::fs::metadata(&src.path).is_ok_and(|m| m.is_file()) {
+        let mut all = Reader::open(src, design.clone())?;
+        while all.next_vector()?.is_some() {}
+    }
+    let mut reader = Reader::open(src, design)?;
     let what = match src.testfloat {
         Some((f, rnd)) => format!("TestFloat {} {:?}", f.name(), rnd),
         None => "fma-model eval lines".into(),

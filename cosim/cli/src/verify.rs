@@ -63,6 +63,25 @@ fn choose(rows: usize, n: usize, seed: u64, shard: u32) -> Vec<usize> {
 
 /// The sides and lockstep settings the run's parameters name.
 fn setup(p: &Params) -> Result<(Sides, Config, Families), Error> {
+    let fams = p
+        .filter
+        .iter()
+        .map(|f| Family::parse(f).ok_or_else(|| Error::new(format!("unknown family `{f}`"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    // A `dut build` design is run again only with what it implements (as `run --dut --filter`
+    // refuses a family): a run of it could not have drawn another family.
+    if let Some(rec) = ptxfma_cosim_engine::dut::record_of(&p.rtl)? {
+        let implements = |f: &Family| rec.families.iter().any(|n| Family::parse(n) == Some(*f));
+        if let Some(f) = fams.iter().find(|f| !implements(f)) {
+            return Err(Error::new(format!(
+                "--verify: params.filter names {}, which `{}` does not implement (its \
+                 forms.families: {}): the files are not of a run of that design",
+                f.name(),
+                p.rtl,
+                rec.families.join(", ")
+            )));
+        }
+    }
     if let Some(dir) = p.rtl.strip_prefix("dut:") {
         let lib = ptxfma_cosim_engine::dut::load::open(std::path::Path::new(dir))?;
         ptxfma_cosim_engine::stim::set_forms(lib.record.forms());
@@ -92,11 +111,6 @@ fn setup(p: &Params) -> Result<(Sides, Config, Families), Error> {
         subscribe: None,
         compare,
     };
-    let fams = p
-        .filter
-        .iter()
-        .map(|f| Family::parse(f).ok_or_else(|| Error::new(format!("unknown family `{f}`"))))
-        .collect::<Result<_, _>>()?;
     Ok((sides, cfg, Families(fams)))
 }
 

@@ -144,9 +144,15 @@ pub fn num(bits: &str) -> u64 {
     u64::from_str_radix(bits, 2).unwrap_or_else(|_| panic!("not a number: {bits}"))
 }
 
-/// Runs the `fma-cosim` binary; returns (exit code, stdout, stderr).
+/// The `fma-cosim` that [`cosim`] runs: this build's, or the one `FMA_COSIM_UNDER_TEST` names,
+/// to run the tests against another build (the code before a fix, where they should fail).
+pub fn bin() -> String {
+    std::env::var("FMA_COSIM_UNDER_TEST").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fma-cosim").into())
+}
+
+/// Runs the `fma-cosim` binary ([`bin`]); returns (exit code, stdout, stderr).
 pub fn cosim(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
+    let out = std::process::Command::new(bin())
         .args(args)
         .output()
         .unwrap();
