@@ -85,6 +85,10 @@ def _constant_child(parent, child):
     # index into a generate scope must be constant: the choice takes the whole name.
     if k in (K.SimpleRangeSelect, K.ScopedName):
         return True
+    # A loop's bounds, when it makes non-blocking writes: Verilator unrolls such a loop (of
+    # writes to an array) and cannot when its condition is a run-time value.
+    if k == K.ForLoopStatement and not isinstance(child, ps.StatementSyntax):
+        return any(n.kind == K.NonblockingAssignmentExpression for n in _walk(parent))
     if k in (K.AscendingRangeSelect, K.DescendingRangeSelect):  # base +: width
         return child is not _children(parent)[0]
     if k == K.CastExpression:  # Width'(operand)

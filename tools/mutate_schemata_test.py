@@ -107,6 +107,17 @@ class Plan(unittest.TestCase):
         self.assertIn(f"assign x = (({SEL} == 1) ? ((a - b) - a) : ({SEL} == 2) ? "
                       "((a + b) + a) : ((a + b) - a));", ms.apply(text, edits))
 
+    def test_a_loop_of_non_blocking_writes_keeps_constant_bounds(self):
+        text = ("module m (input logic clk_i); logic [3:0] q [4]; logic [3:0] s;\n"
+                "  always_ff @(posedge clk_i) for (int i = 0; i < 4; i++) q[i] <= '0;\n"
+                "  always_comb begin s = '0; for (int i = 0; i < 4; i++) s = s + 1; end\n"
+                "endmodule")
+        out, rt, comp = one(text, 1, "i < 4", "i <= 4", "< -> <=")
+        self.assertEqual((rt, comp, out), ([], [1], text))
+        out, rt, _ = one(text, 2, "i < 4", "i <= 4", "< -> <=")
+        self.assertEqual(rt, [1])
+        self.assertIn(f"(({SEL} == 1) ? (i <= 4) : (i < 4))", out)
+
     def test_changed_span(self):
         self.assertEqual(ms.changed_span("x = a ? b : c;", "x = !a ? b : c;"), (4, 4, 5))
         self.assertEqual(ms.changed_span("y[3:0]", "y[4:0]"), (2, 3, 3))
