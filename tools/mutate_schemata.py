@@ -48,8 +48,29 @@ SELF_DETERMINED = {
     K.UnaryBitwiseAndExpression, K.UnaryBitwiseNandExpression, K.UnaryBitwiseOrExpression,
     K.UnaryBitwiseNorExpression, K.UnaryBitwiseXorExpression, K.UnaryBitwiseXnorExpression,
     K.SignedCastExpression, K.InvocationExpression, K.ArgumentList, K.OrderedArgument,
-    K.NamedArgument, K.ParenthesizedExpression,
+    K.NamedArgument,
 }
+# Operators whose result is as wide as their operands, in the width their context gives them.
+WIDTH_PASSING = {
+    K.ParenthesizedExpression, K.AddExpression, K.SubtractExpression, K.MultiplyExpression,
+    K.DivideExpression, K.ModExpression, K.BinaryAndExpression, K.BinaryOrExpression,
+    K.BinaryXorExpression, K.BinaryXnorExpression, K.UnaryMinusExpression,
+    K.UnaryPlusExpression, K.UnaryBitwiseNotExpression,
+}
+SHIFTS = {K.LogicalShiftLeftExpression, K.LogicalShiftRightExpression,
+          K.ArithmeticShiftLeftExpression, K.ArithmeticShiftRightExpression}
+
+
+def _passes_width(parent, child):
+    """Whether `parent`'s width follows its operand `child`'s: an arithmetic or bitwise
+    operator, a conditional's arm, a shift's shifted operand."""
+    if parent.kind in WIDTH_PASSING:
+        return True
+    if parent.kind == K.ConditionalExpression:
+        return child.kind != K.ConditionalPredicate
+    if parent.kind in SHIFTS:
+        return child is _children(parent)[0]
+    return False
 # Where a run-time value can never go.
 DECLARATIONS = {
     K.ParameterDeclaration, K.ParameterDeclarationStatement, K.TypeParameterDeclaration,
@@ -179,11 +200,21 @@ def choice_point(root, start, end, width_change, constant_fns=frozenset()):
             return None
         at, moved = up, True
     if width_change or moved:
-        while at > 0 and path[at - 1].kind in SELF_DETERMINED:
-            up = next((i for i in range(at - 1, -1, -1) if _is_expression(path[i])), None)
-            if up is None:
-                return None
-            at = up
+        # Up through what passes its operand's width on, to what fixes it: an assignment, a
+        # comparison, a condition. A self-determined operand on the way takes the choice with it
+        # (`{s, c ? x[30:0] : y}`: a wider arm widens the concatenation).
+        i = at
+        while i > 0:
+            parent, child = path[i - 1], path[i]
+            if parent.kind in SELF_DETERMINED:
+                up = next((j for j in range(i - 1, -1, -1) if _is_expression(path[j])), None)
+                if up is None:
+                    return None
+                at = i = up
+            elif _passes_width(parent, child):
+                i -= 1
+            else:
+                break
     # An assignment's target, or what an output port drives, is not a value.
     for i in range(at, 0, -1):
         parent = path[i - 1]

@@ -62,6 +62,21 @@ class Plan(unittest.TestCase):
         self.assertEqual(rt, [1])
         self.assertIn(f"assign u = (({SEL} == 1) ? (^x[7:0]) : (^x[7:1]));", out)
 
+    def test_a_wider_arm_widens_what_holds_the_conditional(self):
+        # rtl/alt/ptxfma_alt_round.sv's overflow: a wider arm would push the sign out of the
+        # concatenation, so the choice takes the whole concatenation, as the mutated line does.
+        text = ("module m; logic s, c; logic [31:0] x, y, r;\n"
+                "  assign r = {s, c ? x[30:0] : y[30:0]};\nendmodule")
+        out, rt, _ = one(text, 1, "x[30:0]", "x[31:0]", "range msb +1")
+        self.assertEqual(rt, [1])
+        self.assertIn(f"assign r = (({SEL} == 1) ? ({{s, c ? x[31:0] : y[30:0]}}) : "
+                      "({s, c ? x[30:0] : y[30:0]}));", out)
+
+    def test_a_comparison_fixes_the_width(self):
+        text = "module m; logic c; logic [7:0] x, y;\n  assign c = {x[6:0] == y[6:0]};\nendmodule"
+        out, _, _ = one(text, 1, "x[6:0]", "x[7:0]", "range msb +1")
+        self.assertIn(f"{{(({SEL} == 1) ? (x[7:0]) : (x[6:0])) == y[6:0]}}", out)
+
     def test_an_operator_inside_a_cast_width_goes_around_the_cast(self):
         out, _, _ = one(MODULE, 12, "W'(", "(W - 1)'(", "Name'( cast -> (Name-1)'(")
         self.assertIn(f"assign z = (({SEL} == 1) ? ((W - 1)'(a - b)) : (W'(a - b)));", out)
