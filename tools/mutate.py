@@ -214,7 +214,7 @@ def main():
     ap.add_argument("--work", help="work directory (default: a temporary one, removed)")
     ap.add_argument("--only", help="run only these of the drawn mutants (numbers, comma-separated)")
     ap.add_argument("--all", action="store_true",
-                    help="every site, not a draw (item 8 of issue 50: `make mutate-all`)")
+                    help="every site, not a draw (`make mutate-all`)")
     ap.add_argument("--shard", help="K/N: run only mutants K, K+N, K+2N, ... of the study "
                     "(1-based); `--merge` joins the shards' --json files into one report")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
