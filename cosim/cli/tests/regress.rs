@@ -22,31 +22,7 @@ fn run_named(dir: &Path, name: &str, args: &[&str]) -> (i32, String, Value) {
 /// The JSON without what legitimately differs between equal runs: times, worker count,
 /// shard, and the waveform directory.
 fn canonical(v: &Value) -> Value {
-    let mut v = v.clone();
-    strip(&mut v);
-    v
-}
-
-fn strip(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            for k in [
-                "seconds",
-                "jobs",
-                "shard",
-                "waveform",
-                "waveform_save",
-                "waveform_mismatch_time",
-            ] {
-                m.remove(k);
-            }
-            for (_, x) in m.iter_mut() {
-                strip(x);
-            }
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip),
-        _ => {}
-    }
+    common::canonical_result(v.clone())
 }
 
 /// Report text contains the waves directory's path in the waveform line, and the reproduce
