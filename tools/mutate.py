@@ -163,6 +163,30 @@ def first_index(d, chunk_size):
     return d["chunk"] * chunk_size + d["issue"]
 
 
+def check_study(a, root, all_sites):
+    """--check-study: the recorded study still describes the RTL (the same mutated lines, site
+    for site), and every survivor of it is judged: then no draw of any seed can meet a
+    survivor that is not."""
+    try:
+        j = json.loads(Path(a.check_study).read_text())
+        ran = sorted((r["file"], r["mutated"].strip()) for r in j["mutants"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"mutate: --check-study: {a.check_study}: {e}", file=sys.stderr)
+        return 2
+    now = sorted((s[0], s[4].strip()) for s in all_sites)
+    if ran != now:
+        gone = sorted(set(ran) - set(now))
+        new = sorted(set(now) - set(ran))
+        first = (f"`{new[0][1]}` in {new[0][0]} is not in it" if new
+                 else f"`{gone[0][1]}` in {gone[0][0]} is no longer a site")
+        print(f"mutate: --check-study: {a.check_study} ran {len(ran)} mutants, the RTL has "
+              f"{len(now)} sites ({len(new)} new, {len(gone)} gone; {first}): the study is "
+              "stale, run `make mutate-all` again", file=sys.stderr)
+        return 2
+    a.merge = [a.check_study]
+    return merge_shards(a, root)
+
+
 def prove_mode(a, root, chosen, all_sites, files, dut):
     """--prove / --settle (tools/mutate_prove.py): proofs instead of simulation."""
     if dut:
@@ -178,6 +202,9 @@ def prove_mode(a, root, chosen, all_sites, files, dut):
         return not lint_fails([*lint_cmd, f"-DMUT_{k}", "--top-module", "ptxfma_top",
                                *rtl_files(rtl)])
     try:
+        if a.settle_survivors:
+            return mutate_prove.settle_survivors(root, a, all_sites, files, judged_file,
+                                                 write_mutated, lint)
         if a.settle:
             return mutate_prove.settle(root, a, all_sites, files, judged_file, write_mutated,
                                        lint)
@@ -217,6 +244,10 @@ def main():
                     help="every site, not a draw (`make mutate-all`)")
     ap.add_argument("--shard", help="K/N: run only mutants K, K+N, K+2N, ... of the study "
                     "(1-based); `--merge` joins the shards' --json files into one report")
+    ap.add_argument("--check-study", metavar="JSON",
+                    help="the recorded all-sites study (tools/mutate-all-study.json): refuse it "
+                    "if the RTL's sites are not the ones it ran, then report it with today's "
+                    "judgements; exit 1 if any survivor is not judged")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="report the union of these shards' --json files; nothing is run")
     ap.add_argument("--no-schemata", action="store_true",
@@ -243,6 +274,9 @@ def main():
     ap.add_argument("--settle", action="store_true",
                     help="prove the judged equivalents (--equivalent) in proved modules equal "
                     "by miter (else run their properties); no simulation")
+    ap.add_argument("--settle-survivors", metavar="STUDY",
+                    help="prove each unjudged survivor of this `make mutate` JSON equal by "
+                    "miter where its module is combinational; --cite judges the proved ones")
     ap.add_argument("--settle-miter-only", action="store_true",
                     help="with --settle: the miter only, no properties where it does not prove")
     ap.add_argument("--settle-props-only", action="store_true",
@@ -292,6 +326,8 @@ def main():
             lines, found = sites(Path(path).read_text())
             files[name] = lines
             all_sites += [(name, *f) for f in found]
+    if a.check_study:
+        return check_study(a, root, all_sites)
     if a.set:
         try:
             chosen = listed_mutants(Path(a.set), files)
@@ -309,7 +345,7 @@ def main():
            else f"drawn (seed {a.seed})")
     print(f"{len(all_sites)} mutation sites in {len(files)} modules; {len(chosen)} {how}: "
           + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
-    if not chosen and not (a.list or a.settle):
+    if not chosen and not (a.list or a.settle or a.settle_survivors):
         print(f"mutate: {a.set or f'--mutants {a.mutants}'} gives no mutant of {len(all_sites)} "
               "sites: a study of zero mutants checks nothing", file=sys.stderr)
         return 2
@@ -317,7 +353,7 @@ def main():
         for k, c in enumerate(chosen, 1):
             print(f"mut{k}\t{c[0]}:{c[1] + 1}\t{c[4].strip()}")
         return 0
-    if a.prove or a.settle:
+    if a.prove or a.settle or a.settle_survivors:
         return prove_mode(a, root, chosen, all_sites, files, dut)
 
     runtime = set()  # the mutants chosen at run time (+ptxfma_mutant=K) from one build

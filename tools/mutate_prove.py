@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+from mutate_report import load_equivalents
+
 # The proved modules and formal/run.py's parts that prove them.
 PROVED = {
     "ptxfma_lza.sv": "lza",
@@ -98,27 +100,41 @@ class Formal:
             shutil.rmtree(out, ignore_errors=True)
         return res
 
-    def miter(self, k, module):
+    def miter(self, k, module, structural=False):
         """Mutant k of combinational `module` against the module as it is, every input:
         ('proved'|'failed'|'timeout'|'error', seconds). The log stays in miter<k>/ unless
-        proved."""
+        proved. The module's own instances are read with it (all of its directory's files)."""
         out = self.work / f"miter{k}"
         out.mkdir(parents=True, exist_ok=True)
-        name = module[: -len(".sv")]
+        name = Path(module).name[: -len(".sv")]
+        sub = str(Path(module).parent) if "/" in module else ""
 
         def read(d, define, as_name):
-            return [f"read_slang -j 1 {define} {d}/ptxfma_pkg.sv {d}/{module} --top {name}",
+            d = f"{d}/{sub}" if sub else d
+            names = [n.split("#")[0].strip()
+                     for n in (self.root / d / "files.txt").read_text().splitlines()]
+            srcs = " ".join(f"{d}/{n}" for n in names if n)
+            return [f"read_slang -j 1 {define} {srcs} --top {name}",
                     f"hierarchy -top {name}", "proc", "flatten", "opt_clean",
                     f"rename {name} {as_name}", f"design -stash {as_name}"]
-        script = (read("rtl", "", "gold") + read(self.rel(self.rtl), f"-D MUT_{k}", "gate")
-                  + ["design -copy-from gold -as gold gold",
-                     "design -copy-from gate -as gate gate",
-                     "miter -equiv -flatten -make_outputs gold gate miter",
-                     "hierarchy -top miter",
-                     f"sat -verify -prove trigger 0 -show-inputs -timeout {self.timeout} miter"])
-        ys = out / "miter.ys"
+        both = (read("rtl", "", "gold") + read(self.rel(self.rtl), f"-D MUT_{k}", "gate")
+                + ["design -copy-from gold -as gold gold",
+                   "design -copy-from gate -as gate gate"])
+        if structural:
+            # Every signal of one name in both, proved equal from the ones before it: the
+            # multipliers, alike in both, never meet in one SAT problem. Sound for a design
+            # without flops; an unproved signal says nothing (it may differ only locally).
+            script = both + ["equiv_make gold gate equiv", "hierarchy -top equiv",
+                             "equiv_simple", "equiv_status -assert"]
+        else:
+            script = both + ["miter -equiv -flatten -make_outputs gold gate miter",
+                             "hierarchy -top miter",
+                             f"sat -verify -prove trigger 0 -show-inputs -timeout {self.timeout} "
+                             "miter"]
+        which = "equiv" if structural else "miter"
+        ys = out / f"{which}.ys"
         ys.write_text("\n".join(script) + "\n")
-        log = out / "miter.log"
+        log = out / f"{which}.log"
         t = time.monotonic()
         with open(log, "w") as fh:
             try:
@@ -129,6 +145,11 @@ class Formal:
                 return "timeout", round(time.monotonic() - t, 1)
         secs = round(time.monotonic() - t, 1)
         text = log.read_text()
+        if structural:
+            if r.returncode == 0 and "Equivalence successfully proven!" in text:
+                shutil.rmtree(out, ignore_errors=True)
+                return "proved", secs
+            return ("timeout" if "unproven $equiv" not in text else "unproved"), secs
         if r.returncode == 0 and "SAT proof finished - no model found: SUCCESS" in text:
             shutil.rmtree(out, ignore_errors=True)
             return "proved", secs
@@ -302,4 +323,90 @@ def settle(root, a, all_sites, files, judged_file, write_mutated, lint):
     if a.json:
         Path(a.json).write_text(json.dumps({"counts": counts, "entries": rows}, indent=1)
                                 + "\n")
+    return 0
+
+
+def combinational(text):
+    """Whether a module's source holds no flop (a miter of its outputs then says everything)."""
+    return "always_ff" not in text
+
+
+def counterexample(log):
+    """The input values of a failed miter (Yosys `sat -show-inputs`'s table), one line."""
+    rows = re.findall(r"\\in_(\S+)\s+(\S+)\s+(\S+)", log)
+    return ", ".join(f"{n} = {h}" for n, _, h in rows) if rows else ""
+
+
+def settle_survivors(root, a, all_sites, files, judged_file, write_mutated, lint):
+    """--settle-survivors STUDY: each unjudged survivor of a `make mutate` study (its JSON) in a
+    combinational module, by miter. A proved one is judged equivalent in the file (with
+    --cite), its proof its reason; a failed one differs for some input of the module alone,
+    and its counterexample is printed: it needs a stimulus or a reason the pipe never
+    delivers that input."""
+    f = Formal(root, a)
+    judged = load_equivalents(judged_file)
+    study = json.loads(Path(a.settle_survivors).read_text())
+    modes = study["modes"]
+    want = []
+    for r in study["mutants"]:
+        surv = [m for m in modes if r[m]["verdict"] == "survived"]
+        if not surv or any(r[m]["verdict"] == "stillborn" for m in modes):
+            continue
+        j = judged.get((r["file"], r["mutated"].strip()), {})
+        if all(j.get(m) for m in surv):
+            continue
+        want.append((r, surv))
+    chosen, rows = [], []
+    for r, surv in want:
+        hit = [s for s in all_sites if s[0] == r["file"] and bare(s[4]) == bare(r["mutated"])]
+        if not hit:
+            print(f"  {r['file']}: no site mutates to `{r['mutated']}` (the study is stale)")
+            continue
+        chosen.append((hit[0], r, surv))
+    if f.rtl.exists():
+        shutil.rmtree(f.rtl)
+    write_mutated(root / "rtl", f.rtl, files, [c[0] for c in chosen])
+    entries = json.loads(judged_file.read_text())
+    only = {int(x) for x in a.only.split(",")} if a.only else None
+    for k, (site, r, surv) in enumerate(chosen, 1):
+        if only and k not in only:
+            continue
+        row = {"mutant": r["mutant"], "file": r["file"], "line": r["line"],
+               "mutated": r["mutated"].strip(), "survives": surv}
+        if not combinational((root / "rtl" / r["file"]).read_text()):
+            row["miter"] = "sequential"
+        elif not lint(k, f.rtl):
+            row["miter"] = "stillborn"
+        else:
+            got, secs = f.miter(k, r["file"], structural=True)
+            how = "equiv_make, equiv_simple, equiv_status: every signal proved equal"
+            if got != "proved":
+                got, more = f.miter(k, r["file"])
+                secs += more
+                how = "miter -equiv, sat -prove: equal outputs"
+            row.update(miter=got, seconds=round(secs, 1))
+            if got == "failed":
+                row["counterexample"] = counterexample(
+                    (f.work / f"miter{k}" / "miter.log").read_text())
+            if got == "proved" and a.cite:
+                e = {"file": r["file"], "mutated": r["mutated"].strip(),
+                     "why": "no input of the module tells it apart: the miter proves its "
+                            "outputs equal",
+                     "proof": f"formal miter of {r['file']} against rtl/ ({how}, every "
+                              f"input), {max(secs, 1):.0f} s"}
+                entries.append(e)
+                tmp = judged_file.with_name(judged_file.name + ".tmp")
+                tmp.write_text(json.dumps(entries, indent=1) + "\n")
+                tmp.replace(judged_file)
+        rows.append(row)
+        if a.json:
+            Path(a.json).write_text(json.dumps({"entries": rows}, indent=1) + "\n")
+        print(f"  mut{r['mutant']:<5} {r['file']}:{r['line']:<4} miter {row['miter']:<10} "
+              f"{row.get('seconds', 0):>6.1f} s  {row['mutated']}"
+              + (f"\n      counterexample: {row['counterexample']}"
+                 if row.get("counterexample") else ""), flush=True)
+    counts = {}
+    for r in rows:
+        counts[r["miter"]] = counts.get(r["miter"], 0) + 1
+    print(f"\n{len(rows)} unjudged survivors: {counts}")
     return 0
