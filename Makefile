@@ -299,6 +299,8 @@ mutate-merge: $(PY_VENV)/.stamp ## one report of mutate-all's shards (MUTATE_MER
 	  --markdown $(RESULTS_DIR)/mutate-all.md
 mutate-test: deps $(PY_VENV)/.stamp ## (make test) the schemata's rewrite, and tools/mutants-test.json's mutants killed both ways
 	$(PY) tools/mutate_schemata_test.py
+	$(PY) tools/mutate_study_test.py
+	$(PY) tools/mutate_prove_test.py
 	$(PY) tools/mutate.py --set tools/mutants-test.json --ops $(MUTATE_TEST_OPS) --twins \
 	  --compare both --jobs $(shell nproc) --batch 8 --require-killed --cosim-opt-level 1
 

