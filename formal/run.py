@@ -84,6 +84,18 @@ PARTS = {
             prop("ok_no_sign", P), prop("ok_no_low_ones", P), prop("twin_low_only", T),
         ],
     },
+    # What real operands make of the LZA (formal_lza_reach.sv), binary64 and binary32.
+    **{
+        f"lza_reach_{f}": {
+            "engine": "sat", "top": "formal_lza_reach",
+            "sources": rtl("unpack", "special", "align", "s1_lane", "sm1x_trunc", "adder",
+                           "lza", "s2_lane"),
+            "defines": defines,
+            "props": [prop("ok_no_overshoot", P, fast=True),
+                      prop("twin_no_undershoot", T, fast=True)],
+        }
+        for f, defines in (("f64", []), ("f32", ["BINARY32"]))
+    },
     "align": {
         "engine": "sat", "top": "formal_align", "sources": rtl("align"),
         "props": [
