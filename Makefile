@@ -388,6 +388,7 @@ mutate-formal: deps formal-tools ## `make mutate`'s mutants in proved modules ag
 	@mkdir -p $(RESULTS_DIR)
 	$(MUTATE_FORMAL) --prove --mutants $(MUTATE_COUNT) --seed $(MUTATE_SEED) \
 	  $(if $(MUTATE_SIM_JSON),--sim-json $(MUTATE_SIM_JSON)) --json $(RESULTS_DIR)/mutate-formal.json
-mutate-settle: deps formal-tools ## the judged equivalents in proved modules proved equal by miter, cited
+mutate-settle: deps formal-tools ## the judged equivalents proved equal by miter, cited (MUTATE_SETTLE_STUDY=mutate-all JSON: its unjudged survivors)
 	@mkdir -p $(RESULTS_DIR)
-	$(MUTATE_FORMAL) --settle --cite --json $(RESULTS_DIR)/mutate-settle.json
+	$(MUTATE_FORMAL) $(if $(MUTATE_SETTLE_STUDY),--settle-survivors $(MUTATE_SETTLE_STUDY),--settle) \
+	  --cite --json $(RESULTS_DIR)/mutate-settle.json

@@ -6,16 +6,17 @@
 // their exact product (what the Booth array and the carry-save tree sum to), and the real
 // ptxfma_s2_lane (adder and LZA). formal_lza.sv shows the count can be one past the magnitude's
 // leading zeros for free adder operands; this one shows that no pair of operands reaches the
-// normaliser's branch for it (x[AddW-1]: a count one past, within the shift limit). The
-// judged mutants of that branch rest on it (tools/mutate-equivalent.json). Any rounding mode's
-// magnitude is the same, and .ftz, add/sub/mul and sm_1x's truncated product give operands
-// a binary64 pair also gives.
+// normaliser's branch for it (x[AddW-1]: a count one past, within the shift limit), and none
+// leaves the indicator empty with a non-zero magnitude. The judged mutants of both rest on it
+// (tools/mutate-equivalent.json). Any rounding mode's magnitude is the same, and .ftz,
+// add/sub/mul and sm_1x's truncated product give operands a binary64 pair also gives.
 
 module formal_lza_reach import ptxfma_pkg::*; (
   input  logic [DataW-1:0] a_i,
   input  logic [DataW-1:0] b_i,
   input  logic [DataW-1:0] c_i,
   output logic             ok_no_overshoot,
+  output logic             ok_no_empty_indicator,
   output logic             twin_no_undershoot
 );
 
@@ -96,6 +97,8 @@ module formal_lza_reach import ptxfma_pkg::*; (
 
   assign ok_no_overshoot    = !(counted && (lane2.lza_cnt == lz + 1'b1)
                                 && (lim >= exp_t'(lz) + 16'sd1));
+  // The LZA's default count (MagW: no indicator bit set) comes only with a zero magnitude.
+  assign ok_no_empty_indicator = !(counted && (lane2.lza_cnt == ShiftCntW'(MagW)));
   // Twin: the count one short (the branch the normaliser does take) is reached.
   assign twin_no_undershoot = !(counted && (lane2.lza_cnt + 1'b1 == lz));
 

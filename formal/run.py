@@ -92,7 +92,7 @@ PARTS = {
                            "lza", "s2_lane"),
             "defines": defines,
             "props": [prop("ok_no_overshoot", P, fast=True),
-                      prop("twin_no_undershoot", T, fast=True)],
+                      prop("twin_no_undershoot", T, fast=True), prop("ok_no_empty_indicator", P)],
         }
         for f, defines in (("f64", []), ("f32", ["BINARY32"]))
     },
