@@ -143,21 +143,20 @@ class Formal:
             black |= inner
         return "unproved", round(time.monotonic() - t, 1)
 
-    def miter(self, k, module, structural=False, wrapper=None):
+    def miter(self, k, module, structural=False):
         """Mutant k of combinational `module` against the module as it is, every input:
         ('proved'|'failed'|'timeout'|'error', seconds). The log stays in miter<k>/ unless
-        proved. The module's own instances are read with it (all of its directory's files).
-        `wrapper`: a harness (a path under the checkout, read in both) as the top instead."""
+        proved. The module's own instances are read with it (all of its directory's files)."""
         out = self.work / f"miter{k}"
         out.mkdir(parents=True, exist_ok=True)
-        name = Path(wrapper or module).name[: -len(".sv")]
+        name = Path(module).name[: -len(".sv")]
         sub = str(Path(module).parent) if "/" in module else ""
 
         def read(d, define, as_name):
             d = f"{d}/{sub}" if sub else d
             names = [n.split("#")[0].strip()
                      for n in (self.root / d / "files.txt").read_text().splitlines()]
-            srcs = " ".join([f"{d}/{n}" for n in names if n] + ([wrapper] if wrapper else []))
+            srcs = " ".join(f"{d}/{n}" for n in names if n)
             return [f"read_slang -j 1 {define} {srcs} --top {name}",
                     f"hierarchy -top {name}", "proc", "flatten", "opt_clean",
                     f"rename {name} {as_name}", f"design -stash {as_name}"]
@@ -368,13 +367,6 @@ def combinational(text):
     return "always_ff" not in text
 
 
-# The modules of a lane's stages 2 to 4, and the harness that joins them (formal/).
-LANE_CHAIN = {"ptxfma_adder.sv", "ptxfma_lza.sv", "ptxfma_sm1x_trunc.sv", "ptxfma_s2_lane.sv",
-              "ptxfma_normalize.sv", "ptxfma_s3_lane.sv", "ptxfma_round.sv",
-              "ptxfma_round_window.sv"}
-LANES_HARNESS = "formal/settle_lanes.sv"
-
-
 def parents(rtl, file):
     """The combinational modules that instantiate `file`'s module, nearest first (the chain
     ends at the first module with flops)."""
@@ -448,20 +440,14 @@ def settle_survivors(root, a, all_sites, files, judged_file, write_mutated, lint
                 # A difference at the module's own inputs may be one its user never drives (a
                 # disabled lane's output, a bit its operands never set): the modules that
                 # instantiate it, up to the first with flops, are tried in its place.
-                ups = [(q, None) for q in parents(root / "rtl", r["file"])]
-                if r["file"] in LANE_CHAIN:
-                    ups.append(("settle_lanes", LANES_HARNESS))
-                for parent, wrapper in ups:
-                    up, more = f.miter(k, parent if wrapper is None else r["file"],
-                                       wrapper=wrapper)
+                for parent in parents(root / "rtl", r["file"]):
+                    up, more = f.miter(k, parent)
                     secs += more
                     row.setdefault("lifted", []).append({"module": parent, "miter": up})
                     if up == "proved":
                         got = "proved"
                         how = (f"miter -equiv, opt, sat -prove of {parent}, which instantiates "
-                               "it: equal outputs" if wrapper is None else
-                               f"miter -equiv, opt, sat -prove of {wrapper} (stages 2 to 4 of "
-                               "a lane, any stage-1 lane, legal control): equal outputs")
+                               "it: equal outputs")
                         break
             row.update(miter=got, seconds=round(secs, 1))
             if got == "failed":
