@@ -141,19 +141,23 @@ fn command(args: &[OsString]) -> Result<u8, Error> {
 
 /// Ctrl-C, SIGTERM or SIGHUP: the command's temporaries (a waveform or a report being
 /// written) and the output directories it made are removed, and it exits 130 with one line.
-/// A signal after its outputs are in place lets it end as they say.
+/// A signal after its outputs are in place lets it end as they say. The handler is the
+/// process's: installed once, however many commands a test runs in it.
 fn stop_on_interrupt() {
-    let r = ctrlc::set_handler(|| {
-        ptxfma_cosim_engine::temporary::exit_now_after(130, || {
-            crate::out_paths::remove_created();
-            let _ = ptxfma_cli_common::errln!(
-                "fma-cosim: interrupted (what it was writing is removed)"
-            );
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let r = ctrlc::set_handler(|| {
+            ptxfma_cosim_engine::temporary::exit_now_after(130, || {
+                crate::out_paths::remove_created();
+                let _ = ptxfma_cli_common::errln!(
+                    "fma-cosim: interrupted (what it was writing is removed)"
+                );
+            });
         });
+        if let Err(e) = r {
+            let _ = ptxfma_cli_common::errln!("warning: Ctrl-C will not stop cleanly: {e}");
+        }
     });
-    if let Err(e) = r {
-        let _ = ptxfma_cli_common::errln!("warning: Ctrl-C will not stop cleanly: {e}");
-    }
 }
 
 /// What clap says instead of running a command: help or the version (on stdout, exit 0); the
