@@ -77,6 +77,7 @@ fn a_stream_restricted_to_forms_is_that_of_the_pinned_digest() {
         rnds: [true, false, true, false],
         ftz: false,
         sat: true,
+        ..Forms::ALL
     };
     let got = pinned(3, "all", 50_000, Some(forms));
     assert_eq!(got, 0x55f3_9a48_2b96_a1a4, "{got:#018x}");
