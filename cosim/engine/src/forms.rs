@@ -1,7 +1,7 @@
 //! The forms a design under test implements (`[forms]` of a `dut build` manifest, its
 //! `dut.json`): within its families, which operations, formats, rounding modes and modifiers.
-//! One predicate, [`Forms::allows`], that every consumer asks: the stream draws only the
-//! words it allows, coverage counts the bins only excluded words reach as outside
+//! One predicate, [`Forms::allows`], that every consumer asks: the stream draws only from the
+//! words it allows ([`table`]), coverage counts the bins only excluded words reach as outside
 //! the design, and `run --vectors`, `replay`, `wave` and `merge --verify` refuse a word it does
 //! not allow with [`Forms::refusal`], which names the key that leaves the word out.
 //!
@@ -11,8 +11,12 @@
 //! `bf16`, `f16x2`, `bf16x2`); an integer `vmad` word has no floating-point format and no
 //! rounding mode, so neither key leaves it out (its family and operation do).
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use ptxfma_model::ctrl::legal::FloatOp;
 use ptxfma_model::ctrl::{AbFmt, Ctrl, Kind};
+use ptxfma_model::stimulus::Family;
 
 /// The operations (PTX opcodes) `forms.operations` names, in this order.
 pub const OPERATIONS: [&str; 6] = ["fma", "add", "sub", "mul", "mad", "vmad"];
@@ -172,10 +176,35 @@ impl Forms {
     }
 }
 
+/// The legal words of `family` that `forms` allows, with their encodings, in
+/// [`Family::ctrl_table`] order: what a restricted stream draws from, so that it draws an
+/// allowed word at once however few there are (a rejection loop over all of the family's
+/// words would draw 31 for each `fma.rn.f16`). None: the family's whole table. Built once per
+/// (family, forms) in a process and kept for its life (a run sees one design's forms).
+pub fn table(family: Family, forms: Option<Forms>) -> &'static [(Ctrl, u32)] {
+    type Tables = HashMap<(Family, Forms), &'static [(Ctrl, u32)]>;
+    static TABLES: Mutex<Option<Tables>> = Mutex::new(None);
+    let full = family.ctrl_table();
+    let Some(forms) = forms.filter(|f| !f.is_all()) else {
+        return full;
+    };
+    let mut tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
+    tables
+        .get_or_insert_with(HashMap::new)
+        .entry((family, forms))
+        .or_insert_with(|| {
+            let kept: Vec<(Ctrl, u32)> = full
+                .iter()
+                .filter(|(c, _)| forms.allows(c))
+                .copied()
+                .collect();
+            Box::leak(kept.into_boxed_slice())
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxfma_model::stimulus::Family;
 
     /// The names are the PTX printer's: the opcode before the first dot, the type suffix
     /// after the modifiers.
@@ -224,6 +253,16 @@ mod tests {
         };
         only.operations = [true, false, false, false, false, false];
         only.formats = [false, false, false, false, false, true, false, false, false];
+        let t = table(Family::Half, Some(only));
+        let names: Vec<String> = t
+            .iter()
+            .map(|(c, _)| ptxfma_ptx::print::ptx_spelling(c))
+            .collect();
+        assert_eq!(names, ["fma.rn.f16"]);
+        assert_eq!(t[0].1, t[0].0.encode());
+        assert!(table(Family::Half2, Some(only)).is_empty());
+        // The same table again, not another.
+        assert!(std::ptr::eq(t, table(Family::Half, Some(only))));
         let refusal = |text: &str| {
             let c = ptxfma_ptx::decode(text, ptxfma_ptx::Target::SM_100).unwrap();
             only.refusal(&c)
@@ -253,6 +292,11 @@ mod tests {
             Some("forms.ftz is false")
         );
         assert_eq!(refusal("fma.rn.f16"), None);
+        // Unrestricted forms change nothing: the family's own table.
+        assert!(std::ptr::eq(
+            table(Family::Half, Some(Forms::ALL)),
+            Family::Half.ctrl_table()
+        ));
         assert_eq!(
             only.describe(),
             "operations fma, formats f16, rounding rn, no .ftz, no .sat, no .relu, no .oob"

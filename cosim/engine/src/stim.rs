@@ -34,6 +34,22 @@ impl Stimulus {
         Stimulus(s::Stimulus::new(seed, filter))
     }
 
+    /// [`Stimulus::new`] drawing only the words `forms` allows, from those words alone
+    /// ([`crate::forms::table`]); a family left none is not drawn. With `None` (or forms that
+    /// allow everything) the very stream of [`Stimulus::new`].
+    pub fn with_forms(seed: u64, families: &[Family], forms: Option<Forms>) -> Stimulus {
+        let filter = families
+            .iter()
+            .fold(FamilyFilter::none(), |f, fam| f.with(*fam));
+        let tables = filter
+            .families()
+            .into_iter()
+            .map(|f| crate::forms::table(f, forms))
+            .filter(|t| !t.is_empty())
+            .collect();
+        Stimulus(s::Stimulus::with_tables(seed, tables))
+    }
+
     /// The next vector as a valid input with `tag` (`s::Stimulus::next_input`).
     #[inline]
     pub fn next_input(&mut self, tag: u16) -> Option<PipeIn> {
