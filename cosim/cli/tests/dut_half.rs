@@ -133,6 +133,35 @@ fn an_fma_rn_f16_unit_passes_a_million_operations_and_its_planted_fault_is_found
         }
     }
     assert_eq!(hit, ["fma.rn.f16"]);
+    // The bins only the words left out reach are outside it too: bf16 operands, .relu, .oob
+    // and the binary32 step of fma.{rz,rm,rp}.bf16; f16 operands are the run's.
+    let group = |name: &str| {
+        j["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .unwrap()["bins"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let outside = |b: &serde_json::Value| {
+        b["unreachable"]
+            .as_str()
+            .is_some_and(|w| w.contains("not among the forms of the design"))
+    };
+    let operands = group("half.operands");
+    for b in &operands {
+        let bf16 = b["name"].as_str().unwrap().starts_with("bf16 ");
+        assert_eq!(outside(b), bf16, "{b}");
+    }
+    assert!(operands
+        .iter()
+        .any(|b| b["name"] == "f16 c -subnormal" && b["hits"].as_u64() > Some(0)));
+    let modifiers = group("half.modifiers");
+    assert_eq!(modifiers.len(), 16);
+    assert!(modifiers.iter().all(outside), "{modifiers:?}");
 
     // A million operations, every one fma.rn.f16, all agree.
     let t0 = std::time::Instant::now();

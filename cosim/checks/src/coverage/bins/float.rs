@@ -1,7 +1,7 @@
 //! The groups of one float family: operand classes, special cases, results, rounding,
 //! alignment, cancellation, the LZA and the normaliser.
 
-use super::reach::{bin, geometry, operand_slots, real, Build, Reach};
+use super::reach::{bin, geometry, operand_slots, real, slot_of, Build, Reach};
 use super::*;
 
 /// Why the LZA never predicts one zero too many on a reachable sum.
@@ -53,11 +53,17 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
     let x2 = matches!(f, Family::F32x2 | Family::Half2);
     let lanes: &[&str] = if x2 { &["lane0 ", "lane1 "] } else { &[""] };
 
-    // Operand classes.
+    // Operand classes, of each slot some word of the run reads (a design's forms may leave
+    // out a format, bf16, or every word that reads c, mul alone).
     let mut bins = Vec::new();
-    for s in operand_slots(f) {
+    for (slot, s) in operand_slots(f).into_iter().enumerate() {
+        let why = r.need(&format!("reads a {s} operand"), |c| {
+            let re = real(c);
+            (0..lanes.len())
+                .any(|lane| (0..3).any(|pos| re[pos] && slot_of(f, c, lane, pos) == slot))
+        });
         for cl in class::NAMES {
-            bins.push(bin(format!("{s} {cl}"), None));
+            bins.push(bin(format!("{s} {cl}"), why.clone()));
         }
     }
     let operands = b.group(
