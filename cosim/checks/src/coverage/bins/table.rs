@@ -98,10 +98,25 @@ pub(super) fn build() -> Model {
     }
 
     // ---- cross-family datapath, f32x2, sm_1x, mixed ---------------------------------------
+    // A leading one at window bit 64 or below needs a word of a wide exponent range
+    // (`wide_exponent`): lane 0 of any float family, lane 1 of f32x2 or half2.
     let mut bins = Vec::new();
-    for lane in ["lane0", "lane1"] {
-        for kn in lzapos::NAMES {
-            bins.push(bin(format!("{lane}: {kn}"), None));
+    for (l, lane) in ["lane0", "lane1"].into_iter().enumerate() {
+        let samples =
+            |f: Family| f != Family::Vmad && (l == 0 || matches!(f, Family::F32x2 | Family::Half2));
+        let wide = Family::ALL
+            .iter()
+            .zip(&reach)
+            .any(|(&f, r)| samples(f) && r.any(wide_exponent));
+        for (k, kn) in lzapos::NAMES.iter().enumerate() {
+            let low = matches!(
+                k,
+                lzapos::SLICE0 | lzapos::BIT63 | lzapos::BIT64 | lzapos::CROSS64
+            );
+            let why = (low && !wide).then(|| {
+                format!("no word of the run has an exponent range that gets there (binary16's never does): {NOT_IN_FORMS}")
+            });
+            bins.push(bin(format!("{lane}: {kn}"), why));
         }
     }
     ix.lza_pos = b.group(
