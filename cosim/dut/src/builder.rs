@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use ptxfma_cosim_engine::forms::{Forms, FORMATS, OPERATIONS};
+use ptxfma_cosim_engine::forms::{named, Forms, FORMATS, OPERATIONS};
 use ptxfma_cosim_engine::rtl::{self, variant::VariantMeta};
 use ptxfma_cosim_engine::verilator_build::RUNTIME_SOURCES;
 use ptxfma_cosim_engine::Error;
@@ -329,11 +329,7 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
     let files = crate::own_out::listing(&tmp, RECORD)?;
     let forms = m.forms.unwrap_or(Forms::ALL);
     let named = |names: &[&str], on: &[bool]| -> Vec<String> {
-        names
-            .iter()
-            .zip(on)
-            .filter_map(|(n, on)| on.then(|| n.to_string()))
-            .collect()
+        named(names, on).into_iter().map(String::from).collect()
     };
     let record = Record {
         abi: ABI,

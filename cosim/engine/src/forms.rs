@@ -59,6 +59,17 @@ pub fn format(c: &Ctrl) -> Option<usize> {
     })
 }
 
+/// The names of `names` whose flag in `on` is set, in order: a list key as a manifest (and
+/// `dut.json`) writes it.
+pub fn named<'a>(names: &[&'a str], on: &[bool]) -> Vec<&'a str> {
+    names
+        .iter()
+        .zip(on)
+        .filter(|(_, on)| **on)
+        .map(|(n, _)| *n)
+        .collect()
+}
+
 /// What a design implements within its families. Every list is indexed as its name table
 /// ([`OPERATIONS`], [`FORMATS`], [`ROUNDING`]); a modifier false leaves out every word with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,12 +134,7 @@ impl Forms {
     pub fn refusal(&self, c: &Ctrl) -> Option<String> {
         let key = self.excluded_by(c)?;
         let only = |names: &[&str], on: &[bool]| {
-            let kept: Vec<&str> = names
-                .iter()
-                .zip(on)
-                .filter_map(|(n, on)| on.then_some(*n))
-                .collect();
-            format!("forms.{key} allows only {}", kept.join(", "))
+            format!("forms.{key} allows only {}", named(names, on).join(", "))
         };
         Some(match key {
             "operations" => only(&OPERATIONS, &self.operations),
@@ -146,14 +152,7 @@ impl Forms {
     /// As a manifest writes them: `rounding rn,rz, no .ftz, .sat`, led by the operations and
     /// formats and followed by `.relu` and `.oob` where those are restricted.
     pub fn describe(&self) -> String {
-        let names = |names: &[&str], on: &[bool]| {
-            names
-                .iter()
-                .zip(on)
-                .filter_map(|(n, on)| on.then_some(*n))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
+        let names = |names: &[&str], on: &[bool]| named(names, on).join(",");
         let flag = |on: bool, name: &str| format!("{}{name}", if on { "" } else { "no " });
         let mut parts = Vec::new();
         if self.operations != Forms::ALL.operations {
@@ -233,11 +232,11 @@ mod tests {
     #[test]
     fn every_name_is_reached_by_some_word() {
         let words: Vec<Ctrl> = Family::ALL.iter().flat_map(|f| f.ctrls()).collect();
-        for k in 0..OPERATIONS.len() {
-            assert!(words.iter().any(|c| operation(c) == k), "{}", OPERATIONS[k]);
+        for (k, name) in OPERATIONS.iter().enumerate() {
+            assert!(words.iter().any(|c| operation(c) == k), "{name}");
         }
-        for k in 0..FORMATS.len() {
-            assert!(words.iter().any(|c| format(c) == Some(k)), "{}", FORMATS[k]);
+        for (k, name) in FORMATS.iter().enumerate() {
+            assert!(words.iter().any(|c| format(c) == Some(k)), "{name}");
         }
     }
 
