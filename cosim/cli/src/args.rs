@@ -107,8 +107,8 @@ pub(crate) fn design_families(rtl: &str, filter: &mut Families) -> Result<(), Er
 
 /// Refuses an operation of `inputs` that a `dut build` design (`rtl`) does not implement: a
 /// family outside its manifest's `forms.families`, or an operation, format, rounding mode or
-/// modifier outside its forms ([`Forms::refusal`] names the key). Otherwise the design would be driven with a word it was never meant to take and
-/// the difference reported as a divergence.
+/// modifier outside its forms ([`Forms::refusal`] names the key). Otherwise the design would be
+/// driven with a word it was never meant to take and the difference reported as a divergence.
 pub(crate) fn design_takes(rtl: &str, inputs: &[PipeIn]) -> Result<(), Error> {
     let Some(design) = DesignForms::of(rtl)? else {
         return Ok(());
