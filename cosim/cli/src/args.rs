@@ -106,9 +106,9 @@ pub(crate) fn design_families(rtl: &str, filter: &mut Families) -> Result<(), Er
 }
 
 /// Refuses an operation of `inputs` that a `dut build` design (`rtl`) does not implement: a
-/// family outside its manifest's `forms.families`, or a rounding mode, `.ftz` or `.sat` outside
-/// its forms. Otherwise the design would be driven with a word it was never meant to take and
-/// the difference reported as a divergence.
+/// family outside its manifest's `forms.families`, or an operation, format, rounding mode or
+/// modifier outside its forms ([`Forms::refusal`] names the key). Otherwise the design would be
+/// driven with a word it was never meant to take and the difference reported as a divergence.
 pub(crate) fn design_takes(rtl: &str, inputs: &[PipeIn]) -> Result<(), Error> {
     let Some(design) = DesignForms::of(rtl)? else {
         return Ok(());
@@ -161,11 +161,8 @@ impl DesignForms {
                 family.name(),
                 self.families.join(", ")
             )
-        } else if let Some(f) = self.forms.as_ref().filter(|f| !f.allows(&ctrl)) {
-            format!(
-                "outside the design's forms, {} (forms of its manifest)",
-                f.describe()
-            )
+        } else if let Some(why) = self.forms.as_ref().and_then(|f| f.refusal(&ctrl)) {
+            format!("outside the design's forms: {why} (forms of its manifest)")
         } else {
             return None;
         };

@@ -71,8 +71,7 @@ pub fn bench(mut a: Args) -> Result<u8, Error> {
     let forms = ptxfma_cosim_engine::stim::forms();
     // Each input with its family, as a stream yields them (drawn, not decoded, so that the
     // lockstep's rate counts no decoding).
-    let mut cycles: Vec<Cycle> = Stimulus::new(a.seed, &a.filter.0)
-        .filter(|v| forms.is_none_or(|f| f.allows(&v.ctrl)))
+    let mut cycles: Vec<Cycle> = Stimulus::with_forms(a.seed, &a.filter.0, forms)
         .take(count as usize)
         .enumerate()
         .map(|(i, v)| (v.input(i as u16), Some(Family::of(&v.ctrl))))

@@ -145,6 +145,7 @@ fn the_half_words_are_the_decoders_and_the_models_families_alike() {
         rnds: [true, false, false, false],
         ftz: false,
         sat: false,
+        ..ptxfma_cosim_engine::stim::Forms::ALL
     };
     let some = half_words::allowed(&[Family::Half], Some(forms));
     assert!(some.iter().any(|w| w.spelling == "fma.rn.f16"));
@@ -162,6 +163,18 @@ fn the_half_words_are_the_decoders_and_the_models_families_alike() {
         );
     }
     assert_eq!(svh.matches(": legal_ctrl = 1'b1").count(), some.len());
+    // An fma.rn.f16 unit's forms (`exact_half/fma_rn_f16.toml`) leave that word alone: its
+    // proof needs no --words.
+    let one = ptxfma_cosim_engine::stim::Forms {
+        operations: [true, false, false, false, false, false],
+        formats: [false, false, false, false, false, true, false, false, false],
+        relu: false,
+        oob: false,
+        ..forms
+    };
+    let words = half_words::allowed(&[Family::Half, Family::Half2], Some(one));
+    let spellings: Vec<&str> = words.iter().map(|w| w.spelling.as_str()).collect();
+    assert_eq!(spellings, ["fma.rn.f16"]);
 }
 
 #[test]

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use ptxfma_cosim_engine::forms::{named, Forms, FORMATS, OPERATIONS};
 use ptxfma_cosim_engine::rtl::{self, variant::VariantMeta};
 use ptxfma_cosim_engine::verilator_build::RUNTIME_SOURCES;
 use ptxfma_cosim_engine::Error;
@@ -326,6 +327,10 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
         .collect::<Result<Vec<_>, _>>()?;
     // Every file written so far: all but the record, which lists them.
     let files = crate::own_out::listing(&tmp, RECORD)?;
+    let forms = m.forms.unwrap_or(Forms::ALL);
+    let named = |names: &[&str], on: &[bool]| -> Vec<String> {
+        named(names, on).into_iter().map(String::from).collect()
+    };
     let record = Record {
         abi: ABI,
         built_by: build_id(),
@@ -362,9 +367,13 @@ pub fn build(manifest: &Path, out: &Path, opts: Options) -> Result<Built, Error>
             .map(|(name, v)| (name.clone(), format!("{v:#x}")))
             .collect(),
         handshake,
-        rounding: m.forms.map_or([true; 4], |f| f.rnds),
-        ftz: m.forms.is_none_or(|f| f.ftz),
-        sat: m.forms.is_none_or(|f| f.sat),
+        rounding: forms.rnds,
+        ftz: forms.ftz,
+        sat: forms.sat,
+        operations: named(&OPERATIONS, &forms.operations),
+        formats: named(&FORMATS, &forms.formats),
+        relu: forms.relu,
+        oob: forms.oob,
         traced: opts.trace,
         cxx_opt: opts.cxx_opt,
         build_seconds: t0.elapsed().as_secs_f64(),

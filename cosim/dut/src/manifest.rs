@@ -24,11 +24,16 @@
 //! [contract.canonical_nan]         # with canonical: a format's NaN where not the default
 //! f32 = "0xffc00000"
 //!
-//! [forms]
-//! families = ["f32"]               # the stimulus draws only these (left out: all; not empty)
-//! rounding = ["rn", "rz"]          # and of their float words only these modes (default all)
+//! [forms]                          # what the design implements; each key left out: all
+//! families = ["f32"]               # the stimulus draws only these (a list is never empty)
+//! operations = ["fma", "mul"]      # PTX opcodes: fma, add, sub, mul, mad (sm_1x), vmad
+//! formats = ["f32"]                # PTX types: f32, f64, f32x2, f32.f16, f32.bf16, f16,
+//!                                  #   bf16, f16x2, bf16x2 (vmad has none)
+//! rounding = ["rn", "rz"]          # of every word with a mode (all but vmad)
 //! ftz = false                      # no .ftz words (default true)
 //! sat = false                      # no .sat words (default true)
+//! relu = false                     # no .relu words (default true)
+//! oob = false                      # no .oob words (default true)
 //! ```
 
 use std::collections::BTreeMap;
@@ -37,6 +42,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use ptxfma_cosim_engine::dut::Parameter;
+use ptxfma_cosim_engine::forms::Forms as EngineForms;
 use ptxfma_cosim_engine::stim::Family;
 use ptxfma_cosim_engine::Error;
 
@@ -102,12 +108,92 @@ pub struct Forms {
     /// Family names (`fma-cosim run --filter`); left out: every family (an empty list is
     /// refused: it would check nothing, or everything, by accident).
     pub families: Option<Vec<String>>,
-    /// Rounding modes of the float words (`rn`, `rz`, `rm`, `rp`); left out: all four.
+    /// PTX opcodes (`fma`, `add`, `sub`, `mul`, sm_1x `mad`, `vmad`); left out: all.
+    pub operations: Option<Vec<String>>,
+    /// PTX types (`f32`, `f64`, `f32x2`, `f32.f16`, `f32.bf16`, `f16`, `bf16`, `f16x2`,
+    /// `bf16x2`) of the floating-point words; left out: all. `vmad` has none.
+    pub formats: Option<Vec<String>>,
+    /// Rounding modes (`rn`, `rz`, `rm`, `rp`) of every word that has one (all but `vmad`;
+    /// sm_1x `mad` and the half words but `fma.{rz,rm,rp}.bf16` round to nearest); left
+    /// out: all four.
     pub rounding: Option<Vec<String>>,
     /// Whether the design implements `.ftz` (default true).
     pub ftz: Option<bool>,
     /// Whether the design implements `.sat` (default true).
     pub sat: Option<bool>,
+    /// Whether the design implements `.relu` (half words; default true).
+    pub relu: Option<bool>,
+    /// Whether the design implements `.oob` (half words; default true).
+    pub oob: Option<bool>,
+}
+
+impl Forms {
+    /// The first list key given empty, refused: an empty list would check nothing, or
+    /// everything, by accident.
+    fn empty_list(&self) -> Option<&'static str> {
+        [
+            ("families", &self.families),
+            ("operations", &self.operations),
+            ("formats", &self.formats),
+            ("rounding", &self.rounding),
+        ]
+        .into_iter()
+        .find_map(|(key, list)| list.as_ref().is_some_and(Vec::is_empty).then_some(key))
+    }
+
+    /// The engine's forms these keys say (`None`: every form), checked: every name known, and
+    /// each of `families` left at least one word (else the family would draw nothing and its
+    /// every bin would be outside the run, a manifest mistake rather than a design).
+    fn resolve(&self, families: &[Family]) -> Result<Option<EngineForms>, String> {
+        use ptxfma_cosim_engine::forms::{FORMATS, OPERATIONS, ROUNDING};
+        let all = EngineForms::ALL;
+        let forms = EngineForms {
+            rnds: flags("rounding", "mode", &self.rounding, &ROUNDING)?,
+            operations: flags("operations", "operation", &self.operations, &OPERATIONS)?,
+            formats: flags("formats", "format", &self.formats, &FORMATS)?,
+            ftz: self.ftz.unwrap_or(all.ftz),
+            sat: self.sat.unwrap_or(all.sat),
+            relu: self.relu.unwrap_or(all.relu),
+            oob: self.oob.unwrap_or(all.oob),
+        };
+        if forms.is_all() {
+            return Ok(None);
+        }
+        for fam in families {
+            if !fam.ctrls().iter().any(|c| forms.allows(c)) {
+                return Err(format!(
+                    "forms leave family `{}` no instruction ({}): drop it from forms.families",
+                    fam.name(),
+                    forms.describe()
+                ));
+            }
+        }
+        Ok(Some(forms))
+    }
+}
+
+/// `list` (a `[forms]` key; left out: every name) as flags over `names`: an error naming the
+/// key and a name it does not know, with the names it does.
+fn flags<const N: usize>(
+    key: &str,
+    what: &str,
+    list: &Option<Vec<String>>,
+    names: &[&str; N],
+) -> Result<[bool; N], String> {
+    let Some(list) = list else {
+        return Ok([true; N]);
+    };
+    let mut on = [false; N];
+    for given in list {
+        let k = names.iter().position(|n| n == given).ok_or_else(|| {
+            format!(
+                "forms.{key}: no {what} `{given}` ({key}: {})",
+                names.join(", ")
+            )
+        })?;
+        on[k] = true;
+    }
+    Ok(on)
 }
 
 /// A manifest with every path made absolute and checked, the file list read.
@@ -224,15 +310,10 @@ impl Manifest {
                 "no sources: give design.sources or design.file_list".into()
             ));
         }
-        for (key, list) in [
-            ("families", &manifest.forms.families),
-            ("rounding", &manifest.forms.rounding),
-        ] {
-            if list.as_ref().is_some_and(Vec::is_empty) {
-                return Err(at(format!(
-                    "forms.{key} is empty: name at least one, or leave the key out for all"
-                )));
-            }
+        if let Some(key) = manifest.forms.empty_list() {
+            return Err(at(format!(
+                "forms.{key} is empty: name at least one, or leave the key out for all"
+            )));
         }
         let mut families = Vec::new();
         for f in manifest.forms.families.iter().flatten() {
@@ -277,38 +358,7 @@ impl Manifest {
             }
             parameters.insert(name.clone(), p);
         }
-        let f = &manifest.forms;
-        let forms = if f.rounding.is_none() && f.ftz.is_none() && f.sat.is_none() {
-            None
-        } else {
-            let mut rnds = [f.rounding.is_none(); 4];
-            for r in f.rounding.iter().flatten() {
-                let k = ["rn", "rz", "rm", "rp"]
-                    .iter()
-                    .position(|n| n == r)
-                    .ok_or_else(|| {
-                        at(format!(
-                            "forms.rounding: no mode `{r}` (modes: rn, rz, rm, rp)"
-                        ))
-                    })?;
-                rnds[k] = true;
-            }
-            Some(ptxfma_cosim_engine::stim::Forms {
-                rnds,
-                ftz: f.ftz.unwrap_or(true),
-                sat: f.sat.unwrap_or(true),
-            })
-        };
-        if let Some(fm) = forms {
-            for fam in &families {
-                if !fam.ctrls().iter().any(|c| fm.allows(c)) {
-                    return Err(at(format!(
-                        "forms leave family `{}` no instruction: drop it from forms.families",
-                        fam.name()
-                    )));
-                }
-            }
-        }
+        let forms = manifest.forms.resolve(&families).map_err(at)?;
         if let Some(n) = &manifest.contract.nan {
             if ptxfma_ptx::NanConvention::parse(n).is_none() {
                 return Err(at(format!(

@@ -4,6 +4,8 @@
 //!
 //! - [`stim`], [`stream`], [`directed`]: the stimulus, one cycle's input at a time with each
 //!   operation's family (families interleaved, bubbles, resets, drain), corner cases mixed in;
+//! - [`forms`]: what a design under test implements within its families, the one predicate
+//!   its stimulus, coverage and refusals ask;
 //! - [`chunk`]: a run as a list of chunks, and its shards;
 //! - [`batch`]: cycles moved together, encoded for the RTL beside the reference's frames;
 //! - [`rtl`]: the Verilated RTL behind a safe, batched API, and the variants built in;
@@ -28,6 +30,7 @@ pub mod batch;
 pub mod chunk;
 pub mod directed;
 pub mod dut;
+pub mod forms;
 pub mod frame;
 pub mod lockstep;
 pub mod ports;

@@ -9,43 +9,7 @@ pub use ptxfma_model::stimulus::{splitmix64, Family, Rng, Vector};
 pub use ptxfma_ptx::print::ptx_spelling;
 use ptxfma_ptx::print::{self as p, Operand};
 
-/// The forms a design under test implements, within its families (`forms` of a `dut build`
-/// manifest): rounding modes, `.ftz`, `.sat`. The stream draws only words it allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Forms {
-    /// Rounding modes allowed, by `Rnd as usize` (float words only).
-    pub rnds: [bool; 4],
-    pub ftz: bool,
-    pub sat: bool,
-}
-
-impl Forms {
-    /// Whether these forms allow encoded control word `w` (a legal word).
-    pub fn allows_word(&self, w: u32) -> bool {
-        self.allows(&Ctrl::decode(w))
-    }
-
-    pub fn allows(&self, c: &Ctrl) -> bool {
-        let float = c.kind != ptxfma_model::ctrl::Kind::Vmad;
-        (!float || self.rnds[c.rnd as usize]) && (self.ftz || !c.ftz) && (self.sat || !c.sat)
-    }
-
-    /// As a manifest writes them: `rounding rn,rz, no .ftz, .sat`.
-    pub fn describe(&self) -> String {
-        let rnds: Vec<&str> = ["rn", "rz", "rm", "rp"]
-            .into_iter()
-            .zip(self.rnds)
-            .filter_map(|(name, on)| on.then_some(name))
-            .collect();
-        let flag = |on: bool, name: &str| format!("{}{name}", if on { "" } else { "no " });
-        format!(
-            "rounding {}, {}, {}",
-            rnds.join(","),
-            flag(self.ftz, ".ftz"),
-            flag(self.sat, ".sat")
-        )
-    }
-}
+pub use crate::forms::Forms;
 
 static FORMS: std::sync::RwLock<Option<Forms>> = std::sync::RwLock::new(None);
 
@@ -68,6 +32,22 @@ impl Stimulus {
             .iter()
             .fold(FamilyFilter::none(), |f, fam| f.with(*fam));
         Stimulus(s::Stimulus::new(seed, filter))
+    }
+
+    /// [`Stimulus::new`] drawing only the words `forms` allows, from those words alone
+    /// ([`crate::forms::table`]); a family left none is not drawn. With `None` (or forms that
+    /// allow everything) the very stream of [`Stimulus::new`].
+    pub fn with_forms(seed: u64, families: &[Family], forms: Option<Forms>) -> Stimulus {
+        let filter = families
+            .iter()
+            .fold(FamilyFilter::none(), |f, fam| f.with(*fam));
+        let tables = filter
+            .families()
+            .into_iter()
+            .map(|f| crate::forms::table(f, forms))
+            .filter(|t| !t.is_empty())
+            .collect();
+        Stimulus(s::Stimulus::with_tables(seed, tables))
     }
 
     /// The next vector as a valid input with `tag` (`s::Stimulus::next_input`).

@@ -145,8 +145,11 @@ impl Stream {
         vectors: u64,
         forms: Option<crate::stim::Forms>,
     ) -> Stream {
+        // Each generator draws from the words the forms allow (all of them without forms):
+        // a design's stream never draws a word only to throw it away.
         let biased = |seed: u64, f: Family| {
-            Biased::new(Stimulus::new(seed, &[f]), seed, &[f], directed::RATE)
+            let stim = Stimulus::with_forms(seed, &[f], forms);
+            Biased::with_forms(stim, seed, &[f], directed::RATE, forms)
         };
         let stims = match &families.0[..] {
             // One family: its generator has the stream's own seed.
@@ -266,7 +269,10 @@ impl Iterator for Stream {
             let f = self.next_family();
             let mut p = self.stims[f].next_input(tag)?;
             if let Some(forms) = self.forms {
-                // Every family of a run has allowed words (checked when the manifest is read).
+                // The generators draw allowed words; only a corner's construction can step
+                // outside (a vmad `.sat` bound), one draw in [`directed::RATE`] at most, so
+                // this ends at once. A family the forms leave no word (a manifest refuses
+                // that) has no generator words: the stream ends there rather than spin.
                 while !forms.allows_word(p.ctrl) {
                     p = self.stims[f].next_input(tag)?;
                 }

@@ -60,6 +60,20 @@ impl Stimulus {
         }
     }
 
+    /// A stream drawing from `tables` (each a family's words with their encodings, as
+    /// [`Family::ctrl_table`] gives them) in place of whole families: a table narrowed to the
+    /// words a design implements is drawn from directly. With the tables of a filter's
+    /// families, in [`Family::ALL`] order, the very stream of [`Stimulus::new`]. Empty tables
+    /// are the caller's to leave out (a pick from one has nothing to pick).
+    pub fn with_tables(seed: u64, tables: Vec<&'static [(Ctrl, u32)]>) -> Stimulus {
+        debug_assert!(tables.iter().all(|t| !t.is_empty()));
+        Stimulus {
+            seed,
+            rng: Rng::new(seed),
+            tables,
+        }
+    }
+
     pub fn seed(&self) -> u64 {
         self.seed
     }

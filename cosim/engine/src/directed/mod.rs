@@ -24,7 +24,7 @@ mod exact;
 mod float;
 pub mod vmad;
 
-use ptxfma_model::ctrl::Kind;
+use ptxfma_model::ctrl::{Ctrl, Kind};
 use ptxfma_model::machine::pipeline::PipeIn;
 use ptxfma_model::stimulus::vector_for;
 
@@ -38,18 +38,30 @@ pub const RATE: u64 = 16;
 /// A vector aimed at a hard coverage bin of one of `families` (drawn uniformly); `None` only
 /// for an empty list. The control word is always one of the family's legal words.
 pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
-    if families.is_empty() {
+    let tables: Vec<_> = families.iter().map(|f| f.ctrl_table()).collect();
+    corner_in(rng, &tables)
+}
+
+/// [`corner`] with each family's words given as a table ([`crate::forms::table`]: those a
+/// design implements, or all of them): the word is drawn from one of `tables` (drawn
+/// uniformly; none empty), so a restricted stream's corners keep to its forms where the
+/// construction keeps the word (a vmad `.sat` bound does not). With whole tables the draws
+/// of [`corner`].
+pub fn corner_in(rng: &mut Rng, tables: &[&'static [(Ctrl, u32)]]) -> Option<Vector> {
+    if tables.is_empty() {
         return None;
     }
-    let f = *rng.pick(families);
-    let cs = f.ctrl_table();
+    let cs = *rng.pick(tables);
+    let f = Family::of(&cs.first()?.0);
     // A construction can fall outside a format's range; a few more draws always find one.
     // f32x2's add/sub/mul words substitute an operand in both lanes; half of its corners keep
-    // the full product, which the lane-1 window corners (alignment, LZA) need.
-    let fma_only = f == Family::F32x2 && rng.bit();
+    // the full product, which the lane-1 window corners (alignment, LZA) need (where the
+    // table has an fma word: forms may leave it out).
+    let is_fma = |c: &Ctrl| !c.b_one && !c.c_zero;
+    let fma_only = f == Family::F32x2 && rng.bit() && cs.iter().any(|(c, _)| is_fma(c));
     let pick = |rng: &mut Rng| loop {
         let (c, _) = *rng.pick(cs);
-        if !fma_only || (!c.b_one && !c.c_zero) {
+        if !fma_only || is_fma(&c) {
             break c;
         }
     };
@@ -83,17 +95,34 @@ pub fn corner(rng: &mut Rng, families: &[Family]) -> Option<Vector> {
 pub struct Biased<I> {
     inner: I,
     rng: Rng,
-    families: Vec<Family>,
+    /// The words of each family the corners are drawn from.
+    tables: Vec<&'static [(Ctrl, u32)]>,
     rate: u64,
 }
 
 impl<I: Iterator<Item = Vector>> Biased<I> {
     /// `seed` drives the choice of corners (independently of `inner`); `rate` >= 1.
     pub fn new(inner: I, seed: u64, families: &[Family], rate: u64) -> Biased<I> {
+        Biased::with_forms(inner, seed, families, rate, None)
+    }
+
+    /// [`Biased::new`] whose corners draw their words from those `forms` allows
+    /// ([`crate::forms::table`]; a family left none has no corners).
+    pub fn with_forms(
+        inner: I,
+        seed: u64,
+        families: &[Family],
+        rate: u64,
+        forms: Option<crate::stim::Forms>,
+    ) -> Biased<I> {
         Biased {
             inner,
             rng: Rng::new(seed ^ 0xC0E2_D1EC_7ED0_0001),
-            families: families.to_vec(),
+            tables: families
+                .iter()
+                .map(|f| crate::forms::table(*f, forms))
+                .filter(|t| !t.is_empty())
+                .collect(),
             rate: rate.max(1),
         }
     }
@@ -106,7 +135,7 @@ impl Biased<Stimulus> {
     pub fn next_input(&mut self, tag: u16) -> Option<PipeIn> {
         let p = self.inner.next_input(tag)?;
         if self.rng.below(self.rate) == 0 {
-            if let Some(c) = corner(&mut self.rng, &self.families) {
+            if let Some(c) = corner_in(&mut self.rng, &self.tables) {
                 return Some(c.input(tag));
             }
         }
@@ -120,7 +149,7 @@ impl<I: Iterator<Item = Vector>> Iterator for Biased<I> {
     fn next(&mut self) -> Option<Vector> {
         let v = self.inner.next()?;
         if self.rng.below(self.rate) == 0 {
-            return corner(&mut self.rng, &self.families).or(Some(v));
+            return corner_in(&mut self.rng, &self.tables).or(Some(v));
         }
         Some(v)
     }

@@ -79,10 +79,22 @@ pub struct Record {
     pub canonical_nan: BTreeMap<String, String>,
     /// `in_ready_o` and `out_ready_i`.
     pub handshake: bool,
-    /// Forms within the families: rounding modes allowed (rn, rz, rm, rp), `.ftz`, `.sat`.
+    /// Forms within the families ([`crate::forms`]): rounding modes allowed (rn, rz, rm,
+    /// rp), `.ftz`, `.sat`.
     pub rounding: [bool; 4],
     pub ftz: bool,
     pub sat: bool,
+    /// The operations (`forms.operations`: fma, add, sub, mul, mad, vmad) and formats
+    /// (`forms.formats`) allowed, by name, and `.relu`, `.oob`. A record of an earlier build
+    /// has none of them: its manifest could not restrict them, so it allows all.
+    #[serde(default = "all_operations")]
+    pub operations: Vec<String>,
+    #[serde(default = "all_formats")]
+    pub formats: Vec<String>,
+    #[serde(default = "allowed_by_default")]
+    pub relu: bool,
+    #[serde(default = "allowed_by_default")]
+    pub oob: bool,
     /// Whether the traced model was built (`dut build --no-trace`: not), without which no
     /// waveform can be written. Absent in a record of an earlier build, which always had it.
     #[serde(default = "traced_by_default")]
@@ -95,6 +107,37 @@ pub struct Record {
 
 fn traced_by_default() -> bool {
     true
+}
+
+fn allowed_by_default() -> bool {
+    true
+}
+
+fn all_operations() -> Vec<String> {
+    crate::forms::OPERATIONS.map(String::from).to_vec()
+}
+
+fn all_formats() -> Vec<String> {
+    crate::forms::FORMATS.map(String::from).to_vec()
+}
+
+/// `names` (a record's operations or formats) as flags over `table`: an error naming `key`
+/// and the first name that is not in it (a `what`).
+fn flags<const N: usize>(
+    key: &str,
+    what: &str,
+    names: &[String],
+    table: &[&str; N],
+) -> Result<[bool; N], String> {
+    let mut on = [false; N];
+    for n in names {
+        let k = table
+            .iter()
+            .position(|t| t == n)
+            .ok_or_else(|| format!("{key}: no {what} `{n}`"))?;
+        on[k] = true;
+    }
+    Ok(on)
 }
 
 /// What `dut build` compiles the fast model with unless told otherwise: the fastest runs.
@@ -264,6 +307,7 @@ impl Record {
         {
             return Err(format!("families: no family `{f}`"));
         }
+        self.forms_checked()?;
         Ok(())
     }
 
@@ -292,13 +336,23 @@ impl Record {
         Ok(())
     }
 
-    /// The forms of the families the design implements; None: all of them.
+    /// The forms of the families the design implements; None: all of them. (A record whose
+    /// names are not known is refused by [`Record::check`] before this is asked.)
     pub fn forms(&self) -> Option<crate::stim::Forms> {
-        let all = self.rounding == [true; 4] && self.ftz && self.sat;
-        (!all).then_some(crate::stim::Forms {
+        self.forms_checked().ok().flatten()
+    }
+
+    fn forms_checked(&self) -> Result<Option<crate::stim::Forms>, String> {
+        use crate::forms::{FORMATS, OPERATIONS};
+        let f = crate::stim::Forms {
             rnds: self.rounding,
+            operations: flags("operations", "operation", &self.operations, &OPERATIONS)?,
+            formats: flags("formats", "format", &self.formats, &FORMATS)?,
             ftz: self.ftz,
             sat: self.sat,
-        })
+            relu: self.relu,
+            oob: self.oob,
+        };
+        Ok((!f.is_all()).then_some(f))
     }
 }

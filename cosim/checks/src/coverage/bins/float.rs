@@ -1,7 +1,7 @@
 //! The groups of one float family: operand classes, special cases, results, rounding,
 //! alignment, cancellation, the LZA and the normaliser.
 
-use super::reach::{bin, geometry, operand_slots, real, Build, Reach};
+use super::reach::{bin, geometry, operand_slots, real, slot_of, wide_exponent, Build, Reach};
 use super::*;
 
 /// Why the LZA never predicts one zero too many on a reachable sum.
@@ -51,13 +51,30 @@ fn tiny_sticky(c: &Ctrl) -> bool {
 pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
     let n = f.name();
     let x2 = matches!(f, Family::F32x2 | Family::Half2);
+    // The bins of a half family that only bfloat16's exponent range reaches
+    // ([`wide_exponent`]): outside a run whose forms keep binary16 alone.
+    let narrow = matches!(f, Family::Half | Family::Half2)
+        .then(|| {
+            r.need(
+                "reads bfloat16 operands (binary16's exponents never get there)",
+                wide_exponent,
+            )
+        })
+        .flatten();
+    let wide_only = |why: Option<String>| why.or_else(|| narrow.clone());
     let lanes: &[&str] = if x2 { &["lane0 ", "lane1 "] } else { &[""] };
 
-    // Operand classes.
+    // Operand classes, of each slot some word of the run reads (a design's forms may leave
+    // out a format, bf16, or every word that reads c, mul alone).
     let mut bins = Vec::new();
-    for s in operand_slots(f) {
+    for (slot, s) in operand_slots(f).into_iter().enumerate() {
+        let why = r.need(&format!("reads a {s} operand"), |c| {
+            let re = real(c);
+            (0..lanes.len())
+                .any(|lane| (0..3).any(|pos| re[pos] && slot_of(f, c, lane, pos) == slot))
+        });
         for cl in class::NAMES {
-            bins.push(bin(format!("{s} {cl}"), None));
+            bins.push(bin(format!("{s} {cl}"), why.clone()));
         }
     }
     let operands = b.group(
@@ -212,10 +229,13 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
                 let short = matches!(f, Family::Mixed | Family::Sm1x | Family::AddSubMul);
                 (e == round::STICKY_ABOVE && short).then(|| STICKY_TIE.to_string())
             });
-            bins.push(bin(
-                format!(".{}: {en}", rnd_name(rnd)),
-                r.final_rnd(rnd).or(rule),
-            ));
+            let why = r.final_rnd(rnd).or(rule);
+            let why = if matches!(e, round::STICKY_ABOVE | round::STICKY_INEXACT) {
+                wide_only(why)
+            } else {
+                why
+            };
+            bins.push(bin(format!(".{}: {en}", rnd_name(rnd)), why));
         }
     }
     let round_ = b.group(
@@ -250,6 +270,15 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
                 }
                 align::C_ZERO => None,
                 _ => r.need("reads c", c_real),
+            };
+            let why = match k {
+                align::FAR_ABOVE
+                | align::BELOW
+                | align::PARTIAL
+                | align::OUT
+                | align::CLAMP
+                | align::STICKY => wide_only(why),
+                _ => why,
             };
             bins.push(bin(format!("{lane}{kn}"), why));
         }
@@ -325,6 +354,11 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
             }
             .filter(|_| k == norm::RIGHT_STICKY)
             .map(str::to_string);
+            let why = if k == norm::RIGHT {
+                wide_only(why)
+            } else {
+                why
+            };
             bins.push(bin(format!("{lane}{kn}"), why));
         }
     }
@@ -348,6 +382,10 @@ pub(super) fn float_groups(b: &mut Build, f: Family, r: &Reach) -> FamIx {
                     r.need("flushes, rounds .rm or .rp and reads b", tiny_sticky)
                 }
                 _ => None,
+            };
+            let why = match k {
+                bounds::D55..=bounds::SH112 | bounds::LIM_ZERO | bounds::LIM_NEG => wide_only(why),
+                _ => why,
             };
             bins.push(bin(format!("{lane}{kn}"), why));
         }

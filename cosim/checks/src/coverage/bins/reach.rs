@@ -72,6 +72,20 @@ impl Reach {
     }
 }
 
+/// Whether `c` can make the exponent differences and the tiny values that only a wide exponent
+/// range reaches: every word but a half word of binary16 operands. A binary16 operand's
+/// exponent is in -14..=15 (a subnormal's read as the minimum's), so d = ec - (ea + eb) is in
+/// -44..=43 (add/sub: -29..=29) and the alignment shift 56 - d in 13..=100: never an addend held
+/// at the top (d > 56), past window bit 102 (below the product, 61 and up), partly or wholly
+/// below the window, or with sticky bits (its lowest bit is at window bit 53 or above); the
+/// normaliser's limit ep + 57 - emin is at least 43, never 0, -1 or a right shift; and a sum
+/// whose leading one is at window bit 64 or below would need an addend lower than that
+/// cancelling a product whose lowest bit is at 87. `fma.{rz,rm,rp}.bf16` (binary16 operands, a
+/// binary32 step) counts as wide: its steps' sticky bits are left to the sampler.
+pub(super) fn wide_exponent(c: &Ctrl) -> bool {
+    !c.is_half() || c.ab_fmt == AbFmt::Bf16 || c.via_f32
+}
+
 /// Which operands are real (not substituted) in a control word: a always; b unless `b_one`;
 /// c unless `c_zero`.
 pub(super) fn real(c: &Ctrl) -> [bool; 3] {

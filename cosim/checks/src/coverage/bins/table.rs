@@ -98,10 +98,25 @@ pub(super) fn build() -> Model {
     }
 
     // ---- cross-family datapath, f32x2, sm_1x, mixed ---------------------------------------
+    // A leading one at window bit 64 or below needs a word of a wide exponent range
+    // (`wide_exponent`): lane 0 of any float family, lane 1 of f32x2 or half2.
     let mut bins = Vec::new();
-    for lane in ["lane0", "lane1"] {
-        for kn in lzapos::NAMES {
-            bins.push(bin(format!("{lane}: {kn}"), None));
+    for (l, lane) in ["lane0", "lane1"].into_iter().enumerate() {
+        let samples =
+            |f: Family| f != Family::Vmad && (l == 0 || matches!(f, Family::F32x2 | Family::Half2));
+        let wide = Family::ALL
+            .iter()
+            .zip(&reach)
+            .any(|(&f, r)| samples(f) && r.any(wide_exponent));
+        for (k, kn) in lzapos::NAMES.iter().enumerate() {
+            let low = matches!(
+                k,
+                lzapos::SLICE0 | lzapos::BIT63 | lzapos::BIT64 | lzapos::CROSS64
+            );
+            let why = (low && !wide).then(|| {
+                format!("no word of the run has an exponent range that gets there (binary16's never does): {NOT_IN_FORMS}")
+            });
+            bins.push(bin(format!("{lane}: {kn}"), why));
         }
     }
     ix.lza_pos = b.group(
@@ -152,7 +167,7 @@ pub(super) fn build() -> Model {
          another NaN, and the OOB pattern in c, where it is an ordinary NaN; and the binary32 \
          step of fma.{rz,rm,rp}.bf16 (S13) per direction, where it changes the result and \
          where it does not.",
-        half::NAMES.iter().map(|s| bin(*s, None)).collect(),
+        half_modifier_bins(&reach),
     );
 
     ix.sm1x = b.group(
@@ -369,4 +384,38 @@ pub(super) fn build() -> Model {
         assert_eq!(m.vmad_op(*c).word as usize, m.ix.vm_words + i, "{c:?}");
     }
     m
+}
+
+/// `half.modifiers`, each bin reachable by the words of `half` or `half2` that take its
+/// modifier (`.relu`, `.oob`, the binary32 step of `fma.{rz,rm,rp}.bf16` in its direction):
+/// outside the run where a design's forms leave those words out.
+fn half_modifier_bins(reach: &[Reach]) -> Vec<BinDef> {
+    let at = |f: Family| &reach[Family::ALL.iter().position(|&x| x == f).unwrap_or(0)];
+    let (one, two) = (at(Family::Half), at(Family::Half2));
+    let need = |what: &str, p: &dyn Fn(&Ctrl) -> bool| {
+        if one.any(p) || two.any(p) {
+            None
+        } else {
+            one.need(what, p)
+        }
+    };
+    let via = |r: Rnd| move |c: &Ctrl| c.via_f32 && c.rnd == r;
+    half::NAMES
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let why = match k {
+                half::RELU_NEG..=half::RELU_KEEP => need("takes .relu", &|c| c.relu),
+                half::OOB_A..=half::OOB_C => need("takes .oob", &|c| c.oob),
+                half::VIA_RZ_SAME | half::VIA_RZ_DIFF => {
+                    need("rounds .rz through binary32", &via(Rnd::Rz))
+                }
+                half::VIA_RM_SAME | half::VIA_RM_DIFF | half::VIA_RM_STICKY => {
+                    need("rounds .rm through binary32", &via(Rnd::Rm))
+                }
+                _ => need("rounds .rp through binary32", &via(Rnd::Rp)),
+            };
+            bin(*name, why)
+        })
+        .collect()
 }
