@@ -166,7 +166,8 @@ fn ports_wave(
     g.reset()?;
     let mut exp = vec![0u32; inputs.len() * frame::WORDS];
     g.run(&inputs, &mut exp)?;
-    let mut checker = Checker::new(bound, ptxfma_cosim_engine::dut::nan_convention(&sides.rtl)?);
+    let mut checker = Checker::new(bound, ptxfma_cosim_engine::dut::nan_convention(&sides.rtl)?)
+        .with_handover(rtl.handover());
     let mut found = Vec::new();
     for (i, inp) in inputs.iter().enumerate() {
         let r = i * frame::WORDS..i * frame::WORDS + frame::PORT_WORDS;
@@ -246,8 +247,9 @@ fn say_waveform(
     also: &str,
 ) -> Result<(), Error> {
     outln!(
-        "waveform {}: {cycles}, RTL `{rtl}` under `TOP`, {reference} under `model`{also}{}",
+        "waveform {}: {cycles}, {} under `TOP`, {reference} under `model`{also}{}",
         w.path.display(),
+        ptxfma_cosim_engine::dut::describe(rtl),
         w.save.as_ref().map_or(String::new(), |s| format!(
             "; open it with `gtkwave {}`",
             s.display()

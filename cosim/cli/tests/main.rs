@@ -14,6 +14,7 @@ mod dut_build;
 mod dut_commands;
 mod dut_contract;
 mod dut_f64;
+mod dut_latency;
 mod dut_prove;
 mod dut_safety;
 #[cfg(feature = "fault-sticky")]
