@@ -206,8 +206,9 @@ fn record(
     let input = d.input();
     let operand = |k: usize| input.map(|i| hex([i.a, i.b, i.c][k]));
     let (tag, expected, actual, retire, fields) = match d {
+        // A design without tag ports never saw one: the row names none (docs/dut.md, "Tag").
         Divergence::Ports { diff: p, .. } => (
-            Some(p.tag),
+            (!ptxfma_cosim_engine::dut::tagless(&origin.rtl)).then_some(p.tag),
             p.expected.map(hex),
             p.actual.map(hex),
             p.retired,

@@ -17,6 +17,7 @@ mod dut_f64;
 mod dut_latency;
 mod dut_prove;
 mod dut_safety;
+mod dut_words;
 #[cfg(feature = "fault-sticky")]
 mod fault;
 mod lockstep;
