@@ -140,7 +140,8 @@ impl Steps {
         let now = Instant::now();
         if let Some((prev, at)) = self.current.take() {
             let _ = outln!(
-                "  step {prev}: no divergence ({:.1} s)",
+                "  step {prev}: {} ({:.1} s)",
+                step_ended(prev, self.edges, "no divergence"),
                 now.duration_since(at).as_secs_f64()
             );
         }
@@ -158,6 +159,7 @@ impl Steps {
     /// off by the time limit).
     pub fn end(&mut self, how: &str) {
         if let Some((step, at)) = self.current.take() {
+            let how = step_ended(step, self.edges, how);
             let _ = outln!("  step {step}: {how} ({:.1} s)", at.elapsed().as_secs_f64());
         }
     }
@@ -165,6 +167,16 @@ impl Steps {
     /// The steps the solver started, in order.
     pub fn started(&self) -> &[u64] {
         &self.started
+    }
+}
+
+/// How step `step` ended, said as `how` unless that is "no divergence" in a step that
+/// compares nothing ([`step_checks`]): such a step cannot have found no divergence.
+pub fn step_ended(step: u64, edges: u64, how: &str) -> &str {
+    if how == "no divergence" && step <= edges {
+        "done, nothing compared"
+    } else {
+        how
     }
 }
 
@@ -249,6 +261,9 @@ mod tests {
             Some(12)
         );
         assert_eq!(step_started("Checking assumptions in step 1.."), None);
+        assert_eq!(step_ended(4, 4, "no divergence"), "done, nothing compared");
+        assert_eq!(step_ended(5, 4, "no divergence"), "no divergence");
+        assert_eq!(step_ended(2, 4, "a divergence"), "a divergence");
     }
 
     #[test]
