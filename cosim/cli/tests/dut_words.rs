@@ -100,6 +100,82 @@ fn a_design_without_tags_is_told_of_without_a_tag() {
     assert!(text.contains("result in issue order"), "{text}");
 }
 
+/// `rtl/alt/` without tag ports that retires one result too many: after 40 idle cycles in a row,
+/// which only the drain after the stream has, when nothing is in flight.
+const EXTRA: &str = "module alt_extra (
+  input  logic        clk_i, rst_ni, in_valid_i,
+  input  logic [26:0] in_ctrl_i,
+  input  logic [63:0] in_a_i, in_b_i, in_c_i,
+  output logic        out_valid_o,
+  output logic [63:0] out_d_o
+);
+  logic        v;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0] unused_tag;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [5:0]  idle_q;
+  ptxfma_alt_top u_alt (.clk_i, .rst_ni, .in_valid_i, .in_tag_i(16'd0), .in_ctrl_i, .in_a_i,
+                        .in_b_i, .in_c_i, .out_valid_o(v), .out_tag_o(unused_tag), .out_d_o);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)                  idle_q <= '0;
+    else if (in_valid_i)          idle_q <= '0;
+    else if (idle_q != 6'd63)     idle_q <= idle_q + 6'd1;
+  end
+  assign out_valid_o = v || idle_q == 6'd40;
+endmodule
+";
+
+#[test]
+fn a_result_with_nothing_in_flight_of_a_design_without_tags_names_out_valid_o() {
+    let d = Outside::new("inorder extra");
+    std::fs::write(d.0.join("src/alt_extra.sv"), EXTRA).unwrap();
+    let m = d.manifest(
+        "extra.toml",
+        "",
+        "[contract]\ntag_width = 0\n[forms]\nfamilies = [\"f32\"]\n",
+    );
+    let text = std::fs::read_to_string(&m).unwrap().replace(
+        "top = \"ptxfma_alt_top\"\nsources = [",
+        "top = \"alt_extra\"\nsources = [\"src/alt_extra.sv\", ",
+    );
+    std::fs::write(&m, text).unwrap();
+    let (code, out, err) = d.build(&m, "extra");
+    assert_eq!(code, 0, "{out}{err}");
+    let json = d.path("run.json");
+    let (code, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--dut",
+        &d.path("extra"),
+        "--count",
+        "2000",
+        "--jobs",
+        "1",
+        "--json",
+        &json,
+        "--waves-dir",
+        &d.path("waves"),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        line(&out, "what ").contains("a result retired with no operation in flight (out_valid_o)"),
+        "{out}"
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let first = &r["divergences"][0];
+    assert_eq!(first["field"], "out_valid_o", "{first}");
+    assert!(
+        first["signature"]
+            .as_str()
+            .unwrap()
+            .starts_with("ports out_valid_o"),
+        "{first}"
+    );
+    assert_eq!(first["tag"], serde_json::Value::Null, "{first}");
+}
+
 #[test]
 fn replay_of_a_design_takes_its_families_from_the_manifest() {
     let d = Outside::new("replay default");
