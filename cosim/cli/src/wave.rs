@@ -200,19 +200,30 @@ fn ports_wave(
              {time})",
             ops - 1
         ),
-        ", the model's result for the tag the design retires under `model_by_tag`, judged by the \
-         ports",
+        if w.tagless {
+            ", the model's result for each result the design retires (in issue order) under \
+             `model_by_tag`, judged by the ports"
+        } else {
+            ", the model's result for the tag the design retires under `model_by_tag`, judged by \
+             the ports"
+        },
     )?;
     // The reference retires operation k at its fixed latency.
     let age = frame::Bank::Ports.age() as usize;
+    // A team's design is not one of the kit's RTL variants.
+    let who = if sides.rtl.starts_with("dut:") {
+        "design"
+    } else {
+        "RTL"
+    };
     for (k, inp) in inputs.iter().enumerate().take(ops.min(SHOWN)) {
         let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
         let e = &exp[(k + age) * frame::WORDS..];
         let expected = e[2] as u64 | (e[3] as u64) << 32;
         let mine = found.iter().find(|f| f.issue == Some(k as u64));
         let rtl = match mine.map(|f| (f.diff.fault, f.diff.actual)) {
-            Some((Fault::Value, Some(d))) => format!("  RTL: {}", report::result(&ctrl, d)),
-            Some((Fault::Unretired, _)) => "  RTL: not retired within the bound".to_string(),
+            Some((Fault::Value, Some(d))) => format!("  {who}: {}", report::result(&ctrl, d)),
+            Some((Fault::Unretired, _)) => format!("  {who}: not retired within the bound"),
             _ => String::new(),
         };
         outln!(

@@ -98,6 +98,20 @@ fn a_design_without_tags_is_told_of_without_a_tag() {
     );
     assert!(!text.contains("model tag"), "{text}");
     assert!(text.contains("result in issue order"), "{text}");
+    // The report's waveform line names the design, and no tag.
+    let waveform: String = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("waveform"))
+        .take(2)
+        .collect();
+    assert!(
+        waveform.contains("design `alt_inorder` (--dut "),
+        "{waveform}"
+    );
+    assert!(
+        !waveform.contains("tag the design") && !waveform.contains("RTL under"),
+        "{waveform}"
+    );
 }
 
 /// `rtl/alt/` without tag ports that retires one result too many: after 40 idle cycles in a row,
