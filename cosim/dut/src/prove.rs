@@ -468,7 +468,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         .log
         .clone()
         .unwrap_or_else(|| crate::prove_log::default_path(&final_dir));
-    let log = crate::prove_log::create(&log_path, &a.manifest)?;
+    let log = crate::prove_log::create(&log_path, &a.manifest, &final_dir)?;
     say(format_args!(
         "log: {} (Yosys, then yosys-smtbmc, as they run)",
         log.display()

@@ -29,8 +29,19 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
 
 /// Starts the log at `path` (created, or an earlier log replaced) and returns its absolute
 /// path; a file there that is not an earlier log (its first line not [`HEADER`]) is refused
-/// and left as it was.
-pub fn create(path: &Path, manifest: &Path) -> Result<PathBuf, Error> {
+/// and left as it was, and so is a path inside `out` (absolute), the run's directory, which
+/// is replaced when the run ends.
+pub fn create(path: &Path, manifest: &Path, out: &Path) -> Result<PathBuf, Error> {
+    let abs = std::env::current_dir()
+        .map(|d| d.join(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    if abs.starts_with(out) {
+        return Err(Error::new(format!(
+            "dut prove: --log {}: inside --out {}, which the run replaces: name a file outside it",
+            path.display(),
+            out.display()
+        )));
+    }
     if path.is_dir() {
         return Err(Error::new(format!(
             "dut prove: --log {}: a directory, not a file",
@@ -273,11 +284,13 @@ mod tests {
         std::fs::create_dir_all(&d).unwrap();
         let theirs = d.join("notes.log");
         std::fs::write(&theirs, "mine\n").unwrap();
-        let e = create(&theirs, Path::new("m.toml")).unwrap_err();
+        let e = create(&theirs, Path::new("m.toml"), &d.join("out")).unwrap_err();
         assert!(e.to_string().contains("is not a log of `dut prove`"), "{e}");
         assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "mine\n");
         let ours = d.join("p.log");
-        let p = create(&ours, Path::new("m.toml")).unwrap();
+        let e = create(&d.join("out/x.log"), Path::new("m.toml"), &d.join("out")).unwrap_err();
+        assert!(e.to_string().contains("inside --out"), "{e}");
+        let p = create(&ours, Path::new("m.toml"), &d.join("out")).unwrap();
         let at = section(&p, "yosys").unwrap();
         std::fs::OpenOptions::new()
             .append(true)
@@ -287,7 +300,7 @@ mod tests {
             .unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap()[at as usize..], *"x\n");
         // An earlier log is replaced.
-        create(&ours, Path::new("m.toml")).unwrap();
+        create(&ours, Path::new("m.toml"), &d.join("out")).unwrap();
         assert!(!std::fs::read_to_string(&p).unwrap().contains("x\n"));
         let _ = std::fs::remove_dir_all(&d);
         assert_eq!(
