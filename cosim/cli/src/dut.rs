@@ -41,7 +41,7 @@ pub(crate) enum DutCommand {
         /// The design's manifest (TOML), with `contract.latency`.
         #[arg(value_name = "MANIFEST")]
         manifest: PathBuf,
-        /// Steps of the check from reset (default: 2 * max(latency + 1, 4) + 1).
+        /// Steps of the check from reset (default: 2 * max(latency, 4) + 1).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
         depth: Option<u64>,
         /// Seconds the whole run may take; past it the steps checked are reported.
@@ -57,6 +57,10 @@ pub(crate) enum DutCommand {
         /// Prove only these of the manifest's words (PTX spellings, comma-separated).
         #[arg(long, value_delimiter = ',', value_name = "SPELLING")]
         words: Vec<String>,
+        /// The tools' output as they run, kept whatever the outcome (default: OUT.log beside
+        /// OUT; an existing file is replaced only if it is an earlier such log).
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
     },
 }
 
@@ -119,13 +123,15 @@ pub(crate) fn dut(a: DutArgs) -> Result<u8, Error> {
             out,
             dut,
             words,
-        } => ptxfma_cosim_dut::prove::run(&ptxfma_cosim_dut::prove::ProveArgs {
+            log,
+        } => ptxfma_cosim_dut::prove_says::run(&ptxfma_cosim_dut::prove::ProveArgs {
             manifest,
             depth,
             timeout: std::time::Duration::from_secs(timeout),
             out,
             dut,
             words,
+            log,
         }),
     }
 }

@@ -66,12 +66,12 @@ pub(crate) fn merge(a: MergeArgs) -> Result<u8, Error> {
     }
     outln!(
         "fma-cosim merge: {} file(s), {shards} shard(s) of a run with seed {}, {} operations \
-         over {} families, RTL `{}` vs {} ({})",
+         over {} families, {} vs {} ({})",
         inputs.len(),
         merged.params.seed,
         merged.params.count,
         merged.params.filter.len(),
-        merged.params.rtl,
+        ptxfma_cosim_engine::dut::describe(&merged.params.rtl),
         merged.params.golden,
         merged.verilator
     )?;

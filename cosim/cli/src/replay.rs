@@ -29,9 +29,10 @@ use ptxfma_cosim_outputs::command::ShellCommand;
 #[command(group(clap::ArgGroup::new("op").args(["ctrl", "a", "b", "c", "target"]).multiple(true)))]
 pub struct Args {
     /// Stream seed (a chunk's seed, as the report prints it).
-    #[arg(long, value_parser = number, requires_all = ["filter", "count", "index"])]
+    #[arg(long, value_parser = number, requires_all = ["count", "index"])]
     seed: Option<u64>,
-    /// The stream's families, as the report prints them.
+    /// The stream's families, as the report prints them; with --dut, by default every family of
+    /// the design's manifest, interleaved (the stream `run --dut` draws without --filter).
     #[arg(long, value_parser = families, value_name = "FAMILY")]
     filter: Option<Families>,
     /// Operations in the stream.
@@ -155,8 +156,11 @@ pub fn replay(a: Args) -> Result<u8, Error> {
             ),
         )
     } else {
-        let (Some(seed), Some(fams), Some(count), Some(index)) =
-            (a.seed, &a.filter, a.count, a.index)
+        let fams = match &a.filter {
+            Some(f) => Some(f.clone()),
+            None => design_default(&sides.rtl, a.seed.is_some())?,
+        };
+        let (Some(seed), Some(fams), Some(count), Some(index)) = (a.seed, &fams, a.count, a.index)
         else {
             return Err(Error::new(
                 "give a stream (--seed, --filter, --count, --index) or an operation (--ctrl, \
@@ -193,7 +197,8 @@ pub fn replay(a: Args) -> Result<u8, Error> {
         };
         (inputs, first, name)
     };
-    // A design is replayed only with what it implements, as `run` draws only that.
+    // A design is replayed only with what it implements, as `run` draws only that (the
+    // default, the manifest's families, is that already).
     if let Some(fams) = &a.filter {
         crate::args::design_families(&sides.rtl, &mut fams.clone())?;
     }
@@ -251,8 +256,8 @@ pub fn replay(a: Args) -> Result<u8, Error> {
     }
     let last = first + inputs.len() as u64 - 1;
     out!(
-        "no divergence: RTL `{}` and {} agree on cycles {first}..{last} plus drain",
-        sides.rtl,
+        "no divergence: {} and {} agree on cycles {first}..{last} plus drain",
+        ptxfma_cosim_engine::dut::describe(&sides.rtl),
         sides.golden
     )?;
     let at_index = inputs.last().copied().unwrap_or_default();
@@ -350,4 +355,23 @@ fn replay_ports(
     };
     print_waves(&waves::write(&a.waves_dir.join(name), &spec), d.cycle())?;
     Ok(1)
+}
+
+/// The stream's families when `--filter` is not given: a `dut build` design's manifest's, all
+/// of them interleaved, as `run --dut` draws without `--filter` (docs/dut.md); the kit's RTL
+/// has no such default, so a stream (`--seed`) without `--filter` is refused in one line.
+fn design_default(rtl: &str, stream: bool) -> Result<Option<Families>, Error> {
+    match ptxfma_cosim_engine::dut::record_of(rtl)? {
+        Some(rec) => Ok(Some(Families(
+            rec.families
+                .iter()
+                .filter_map(|f| ptxfma_cosim_engine::stim::Family::parse(f))
+                .collect(),
+        ))),
+        None if stream => Err(Error::new(
+            "--seed: give the stream's --filter FAMILY (it defaults to the manifest's families \
+             only for a --dut design)",
+        )),
+        None => Ok(None),
+    }
 }

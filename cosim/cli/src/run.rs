@@ -324,7 +324,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         .overlap(jobs, regress::placement::available_cores());
     outln!(
         "fma-cosim run: seed {}, {} operations over {} famil{} in {} chunk(s){}, {jobs} job(s) \
-         (model in {}), RTL `{}`{} vs {}{} ({})",
+         (model in {}), {}{} vs {}{} ({})",
         a.seed,
         a.count,
         a.filter.0.len(),
@@ -339,7 +339,7 @@ fn plan(a: &Args, sides: &Sides, jobs: usize) -> Result<Plan, Error> {
         } else {
             "the worker's thread"
         },
-        sides.rtl,
+        ptxfma_cosim_engine::dut::describe(&sides.rtl),
         a.random_init.map_or(String::new(), |s| format!(
             " with random initial state (seed {s})"
         )),

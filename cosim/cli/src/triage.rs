@@ -71,7 +71,7 @@ pub fn triage(
         };
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for d in &out.divergences {
-            let sig = signature(c, d);
+            let sig = signature(c, d, &sides.rtl);
             *counts.entry(sig.clone()).or_default() += 1;
             let n = listed.entry(sig).or_default();
             // Counted above; the summary says how many are not listed.
@@ -127,14 +127,29 @@ pub fn triage(
 
 /// What makes two divergences the same bug as far as triage can tell: the first differing
 /// stage and field, the family, and the instruction with its modifiers.
-pub(crate) fn signature(c: &Chunk, d: &Divergence) -> String {
+pub(crate) fn signature(c: &Chunk, d: &Divergence, rtl: &str) -> String {
     format!(
         "{} {} | {} | {}",
         d.stage().name(),
-        d.first_field(),
+        field(d, rtl),
         family(c, d),
         instruction(d)
     )
+}
+
+/// The field a divergence names: its first differing field, or the port that went wrong. A
+/// design without tag ports (`rtl`'s `contract.tag_width = 0`) has no `out_tag_o`: a result
+/// with nothing in flight shows at its `out_valid_o`.
+pub(crate) fn field<'a>(d: &'a Divergence, rtl: &str) -> &'a str {
+    match d {
+        Divergence::Ports { diff, .. }
+            if diff.fault == ptxfma_cosim_engine::ports::Fault::Unissued
+                && ptxfma_cosim_engine::dut::tagless(rtl) =>
+        {
+            "out_valid_o"
+        }
+        _ => d.first_field(),
+    }
 }
 
 /// The family of the divergent operation (the stream's for a bubble or the reset state).
@@ -206,8 +221,9 @@ fn record(
     let input = d.input();
     let operand = |k: usize| input.map(|i| hex([i.a, i.b, i.c][k]));
     let (tag, expected, actual, retire, fields) = match d {
+        // A design without tag ports never saw one: the row names none (docs/dut.md, "Tag").
         Divergence::Ports { diff: p, .. } => (
-            Some(p.tag),
+            (!ptxfma_cosim_engine::dut::tagless(&origin.rtl)).then_some(p.tag),
             p.expected.map(hex),
             p.actual.map(hex),
             p.retired,
@@ -236,8 +252,8 @@ fn record(
         issue: d.issue(),
         retire,
         stage: d.stage().name().into(),
-        signature: signature(c, d),
-        field: d.first_field().to_string(),
+        signature: signature(c, d, &origin.rtl),
+        field: field(d, &origin.rtl).to_string(),
         instruction: instruction(d),
         ctrl: input.map(|i| hex(i.ctrl.into())),
         a: operand(0),

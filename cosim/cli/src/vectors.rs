@@ -203,9 +203,9 @@ pub fn run(src: &Source, sides: &Sides, waves_dir: &Path) -> Result<u8, Error> {
         None => "fma-model eval lines".into(),
     };
     outln!(
-        "fma-cosim run --vectors {}: {what}, RTL `{}` vs {} ({})",
+        "fma-cosim run --vectors {}: {what}, {} vs {} ({})",
         src.path.display(),
-        sides.rtl,
+        ptxfma_cosim_engine::dut::describe(&sides.rtl),
         sides.golden,
         ptxfma_cosim_engine::rtl::variant::VERILATOR_VERSION
     )?;

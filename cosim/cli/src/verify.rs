@@ -231,7 +231,7 @@ fn compare(r: &RunResult, row: &ChunkRow, c: &Chunk, out: &Outcome) -> Result<()
     let mut by_signature: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for d in &out.divergences {
         by_signature
-            .entry(crate::triage::signature(c, d))
+            .entry(crate::triage::signature(c, d, &r.params.rtl))
             .or_default()
             .push(d.cycle());
     }

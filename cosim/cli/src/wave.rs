@@ -166,7 +166,8 @@ fn ports_wave(
     g.reset()?;
     let mut exp = vec![0u32; inputs.len() * frame::WORDS];
     g.run(&inputs, &mut exp)?;
-    let mut checker = Checker::new(bound, ptxfma_cosim_engine::dut::nan_convention(&sides.rtl)?);
+    let mut checker = Checker::new(bound, ptxfma_cosim_engine::dut::nan_convention(&sides.rtl)?)
+        .with_handover(rtl.handover());
     let mut found = Vec::new();
     for (i, inp) in inputs.iter().enumerate() {
         let r = i * frame::WORDS..i * frame::WORDS + frame::PORT_WORDS;
@@ -199,19 +200,30 @@ fn ports_wave(
              {time})",
             ops - 1
         ),
-        ", the model's result for the tag the design retires under `model_by_tag`, judged by the \
-         ports",
+        if w.tagless {
+            ", the model's result for each result the design retires (in issue order) under \
+             `model_by_tag`, judged by the ports"
+        } else {
+            ", the model's result for the tag the design retires under `model_by_tag`, judged by \
+             the ports"
+        },
     )?;
     // The reference retires operation k at its fixed latency.
     let age = frame::Bank::Ports.age() as usize;
+    // A team's design is not one of the kit's RTL variants.
+    let who = if sides.rtl.starts_with("dut:") {
+        "design"
+    } else {
+        "RTL"
+    };
     for (k, inp) in inputs.iter().enumerate().take(ops.min(SHOWN)) {
         let ctrl = ptxfma_model::ctrl::Ctrl::decode(inp.ctrl);
         let e = &exp[(k + age) * frame::WORDS..];
         let expected = e[2] as u64 | (e[3] as u64) << 32;
         let mine = found.iter().find(|f| f.issue == Some(k as u64));
         let rtl = match mine.map(|f| (f.diff.fault, f.diff.actual)) {
-            Some((Fault::Value, Some(d))) => format!("  RTL: {}", report::result(&ctrl, d)),
-            Some((Fault::Unretired, _)) => "  RTL: not retired within the bound".to_string(),
+            Some((Fault::Value, Some(d))) => format!("  {who}: {}", report::result(&ctrl, d)),
+            Some((Fault::Unretired, _)) => format!("  {who}: not retired within the bound"),
             _ => String::new(),
         };
         outln!(
@@ -246,8 +258,9 @@ fn say_waveform(
     also: &str,
 ) -> Result<(), Error> {
     outln!(
-        "waveform {}: {cycles}, RTL `{rtl}` under `TOP`, {reference} under `model`{also}{}",
+        "waveform {}: {cycles}, {} under `TOP`, {reference} under `model`{also}{}",
         w.path.display(),
+        ptxfma_cosim_engine::dut::describe(rtl),
         w.save.as_ref().map_or(String::new(), |s| format!(
             "; open it with `gtkwave {}`",
             s.display()

@@ -80,7 +80,7 @@ fn a_design_outside_the_checkout_is_built_and_checked_and_its_fault_caught() {
     let (code, out, err) = wave("fault");
     assert_eq!(code, 1, "{out}{err}");
     assert!(
-        out.contains("d = 0x55ea0136 (3.2161365e13)  RTL: 0x55ea0135"),
+        out.contains("d = 0x55ea0136 (3.2161365e13)  design: 0x55ea0135"),
         "{out}"
     );
     let (code, out, err) = wave("build");

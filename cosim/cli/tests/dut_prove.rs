@@ -46,7 +46,7 @@ impl Team {
     }
 
     /// The kit's RTL copied into `src/`, `ptxfma_round_window.sv` with the planted fault if
-    /// `fault`, and manifest `name` for it (latency 3, the half families).
+    /// `fault`, and manifest `name` for it (latency 4, its four registers: the half families).
     fn kit_copy(&self, name: &str, fault: bool) -> String {
         let list = std::fs::read_to_string(repo().join("rtl/files.txt")).unwrap();
         let files: Vec<&str> = list
@@ -70,7 +70,7 @@ impl Team {
         self.manifest(
             name,
             &format!(
-                "[design]\ntop = \"ptxfma_top\"\nsources = [{}]\n\n[contract]\nlatency = 3\n\n\
+                "[design]\ntop = \"ptxfma_top\"\nsources = [{}]\n\n[contract]\nlatency = 4\n\n\
                  [forms]\nfamilies = [\"half\", \"half2\"]\n",
                 sources.join(", ")
             ),
@@ -116,6 +116,15 @@ fn prove(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// The steps the progress lines say were started (`  step N of 0..M started at T s: ...`).
+fn said_steps(out: &str) -> Vec<u64> {
+    out.lines()
+        .filter_map(|l| l.trim().strip_prefix("step "))
+        .filter(|l| l.contains(" started at "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect()
 }
 
 fn line<'a>(text: &'a str, prefix: &str) -> &'a str {
@@ -322,6 +331,16 @@ fn an_unchanged_copy_of_the_kit_is_proved() {
         "{out}"
     );
     assert!(out.contains("words (1): fma.rn.f16;"), "{out}");
+    // It said where its log is before anything ran, and each step as it went; the log is in
+    // plain sight beside --out, and kept.
+    assert!(out.lines().nth(1).unwrap().starts_with("log: "), "{out}");
+    let log = std::path::PathBuf::from(line(&out, "log: ").split(" (").next().unwrap());
+    assert_eq!(log, t.0.join("prove.log").canonicalize().unwrap());
+    assert!(std::fs::read_to_string(&log)
+        .unwrap()
+        .contains("Checking assertions in step 5"));
+    assert_eq!(said_steps(&out), (0..6).collect::<Vec<u64>>(), "{out}");
+    assert!(out.contains("step 5: no divergence ("), "{out}");
 }
 
 #[test]
@@ -341,8 +360,19 @@ fn the_independent_half_fma_out_of_time_says_how_far_it_got() {
         &t.path("prove"),
     ]);
     assert_eq!(code, 3, "{out}{err}");
+    // It says what it checked: no result is compared before step 5 (four edges after an
+    // operation issued in step 1), so a run cut off before that compared nothing.
     let said = line(&out, "out of time after ");
-    assert!(said.contains("of 6 steps; not proved"), "{out}");
+    let steps = said_steps(&out);
+    if steps.iter().all(|&s| s <= 5) {
+        assert!(
+            said.contains("no result was compared, nothing is proved"),
+            "{out}"
+        );
+    } else {
+        assert!(said.contains("were not compared: not proved"), "{out}");
+    }
+    assert!(!said.contains("no divergence"), "{out}");
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(t.0.join("prove/prove.json")).unwrap())
             .unwrap();

@@ -15,8 +15,10 @@ mod dut_commands;
 mod dut_contract;
 mod dut_f64;
 mod dut_half;
+mod dut_latency;
 mod dut_prove;
 mod dut_safety;
+mod dut_words;
 #[cfg(feature = "fault-sticky")]
 mod fault;
 mod lockstep;

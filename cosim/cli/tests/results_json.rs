@@ -175,9 +175,9 @@ fn ports_divergences_carry_the_values_of_their_reports_and_of_the_reference() {
             d["retire"].as_u64(),
             Some(report_num(report, "cycles", "retired"))
         );
-        // The tag is the issue cycle's (modulo 2^16), and the design retires 5 cycles later.
+        // The tag is the issue cycle's (modulo 2^16), and the design retires at its latency, 6.
         assert_eq!(hex(&d["tag"]), d["issue"].as_u64().unwrap() % 65536);
-        assert_eq!(d["retire"].as_u64(), d["issue"].as_u64().map(|i| i + 5));
+        assert_eq!(d["retire"].as_u64(), d["issue"].as_u64().map(|i| i + 6));
         // An independent decode and evaluation of the instruction gives the word and the
         // expected result; the design's differs.
         let (ctrl, expected) = decode_and_eval(d);

@@ -174,15 +174,22 @@ pub fn commit<T>(put_in_place: impl FnOnce() -> T) -> Result<T, Error> {
     Ok(r)
 }
 
-/// Runs `cmd` in a process group of its own, its output (stdout and stderr) into `log`, until
-/// it ends or `limit` passes (then its group is killed and reaped, and the answer is `None`);
-/// a signal stops it as [`output`] does. `dut prove`'s solver runs are bounded this way.
+/// Runs `cmd` in a process group of its own, its output (stdout and stderr) appended to `log`
+/// (created if missing), until it ends or `limit` passes (then its group is killed and reaped,
+/// and the answer is `None`); a signal stops it as [`output`] does. `watch` is called about
+/// every 50 ms while it runs, and once after, so that the caller can say how far the log has
+/// got. `dut prove`'s solver runs are bounded and followed this way.
 pub fn run_logged(
     cmd: &mut Command,
     log: &std::path::Path,
     limit: std::time::Duration,
+    mut watch: impl FnMut(),
 ) -> Result<io::Result<Option<std::process::ExitStatus>>, Error> {
-    let file = match std::fs::File::create(log) {
+    let file = match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+    {
         Ok(f) => f,
         Err(e) => return Ok(Err(e)),
     };
@@ -206,7 +213,10 @@ pub fn run_logged(
                 let _ = child.wait();
                 break Ok(None);
             }
-            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(50)),
+            Ok(None) => {
+                watch();
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
             Err(e) => {
                 kill_group(group);
                 let _ = child.wait();
@@ -220,6 +230,7 @@ pub fn run_logged(
     drop(s);
     // The leader is reaped; its group's other members (SBY's solvers) go too.
     reap(group);
+    watch();
     if interrupted {
         return Err(stopped());
     }

@@ -4,7 +4,8 @@
 //! runtime's object kept between builds ([`runtime_cache`]); an `--out` replaced only when it is
 //! the command's own, unchanged ([`own_out`]). `fma-cosim
 //! dut prove`: its half-precision words proved equal to the kit's RTL ([`prove`], with the
-//! words from the decoder, [`half_words`], and the counterexample's trace, [`trace`]).
+//! words from the decoder, [`half_words`], and the counterexample's trace, [`trace`]; its log and
+//! progress, [`prove_log`], and what it says at the end, [`prove_says`]).
 
 pub mod builder;
 pub mod children;
@@ -12,6 +13,8 @@ pub mod half_words;
 pub mod manifest;
 pub mod own_out;
 pub mod prove;
+pub mod prove_log;
+pub mod prove_says;
 pub mod runtime_cache;
 pub mod toolchain;
 pub mod trace;

@@ -16,7 +16,7 @@
 //!
 //! [contract]
 //! latency_bound = 64               # cycles from issue to retirement (as --latency-bound)
-//! latency = 5                      # a fixed latency, counted the same way (`dut prove` needs it)
+//! latency = 5                      # a fixed latency: edges from issue to hand-over (`dut prove`)
 //! tag_width = 8                    # bits of in_tag_i / out_tag_o (default 16; 0: no tags)
 //! handshake = true                 # in_ready_o / out_ready_i (default false)
 //! nan = "canonical"                # NaN results: ptx (default), canonical, any
@@ -80,9 +80,10 @@ pub struct Design {
 pub struct Contract {
     /// Default: [`ptxfma_cosim_engine::ports::DEFAULT_BOUND`].
     pub latency_bound: Option<u64>,
-    /// The design's fixed latency, counted as `latency_bound` is (`ptxfma_top` 3, `rtl/alt/`
-    /// 5): every result retires exactly this many cycles after its issue cycle. Only `dut
-    /// prove` reads it, to line the design's results up with the kit's in its miter.
+    /// The design's fixed latency, counted as `latency_bound` and `run`'s report count it
+    /// (docs/dut.md, "Latency": rising edges from the one that takes an operation to the one
+    /// that hands its result over; a pipe's register stages: `ptxfma_top` 4, `rtl/alt/` 6).
+    /// Only `dut prove` reads it, to line the design's results up with the kit's in its miter.
     pub latency: Option<u64>,
     /// Width of `in_tag_i` and `out_tag_o`, 0 to 16 (default 16). A narrower tag is the
     /// stream's tag modulo 2^width; results are matched to the oldest operation in flight

@@ -30,14 +30,15 @@ const MITER_SV: &str = include_str!("../../../formal/miter_half.sv");
 /// The kit's RTL: the checkout this binary was built from.
 const KIT_RTL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rtl");
 
-/// Rising edges from issue to the kit's result (`ptxfma_top`'s four register stages).
+/// Rising edges from issue to the kit's result (`ptxfma_top`'s four register stages): its
+/// latency, as docs/dut.md ("Latency") counts it and `contract.latency` is given.
 pub const KIT_EDGES: u64 = 4;
 
 /// What `prove.json` in the output directory records, and the command prints.
 pub const RECORD: &str = "prove.json";
 
 /// The directory in `--out` the replay line's `dut build` writes unless `--dut` names one.
-const DUT_BUILD: &str = "dut-build";
+pub const DUT_BUILD: &str = "dut-build";
 
 /// What `prove.json` says it is (its `record`), with `files`, every other file of the directory
 /// and its SHA-256: a later `dut prove` replaces the directory only while it holds them alone,
@@ -74,6 +75,8 @@ pub struct ProveArgs {
     pub dut: Option<PathBuf>,
     /// PTX spellings: prove only these of the manifest's words (a proof split by word).
     pub words: Vec<String>,
+    /// Where the tools' output goes as they run (default: `OUT.log` beside `--out`).
+    pub log: Option<PathBuf>,
 }
 
 /// How a proof ended.
@@ -83,7 +86,7 @@ pub enum Verdict {
     Proved,
     /// A divergence: the operation that retired wrong.
     Counterexample(Divergence),
-    /// Out of time; `steps` is how many steps were checked in full.
+    /// Out of time; `steps` is how many steps were checked in full (steps 0 to `steps - 1`).
     OutOfTime { steps: u64 },
 }
 
@@ -107,7 +110,11 @@ pub struct Divergence {
 pub struct Proved {
     pub verdict: Verdict,
     pub dir: PathBuf,
+    /// The tools' output ([`crate::prove_log`]).
+    pub log: PathBuf,
     pub depth: u64,
+    /// Edges from issue to the compare point (the later of the design's latency and the kit's).
+    pub edges: u64,
     pub seconds: f64,
     pub words: Vec<HalfWord>,
     pub replay: Option<ShellCommand>,
@@ -124,7 +131,7 @@ pub fn exit_status(v: &Verdict) -> u8 {
 }
 
 /// Edges from issue to the point where both results are compared.
-fn compare_edges(dut_edges: u64) -> u64 {
+pub fn compare_edges(dut_edges: u64) -> u64 {
     dut_edges.max(KIT_EDGES)
 }
 
@@ -164,7 +171,9 @@ fn tools() -> Result<(PathBuf, PathBuf), Error> {
     Ok((yosys, smtbmc))
 }
 
-/// The design's edges from issue to result, from its manifest, and the words to prove.
+/// The design's edges from issue to result (its `contract.latency`: docs/dut.md counts latency
+/// in rising edges from the one that takes an operation to the one that hands its result over),
+/// from its manifest, and the words to prove.
 fn check(m: &Resolved) -> Result<(u64, Vec<HalfWord>), Error> {
     let at = |s: String| Error::new(format!("dut prove: {s}"));
     let c = &m.manifest.contract;
@@ -179,7 +188,8 @@ fn check(m: &Resolved) -> Result<(u64, Vec<HalfWord>), Error> {
     let latency =
         c.latency.ok_or_else(|| {
             at("the manifest gives no contract.latency: the miter needs the design's fixed latency \
-            (counted as latency_bound is: ptxfma_top has 3)"
+            (rising edges from the one that takes an operation to the one that hands its result \
+            over, docs/dut.md: ptxfma_top has 4)"
             .into())
         })?;
     let halves: Vec<Family> = m
@@ -196,7 +206,7 @@ fn check(m: &Resolved) -> Result<(u64, Vec<HalfWord>), Error> {
                 .into(),
         ));
     }
-    Ok((latency + 1, words))
+    Ok((latency, words))
 }
 
 /// The words of `allowed` that `spellings` name, each decoded as the PTX decoder reads it.
@@ -363,10 +373,10 @@ fn stage(m: &Resolved, dut_edges: u64, words: &[HalfWord], work: &Path) -> Resul
     write("miter_forms.svh", &half_words::svh(words))
 }
 
-/// The line of `log` that says what went wrong: Yosys's `ERROR:`, else slang's first
-/// `error:`, else the last line.
-fn first_error(log: &Path) -> String {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
+/// The line of `log` from byte `from` on (one tool's section) that says what went wrong:
+/// Yosys's `ERROR:`, else slang's first `error:`, else the last line.
+fn first_error(log: &Path, from: u64) -> String {
+    let text = section_text(log, from);
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -410,15 +420,10 @@ fn divergence(trace: &Trace, fail: usize, edges: u64) -> Result<Divergence, Erro
     })
 }
 
-/// The steps yosys-smtbmc started checking, from its log, in order.
-fn steps_started(log: &Path) -> Vec<u64> {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| {
-            let s = l.split("Checking assertions in step ").nth(1)?;
-            s.trim_end_matches('.').trim().parse().ok()
-        })
-        .collect()
+/// The log from byte `from` on: one tool's section and what follows.
+fn section_text(log: &Path, from: u64) -> String {
+    let bytes = std::fs::read(log).unwrap_or_default();
+    String::from_utf8_lossy(bytes.get(from as usize..).unwrap_or_default()).into_owned()
 }
 
 /// Runs the proof of `a.manifest` into `a.out`.
@@ -458,27 +463,64 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
     std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
     let mut scratch = Scratch(Some(tmp.clone()));
 
+    // The log in plain sight, before anything runs (prove_log's module doc).
+    let log_path = a
+        .log
+        .clone()
+        .unwrap_or_else(|| crate::prove_log::default_path(&final_dir));
+    let log = crate::prove_log::create(&log_path, &a.manifest, &final_dir)?;
+    say(format_args!(
+        "log: {} (Yosys, then yosys-smtbmc, as they run)",
+        log.display()
+    ));
+    let spellings: Vec<&str> = words.iter().map(|w| w.spelling.as_str()).collect();
+    say(format_args!(
+        "words ({}): {}; a, b, c free; from reset, any operation in any cycle",
+        spellings.len(),
+        spellings.join(", ")
+    ));
+
     stage(&m, dut_edges, &words, &tmp)?;
     let left = |t0: Instant| a.timeout.saturating_sub(t0.elapsed());
-    let prep_log = tmp.join("prep.log");
+    let from = crate::prove_log::section(&log, "yosys -s prep.ys: both designs into the miter")?;
+    say(format_args!(
+        "reading both designs into the miter (Yosys) at {:.0} s ...",
+        t0.elapsed().as_secs_f64()
+    ));
+    let read_t = Instant::now();
     let status = children::run_logged(
         Command::new(&yosys)
             .args(["-s", "prep.ys"])
             .current_dir(&tmp),
-        &prep_log,
+        &log,
         left(t0),
+        || {},
     )?
     .map_err(|e| Error::new(format!("dut prove: {}: {e}", yosys.display())))?;
     let verdict = match status {
-        None => Verdict::OutOfTime { steps: 0 },
+        None => {
+            say(format_args!(
+                "  cut off by the time limit while reading, after {:.1} s",
+                read_t.elapsed().as_secs_f64()
+            ));
+            Verdict::OutOfTime { steps: 0 }
+        }
         Some(s) if !s.success() || !tmp.join("miter.smt2").is_file() => {
             return Err(Error::new(format!(
-                "dut prove: Yosys could not read the designs into the miter: {}",
-                first_error(&prep_log)
+                "dut prove: Yosys could not read the designs into the miter: {} (log: {})",
+                first_error(&log, from),
+                log.display()
             )));
         }
         Some(_) => {
-            let log = tmp.join("smtbmc.log");
+            say(format_args!(
+                "  read in {:.1} s; checking {depth} steps (0..{}) with yosys-smtbmc: reset in \
+                 step 0, a result compared {edges} edges after its issue",
+                read_t.elapsed().as_secs_f64(),
+                depth - 1
+            ));
+            let from = crate::prove_log::section(&log, "yosys-smtbmc: the bounded check")?;
+            let mut steps = crate::prove_log::Steps::new(&log, from, t0, depth, edges);
             let status = children::run_logged(
                 Command::new(&smtbmc)
                     .args([
@@ -494,25 +536,34 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
                     .current_dir(&tmp),
                 &log,
                 left(t0),
+                || steps.poll(),
             )?
             .map_err(|e| Error::new(format!("dut prove: {}: {e}", smtbmc.display())))?;
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            let text = section_text(&log, from);
             match status {
                 // The last step started may not have finished.
-                None => Verdict::OutOfTime {
-                    steps: steps_started(&log).len().saturating_sub(1) as u64,
-                },
-                Some(_) if text.contains("Status: PASSED") => Verdict::Proved,
+                None => {
+                    steps.end("cut off by the time limit");
+                    Verdict::OutOfTime {
+                        steps: steps.started().len().saturating_sub(1) as u64,
+                    }
+                }
+                Some(_) if text.contains("Status: PASSED") => {
+                    steps.end("no divergence");
+                    Verdict::Proved
+                }
                 Some(_) if text.contains("Status: FAILED") => {
+                    steps.end("a divergence");
                     // The assertion fails in the last step checked.
-                    let fail = steps_started(&log).last().copied().unwrap_or(0) as usize;
+                    let fail = steps.started().last().copied().unwrap_or(0) as usize;
                     let trace = Trace::read(&tmp.join(TRACE))?;
                     Verdict::Counterexample(divergence(&trace, fail, edges)?)
                 }
                 Some(_) => {
                     return Err(Error::new(format!(
-                        "dut prove: yosys-smtbmc ended without a verdict: {}",
-                        first_error(&log)
+                        "dut prove: yosys-smtbmc ended without a verdict: {} (log: {})",
+                        first_error(&log, from),
+                        log.display()
                     )))
                 }
             }
@@ -554,6 +605,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         },
         "design_edges": dut_edges,
         "kit_edges": KIT_EDGES,
+        "log": log,
         "nan": m.manifest.contract.nan.clone().unwrap_or_else(|| "ptx".into()),
         "words": words.iter().map(|w| &w.spelling).collect::<Vec<_>>(),
         "seconds": seconds,
@@ -578,12 +630,19 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
     Ok(Proved {
         verdict,
         dir: final_dir,
+        log,
         depth,
+        edges,
         seconds,
         words,
         replay,
         trace,
     })
+}
+
+/// A progress line, printed as the proof goes (an unwritable stdout does not stop it).
+fn say(line: std::fmt::Arguments<'_>) {
+    let _ = ptxfma_cli_common::outln!("{line}");
 }
 
 /// A directory removed on drop unless kept.
@@ -595,80 +654,4 @@ impl Drop for Scratch {
             let _ = std::fs::remove_dir_all(d);
         }
     }
-}
-
-/// `fma-cosim dut prove`: runs the proof and says what it found; the exit status is the
-/// verdict's ([`exit_status`]), 130 after Ctrl-C.
-pub fn run(a: &ProveArgs) -> Result<u8, Error> {
-    use ptxfma_cli_common::{errln, outln};
-    outln!(
-        "fma-cosim dut prove: {} against the kit's ptxfma_top (limit {} s)",
-        a.manifest.display(),
-        a.timeout.as_secs()
-    )?;
-    let p = match prove(a) {
-        Err(_) if children::interrupted() => {
-            errln!("fma-cosim dut prove: interrupted; nothing was written")?;
-            return Ok(130);
-        }
-        r => r?,
-    };
-    let spellings: Vec<&str> = p.words.iter().map(|w| w.spelling.as_str()).collect();
-    outln!(
-        "words ({}): {}; a, b, c free; from reset, any operation in any cycle",
-        spellings.len(),
-        spellings.join(", ")
-    )?;
-    match &p.verdict {
-        Verdict::Proved => outln!(
-            "proved: every result of every operation issued in {} steps after reset is the \
-             kit's ({:.1} s)",
-            p.depth,
-            p.seconds
-        )?,
-        Verdict::OutOfTime { steps } => outln!(
-            "out of time after {:.0} s: no divergence in the first {steps} of {} steps; not \
-             proved (raise --timeout, or lower --depth)",
-            p.seconds,
-            p.depth
-        )?,
-        Verdict::Counterexample(d) => {
-            let ctrl = ptxfma_model::ctrl::Ctrl::decode(d.ctrl);
-            let what = match (d.spurious, d.design_d) {
-                (true, _) => "the design retired a result with no operation issued".to_string(),
-                (false, None) => format!(
-                    "the design retired nothing where the kit gave {:#06x}",
-                    d.kit_d
-                ),
-                (false, Some(got)) => {
-                    format!("the design gave {got:#06x}, the kit {:#06x}", d.kit_d)
-                }
-            };
-            outln!(
-                "counterexample ({:.1} s): {} a={:#x} b={:#x} c={:#x} issued in step {}: {what}",
-                p.seconds,
-                ptxfma_cosim_engine::stim::ptx_spelling(&ctrl),
-                d.a,
-                d.b,
-                d.c,
-                d.issue_step
-            )?;
-            if a.dut.is_none() {
-                let build = ShellCommand::cosim()
-                    .args(["dut", "build"])
-                    .path(&a.manifest)
-                    .arg("--out")
-                    .path(&p.dir.join(DUT_BUILD));
-                outln!("build it: {build}")?;
-            }
-            if let Some(r) = &p.replay {
-                outln!("replay: {r}")?;
-            }
-            if let Some(t) = &p.trace {
-                outln!("trace: {}", t.display())?;
-            }
-        }
-    }
-    outln!("record: {}", p.dir.join(RECORD).display())?;
-    Ok(exit_status(&p.verdict))
 }

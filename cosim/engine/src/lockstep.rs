@@ -121,6 +121,7 @@ impl<'c> Checker<'c> {
         cfg: &'c Config,
         hooks: Hooks<'c>,
         subscriber: Option<Box<dyn Subscriber>>,
+        handover: crate::ports::Handover,
     ) -> Checker<'c> {
         let hist_cap = cfg.window.max(LATENCY);
         Checker {
@@ -132,7 +133,7 @@ impl<'c> Checker<'c> {
             actual: Vec::new(),
             scoreboard: match cfg.compare {
                 Compare::Registers => Box::new(Registers::new()),
-                Compare::Ports { bound, nan } => Box::new(Ports::new(bound, nan)),
+                Compare::Ports { bound, nan } => Box::new(Ports::new(bound, nan, handover)),
             },
             subscriber,
         }
@@ -263,7 +264,7 @@ pub fn run_with(
     let golden_name = golden.name();
     let producer = Producer::new(stream, golden, cfg.batch.max(1));
     let t0 = Instant::now();
-    let mut checker = Checker::new(cfg, hooks, subscriber);
+    let mut checker = Checker::new(cfg, hooks, subscriber, rtl.handover());
     if cfg.overlap {
         overlapped(rtl, producer, &mut checker, golden_name)?;
     } else {

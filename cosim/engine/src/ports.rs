@@ -25,7 +25,7 @@ use crate::stim::Family;
 use crate::stream::Cycle;
 
 /// Cycles from an operation's issue to the cycle after whose edge the reference shows it at
-/// its ports (`LATENCY` register stages: 3).
+/// its ports (`LATENCY - 1`, 3: it hands the result over at the next edge, latency 4).
 fn reference_age() -> u64 {
     Bank::Ports.age()
 }
@@ -87,7 +87,8 @@ pub struct PortsDiff {
     pub expected: Option<u64>,
     /// The design's result (none for [`Fault::Unretired`]).
     pub actual: Option<u64>,
-    /// The cycle the design retired it in (none for [`Fault::Unretired`]).
+    /// The cycle whose ending edge handed the result over (the latency's count, [`Handover`];
+    /// none for [`Fault::Unretired`]).
     pub retired: Option<u64>,
     /// The latency bound of the run.
     pub bound: u64,
@@ -203,9 +204,35 @@ impl Tags {
     }
 }
 
+/// Where a design's frame of cycle `s` stands against the rising edge that hands its result
+/// over: the one count of latency (docs/dut.md, "Latency") is from the edge that takes an
+/// operation (`in_valid_i` high at it: its issue cycle's edge) to the edge that hands its result
+/// over (`out_valid_o` high at it), so that an operation issued in cycle `i` and handed over at
+/// the edge ending cycle `r` has latency `r - i`: a pipe of N registers, N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handover {
+    /// Outputs read after the edge ending cycle `s` (every design without a handshake): a
+    /// result there is handed over at the next edge, the one ending cycle `s + 1`.
+    NextEdge,
+    /// Outputs read before the edge ending cycle `s`, the one that takes the result (a
+    /// handshake design: `out_valid_o` and `out_ready_i` high at it).
+    ThisEdge,
+}
+
+impl Handover {
+    /// Cycles from a frame to the hand-over of the result it shows.
+    fn lag(self) -> u64 {
+        match self {
+            Handover::NextEdge => 1,
+            Handover::ThisEdge => 0,
+        }
+    }
+}
+
 /// The state of a ports-only check across the batches of one stream.
 pub struct Checker {
     bound: u64,
+    handover: Handover,
     nan: NanConvention,
     /// Per family ([`Family::ALL`] order), results `nan` accepted that PTX's rule would not.
     accepted: [u64; Family::ALL.len()],
@@ -220,12 +247,20 @@ impl Checker {
     pub fn new(bound: u64, nan: NanConvention) -> Checker {
         Checker {
             bound,
+            handover: Handover::NextEdge,
             nan,
             accepted: [0; Family::ALL.len()],
             inflight: VecDeque::new(),
             base: 0,
             tags: Tags::default(),
         }
+    }
+
+    /// The same check of a design whose frames show a result at the edge that takes it
+    /// ([`Handover::ThisEdge`]: a handshake design).
+    pub fn with_handover(mut self, handover: Handover) -> Checker {
+        self.handover = handover;
+        self
     }
 
     fn slot(&mut self, issue: u64) -> Option<&mut Option<Pending>> {
@@ -267,13 +302,15 @@ impl Checker {
             }
             self.settle(issue, found);
         }
-        // Operations past the bound, before this cycle's retirement: retiring in cycle
-        // issue + bound + 1 is late.
+        // The cycle whose ending edge hands over what this frame shows (module doc).
+        let handed = cycle + self.handover.lag();
+        // Operations past the bound, before this cycle's retirement: handed over at the edge
+        // ending cycle issue + bound + 1 is late.
         while let Some(front) = self.inflight.front() {
             let issue = self.base;
             match front {
                 None => {}
-                Some(_) if issue + self.bound >= cycle => break,
+                Some(_) if issue + self.bound >= handed => break,
                 Some(p) if p.actual.is_some() && p.expected.is_none() => break,
                 Some(_) => self.expire(issue, cycle, found),
             }
@@ -286,7 +323,7 @@ impl Checker {
             match self.tags.retire(tag) {
                 Some(issue) => {
                     if let Some(Some(p)) = self.slot(issue) {
-                        p.actual = Some((d(actual), cycle));
+                        p.actual = Some((d(actual), handed));
                     }
                     self.settle(issue, found);
                 }
@@ -300,7 +337,7 @@ impl Checker {
                         tag,
                         expected: None,
                         actual: Some(d(actual)),
-                        retired: Some(cycle),
+                        retired: Some(handed),
                         bound: self.bound,
                     },
                 }),
@@ -339,7 +376,8 @@ impl Checker {
         }
         if judged == Judgement::Differs {
             found.push(Found {
-                cycle: retired,
+                // The frame it was seen in.
+                cycle: retired - self.handover.lag(),
                 issue: Some(issue),
                 input: Some(input),
                 family,
@@ -509,16 +547,41 @@ mod tests {
             "wrong tag: unissued, and the operation never retires"
         );
         assert_eq!(f[0].diff.fault, Fault::Unissued);
-        assert_eq!((f[1].diff.fault, f[1].cycle), (Fault::Unretired, 18));
+        assert_eq!((f[1].diff.fault, f[1].cycle), (Fault::Unretired, 17));
 
-        // Retiring one cycle after the bound is late; on the bound is in time.
-        let f = run(40, &[1], &|t| (t == 18).then_some((1, 101)), 16);
+        // Handed over one cycle after the bound is late; on the bound is in time. A frame
+        // shows what the edge ending its cycle put on the outputs, handed over at the next.
+        let f = run(40, &[1], &|t| (t == 17).then_some((1, 101)), 16);
         assert_eq!(f[0].diff.fault, Fault::Unretired);
-        assert!(run(40, &[1], &|t| (t == 17).then_some((1, 101)), 16).is_empty());
+        assert!(run(40, &[1], &|t| (t == 16).then_some((1, 101)), 16).is_empty());
 
         // Never retired at all, with the stream too short for the bound: found at the end.
         let f = run(10, &[1], &|_| None, 16);
         assert_eq!((f[0].diff.fault, f[0].cycle), (Fault::Unretired, 10));
+    }
+
+    /// One count of latency (docs/dut.md): from the issue edge to the edge that hands the
+    /// result over. A result on the outputs after the edge ending cycle 4 (frame 4) is handed
+    /// over at the edge ending cycle 5; a handshake design's frame 5 shows the result taken at
+    /// the edge ending cycle 5. Issued in cycle 1, both are latency 4 and retire in cycle 5.
+    #[test]
+    fn both_hand_overs_count_the_same_latency() {
+        for (handover, frame) in [(Handover::NextEdge, 4), (Handover::ThisEdge, 5)] {
+            let mut c = Checker::new(16, NanConvention::Ptx).with_handover(handover);
+            let mut found = Vec::new();
+            for t in 0..30u64 {
+                let inp = if t == 1 { op(1) } else { PipeIn::default() };
+                let e = ports(t == 1 + reference_age(), 1, 7);
+                let a = ports(t == frame, 1, 8);
+                c.cycle(t, (inp, None), &e, &a, &mut found);
+            }
+            assert_eq!(found.len(), 1, "{handover:?}");
+            assert_eq!(found[0].diff.retired, Some(5), "{handover:?}");
+            assert_eq!(
+                found[0].cycle, frame,
+                "{handover:?}: the frame it was seen in"
+            );
+        }
     }
 
     #[test]

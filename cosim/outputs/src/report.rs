@@ -138,22 +138,34 @@ pub fn ports_divergence(d: &Divergence, origin: &Origin, reproduce: &[String]) -
         return divergence(d, origin, None);
     };
     let cycle = *cycle;
+    // A design without tag ports is told of by issue cycle alone (docs/dut.md, "Tag").
+    let tagless = ptxfma_cosim_engine::dut::tagless(&origin.rtl);
     let mut s = String::new();
     heading(&mut s, " (ports)", origin);
-    let _ = writeln!(
-        s,
-        "  what        {} ({})",
-        p.fault.describe(),
-        p.fault.port()
-    );
+    let _ = match (tagless, p.fault) {
+        (true, ptxfma_cosim_engine::ports::Fault::Unissued) => writeln!(
+            s,
+            "  what        a result retired with no operation in flight (out_valid_o)"
+        ),
+        _ => writeln!(
+            s,
+            "  what        {} ({})",
+            p.fault.describe(),
+            p.fault.port()
+        ),
+    };
     match (input, *issue) {
         (Some(inp), Some(issue)) => {
             let ctrl = Ctrl::decode(inp.ctrl);
+            let tag = if tagless {
+                String::new()
+            } else {
+                format!("tag {:#06x}, ", inp.tag)
+            };
             let _ = writeln!(
                 s,
-                "  instruction {}   (tag {:#06x}, ctrl {:#08x})",
+                "  instruction {}   ({tag}ctrl {:#08x})",
                 stim::ptx_spelling(&ctrl),
-                inp.tag,
                 inp.ctrl
             );
             operand_lines(&mut s, &ctrl, inp);
@@ -177,6 +189,15 @@ pub fn ports_divergence(d: &Divergence, origin: &Origin, reproduce: &[String]) -
                     p.bound
                 ),
             };
+        }
+        _ if tagless => {
+            let _ = writeln!(
+                s,
+                "  result      retired in cycle {} with d = {:#018x}, and no operation was in \
+                 flight",
+                p.retired.unwrap_or(cycle),
+                p.actual.unwrap_or(0)
+            );
         }
         _ => {
             let _ = writeln!(
@@ -220,8 +241,10 @@ fn heading(s: &mut String, kind: &str, origin: &Origin) {
     let seed = origin.seed.map_or(String::new(), |x| format!(", seed {x}"));
     let _ = writeln!(
         s,
-        "DIVERGENCE{kind}: RTL `{}` vs {} in {family} {}{seed}",
-        origin.rtl, origin.golden, origin.family
+        "DIVERGENCE{kind}: {} vs {} in {family} {}{seed}",
+        ptxfma_cosim_engine::dut::describe(&origin.rtl),
+        origin.golden,
+        origin.family
     );
 }
 

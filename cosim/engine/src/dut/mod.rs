@@ -155,6 +155,30 @@ pub fn record_of(rtl: &str) -> Result<Option<&'static Record>, crate::Error> {
         .transpose()
 }
 
+/// How the outputs name the design under test: a `dut build` design by its top and build
+/// (`design `my_fma` (--dut DIR)`; `design in DIR` where the build cannot be read, as for a
+/// `merge` away from it), an RTL variant built in by its name (`RTL `default``): a team's
+/// design is not one of the kit's RTL variants.
+pub fn describe(rtl: &str) -> String {
+    match rtl.strip_prefix("dut:") {
+        Some(dir) => match record_of(rtl) {
+            Ok(Some(r)) => format!("design `{}` (--dut {dir})", r.top),
+            _ => format!("design in {dir} (--dut)"),
+        },
+        None => format!("RTL `{rtl}`"),
+    }
+}
+
+/// Whether `rtl` is a `dut build` design without tag ports (`contract.tag_width = 0`): what is
+/// said of its results names no tag, since it never saw one (the co-simulator's own tags stay
+/// inside the checker).
+pub fn tagless(rtl: &str) -> bool {
+    record_of(rtl)
+        .ok()
+        .flatten()
+        .is_some_and(|r| r.tag_width == 0)
+}
+
 /// How the results of the design under test are judged by their NaNs: a `dut build` design's
 /// by its record (`contract.nan`), the RTL variants built in by PTX's rule.
 pub fn nan_convention(rtl: &str) -> Result<NanConvention, crate::Error> {

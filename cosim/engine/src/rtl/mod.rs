@@ -257,6 +257,17 @@ impl Rtl {
         self.variant
     }
 
+    /// Where its frames stand against the edge that hands a result over: a handshake design's
+    /// outputs are read before the edge that takes the result, any other's after the edge
+    /// that puts it on the outputs.
+    pub fn handover(&self) -> crate::ports::Handover {
+        if self.handshake.is_some() {
+            crate::ports::Handover::ThisEdge
+        } else {
+            crate::ports::Handover::NextEdge
+        }
+    }
+
     /// Whether the design shows its stage registers (else only the port words of its frames
     /// are meaningful).
     pub fn has_registers(&self) -> bool {

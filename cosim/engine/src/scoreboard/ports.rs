@@ -17,9 +17,9 @@ pub struct Ports {
 }
 
 impl Ports {
-    pub fn new(bound: u64, nan: NanConvention) -> Ports {
+    pub fn new(bound: u64, nan: NanConvention, handover: ports::Handover) -> Ports {
         Ports {
-            inflight: ports::Checker::new(bound, nan),
+            inflight: ports::Checker::new(bound, nan).with_handover(handover),
             found: Vec::new(),
             stopped: false,
         }

@@ -174,17 +174,21 @@ fn operation(s: &mut String, r: &RunResult, d: &DivergenceRow) {
     let Some(ctrl) = bits(&d.ctrl).map(|w| Ctrl::decode(w as u32)) else {
         // No operation: the reset state, or a tag retired with nothing in flight.
         if ports {
-            row(
-                s,
-                "what",
-                &esc(&format!(
-                    "tag {} retired in cycle {} (d = {}), and no operation with that tag was in \
-                     flight",
-                    d.tag.as_deref().unwrap_or("?"),
+            // No tag in the row: a design without tag ports (its results in issue order).
+            let what = match d.tag.as_deref() {
+                Some(tag) => format!(
+                    "tag {tag} retired in cycle {} (d = {}), and no operation with that tag was \
+                     in flight",
                     d.cycle,
                     d.actual.as_deref().unwrap_or("?")
-                )),
-            );
+                ),
+                None => format!(
+                    "a result retired in cycle {} (d = {}), and no operation was in flight",
+                    d.retire.unwrap_or(d.cycle),
+                    d.actual.as_deref().unwrap_or("?")
+                ),
+            };
+            row(s, "what", &esc(&what));
         } else {
             row(
                 s,
@@ -204,9 +208,12 @@ fn operation(s: &mut String, r: &RunResult, d: &DivergenceRow) {
         s,
         "instruction",
         &format!(
-            "{} <span class=\"dim\">(tag {}, ctrl {})</span>",
+            "{} <span class=\"dim\">({}ctrl {})</span>",
             code(&what),
-            esc(d.tag.as_deref().unwrap_or("-")),
+            // Null for a design without tag ports: nothing to name.
+            d.tag
+                .as_deref()
+                .map_or(String::new(), |t| format!("tag {}, ", esc(t))),
             esc(d.ctrl.as_deref().unwrap_or("-"))
         ),
     );

@@ -254,7 +254,11 @@ pub fn page(r: &RunResult, page: &Path, coverage_file: Option<&Path>) -> String 
             p.chunk_size
         ),
     );
-    row("RTL", p.rtl.clone());
+    // A team's design by its top and build, not as one of the kit's RTL variants.
+    match p.rtl.strip_prefix("dut:") {
+        Some(_) => row("design", ptxfma_cosim_engine::dut::describe(&p.rtl)),
+        None => row("RTL", p.rtl.clone()),
+    }
     row("reference", p.golden.clone());
     row("compare", p.compare.clone());
     if let Some(nan) = p.nan.as_ref().filter(|n| *n != "ptx") {

@@ -65,6 +65,11 @@ pub struct Waves {
     pub timeline: Timeline,
     /// It has the `model_by_tag` scope (`--compare ports`).
     pub by_tag: bool,
+    /// The design under test, as the lines about the waveform name it
+    /// ([`ptxfma_cosim_engine::dut::describe`]); a design without tag ports is told of
+    /// without a tag.
+    pub design: String,
+    pub tagless: bool,
     /// (the run's, the replay's) cycle of the divergence, where the replay retires the
     /// diverging operation in another cycle than the run did.
     pub moved: Option<(u64, u64)>,
@@ -266,6 +271,8 @@ fn write_parts(
         first_cycle,
         timeline,
         by_tag: spec.marks.is_some(),
+        design: ptxfma_cosim_engine::dut::describe(spec.variant),
+        tagless: ptxfma_cosim_engine::dut::tagless(spec.variant),
         moved,
     };
     // Without a divergence the view opens on the last replayed input.
@@ -318,10 +325,15 @@ pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) -> Result<(), Error> {
             } else {
                 "a design cycle per ns, the stream's cycle in cosim.cycle"
             };
-            let by_tag = if w.by_tag {
-                ", the model's result for the tag the design retires under `model_by_tag`"
-            } else {
-                ""
+            let by_tag = match (w.by_tag, w.tagless) {
+                (true, false) => {
+                    ", the model's result for the tag the design retires under `model_by_tag`"
+                }
+                (true, true) => {
+                    ", the model's result for each result the design retires (in issue order) \
+                     under `model_by_tag`"
+                }
+                _ => "",
             };
             let moved = match w.moved.filter(|m| m.0 == cycle) {
                 Some((_, to)) => format!(", which the replay retires in cycle {to}"),
@@ -329,11 +341,12 @@ pub fn print_waves(w: &Result<Waves, Error>, cycle: u64) -> Result<(), Error> {
             };
             ptxfma_cli_common::outln!(
                 "  waveform    {open}\n              {}: cycles {}..{} plus drain, {time}; model \
-                 registers under `model`{by_tag}, RTL under `TOP`; cosim.mismatch rises at {} ns \
+                 registers under `model`{by_tag}, {} under `TOP`; cosim.mismatch rises at {} ns \
                  (cycle {cycle}{moved}){}",
                 w.path.display(),
                 w.first_cycle,
                 cycle,
+                w.design,
                 // A handshake design's result is read in the half cycle before the edge that
                 // takes it.
                 w.edge_time(cycle) as f64 / PERIOD as f64,

@@ -244,12 +244,15 @@ pub fn choose(w: &Window<'_>) -> View {
         rows.extend(register_rows(w, (&e, &a), &banks, issue));
     }
 
-    // The stage registers on the operation's path, closed.
+    // The stage registers on the operation's path, closed; the model's tags not for a design
+    // without tag ports (ports_rows).
+    let tagless = w.ports && !w.signals.contains_key("TOP.in_tag_i");
     for bank in [Bank::S1, Bank::S2, Bank::S3, Bank::Out] {
         let regs: Vec<Row> = bank
             .leaves()
             .iter()
             .filter(|l| on_path(&l.name, op.as_ref()))
+            .filter(|l| !(tagless && l.name == "tag"))
             .flat_map(|l| pair(w.signals, &model_rest(bank, &l.name), &l.name))
             .collect();
         let when = issue.map_or(String::new(), |c| {
@@ -418,6 +421,9 @@ fn register_rows(
 fn ports_rows(w: &Window<'_>, issue: Option<u64>) -> Vec<Row> {
     let by = |leaf: &str| format!("{BY_TAG}.{leaf}");
     let s = w.signals;
+    // A design without tag ports (`contract.tag_width = 0`) is shown no tag: the co-simulator's
+    // own, which `model_by_tag` keeps, is nothing the design ever saw.
+    let tagged = s.contains_key("TOP.in_tag_i");
     let mut rows = Vec::new();
 
     let mut issued: Vec<Row> = Vec::new();
@@ -433,7 +439,9 @@ fn ports_rows(w: &Window<'_>, issue: Option<u64>) -> Vec<Row> {
         "issue cycle",
         Format::Dec,
     ));
-    issued.extend(labelled(s, &by(names::BY_TAG_TAG), "in_tag_i", Format::Hex));
+    if tagged {
+        issued.extend(labelled(s, &by(names::BY_TAG_TAG), "in_tag_i", Format::Hex));
+    }
     for p in names::BY_TAG_PORTS {
         issued.extend(labelled(s, &by(p), p, Format::Hex));
     }
@@ -457,12 +465,14 @@ fn ports_rows(w: &Window<'_>, issue: Option<u64>) -> Vec<Row> {
     };
     design("out_valid_o", Format::Bin);
     design("out_tag_o", Format::Hex);
-    result.extend(labelled(
-        s,
-        &by(names::BY_TAG_TAG),
-        "model tag",
-        Format::Hex,
-    ));
+    if tagged {
+        result.extend(labelled(
+            s,
+            &by(names::BY_TAG_TAG),
+            "model tag",
+            Format::Hex,
+        ));
+    }
     result.extend(labelled(
         s,
         &by(names::BY_TAG_VALID),
@@ -477,7 +487,11 @@ fn ports_rows(w: &Window<'_>, issue: Option<u64>) -> Vec<Row> {
         Format::Hex,
     ));
     rows.push(Row::Group {
-        name: "result by tag: design, then model".to_string(),
+        name: if tagged {
+            "result by tag: design, then model".to_string()
+        } else {
+            "result in issue order: design, then model".to_string()
+        },
         closed: false,
         rows: result,
     });
@@ -510,7 +524,11 @@ fn ports_rows(w: &Window<'_>, issue: Option<u64>) -> Vec<Row> {
     });
 
     let mut model = in_flight(w);
-    for l in Bank::Ports.leaves() {
+    for l in Bank::Ports
+        .leaves()
+        .iter()
+        .filter(|l| tagged || l.name != "out_tag_o")
+    {
         model.extend(labelled(
             s,
             &format!("model.{}", l.name),
