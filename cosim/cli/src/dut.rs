@@ -1,5 +1,6 @@
 //! `fma-cosim dut build` and `dut prove`: their arguments, handed to the crate
 //! `ptxfma-cosim-dut` (the same design, a level up: `ptxfma_cosim_engine::dut` loads what it builds).
+//! `dut exhaust`'s are in `exhaust.rs`.
 
 use std::path::PathBuf;
 
@@ -58,6 +59,9 @@ pub(crate) enum DutCommand {
         #[arg(long, value_delimiter = ',', value_name = "SPELLING")]
         words: Vec<String>,
     },
+    /// Run every input pair of the two-operand half forms the design takes through it alone,
+    /// compared per value of `a` with an H100's fingerprints (docs/dut.md, "Exhaustion").
+    Exhaust(crate::exhaust::ExhaustArgs),
 }
 
 pub(crate) fn dut(a: DutArgs) -> Result<u8, Error> {
@@ -127,5 +131,6 @@ pub(crate) fn dut(a: DutArgs) -> Result<u8, Error> {
             dut,
             words,
         }),
+        DutCommand::Exhaust(a) => crate::exhaust::exhaust(a),
     }
 }

@@ -4,10 +4,13 @@
 //! runtime's object kept between builds ([`runtime_cache`]); an `--out` replaced only when it is
 //! the command's own, unchanged ([`own_out`]). `fma-cosim
 //! dut prove`: its half-precision words proved equal to the kit's RTL ([`prove`], with the
-//! words from the decoder, [`half_words`], and the counterexample's trace, [`trace`]).
+//! words from the decoder, [`half_words`], and the counterexample's trace, [`trace`]). `fma-cosim
+//! dut exhaust`: every input pair of its two-operand half forms against an H100's fingerprints
+//! ([`exhaust`]).
 
 pub mod builder;
 pub mod children;
+pub mod exhaust;
 pub mod half_words;
 pub mod manifest;
 pub mod own_out;
