@@ -1,7 +1,8 @@
 //! `fma-cosim dut exhaust` (docs/dut.md, "Exhaustion") on a few values of `a`, not 2^32 pairs:
 //! the independent half FMA (`tests/dut/exact_half/`) and the kit's RTL match the H100's
-//! fingerprints; exact_half with its planted fault (`FAULT_HALF_SUBNORMAL_CARRY`, two subnormals
-//! summing exactly to the smallest normal) is found, narrowed to its first pair, and the
+//! fingerprints; exact_half with its planted faults (`FAULT_HALF_SUBNORMAL_CARRY`, two
+//! subnormals summing exactly to the smallest normal; `FAULT_HALF_STICKY_PAIR`, one pair of
+//! significands, which random operations miss) is found, narrowed to its first pair, and the
 //! printed replay line diverges; an fma-only design is exhausted through its fma; Ctrl-C leaves
 //! a file that `--resume` continues; shards merge; bad input is one line and exit 2.
 
@@ -71,6 +72,11 @@ fn clean() -> &'static str {
 fn faulty() -> &'static str {
     static B: OnceLock<String> = OnceLock::new();
     B.get_or_init(|| build("fault", &["FAULT_HALF_SUBNORMAL_CARRY"], HALF_RN))
+}
+
+fn sticky_pair() -> &'static str {
+    static B: OnceLock<String> = OnceLock::new();
+    B.get_or_init(|| build("pair", &["FAULT_HALF_STICKY_PAIR"], HALF_RN))
 }
 
 /// `dut exhaust --progress off ARGS`.
@@ -156,6 +162,49 @@ fn the_planted_fault_is_found_narrowed_and_replayed() {
     assert_eq!(run.status.code(), Some(1), "{text}");
     assert!(text.contains("wrong result (out_d_o)"), "{text}");
     assert_eq!(json(&j)["forms"][0]["differ"][0]["x"], 0x0201);
+}
+
+#[test]
+fn a_fault_that_random_operations_miss_is_found_by_exhaustion() {
+    // One pair of significands (a's fraction 0x2d5, b's 0x1a6) loses its sticky bit: 100,000
+    // random operations pass (and 10,000,000 did, docs/measurements.md) ...
+    let (code, out, err) = cosim(&[
+        "run",
+        "--progress",
+        "off",
+        "--dut",
+        sticky_pair(),
+        "--compare",
+        "ports",
+        "--count",
+        "100000",
+        "--seed",
+        "1",
+        "--json",
+        &path("pair-run.json"),
+        "--waves-dir",
+        &path("pair-waves"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    // ... and exhaustion of the a with that fraction names its first pair.
+    let (code, out, err) = exhaust(&[
+        "--dut",
+        sticky_pair(),
+        "--forms",
+        "mul.rn.f16",
+        "--a-range",
+        "0x3ed4..0x3ed6",
+        "--json",
+        &path("pair.json"),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(
+            "mul.rn.f16 a 0x3ed5 differs; first at x 0x05a6: design 0x08d2, expected 0x08d3"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("2 of 2 values of a done, 1 differ"), "{out}");
 }
 
 #[test]
