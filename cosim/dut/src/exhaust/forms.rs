@@ -118,7 +118,8 @@ pub fn select(design: &Allowed, names: &[String], via_fma: bool) -> Result<Vec<F
         if all.is_empty() {
             return Err(
                 "the design takes none of the two-operand half forms (add, sub, mul of .f16 or \
-                 .bf16), nor an fma of their rounding and format, by its manifest's forms"
+                 .bf16), nor an fma of their rounding and format (its manifest's forms; rtl/alt/ is \
+                 f32 only)"
                     .into(),
             );
         }
@@ -134,7 +135,8 @@ pub fn select(design: &Allowed, names: &[String], via_fma: bool) -> Result<Vec<F
         })?;
         let f = form(k, design, via_fma).ok_or_else(|| {
             format!(
-                "--forms: the design takes neither `{name}` nor `{}` (its manifest's forms)",
+                "--forms: the design takes neither `{name}` nor `{}` (its manifest's forms; \
+                 rtl/alt/ is f32 only)",
                 ptx_spelling(&fma_of(k))
             )
         })?;
@@ -153,10 +155,10 @@ mod tests {
     fn through_the_fma_each_form_is_the_forms_own_result() {
         use ptxfma_model::machine::pipeline::eval_batch;
         let every = Allowed::default();
-        for k in 0..FORMS.len() {
+        for (k, name) in FORMS.iter().enumerate() {
             let direct = form(k, &every, false).unwrap();
             let fma = form(k, &every, true).unwrap();
-            assert!(!direct.via_fma() && fma.via_fma(), "{}", FORMS[k]);
+            assert!(!direct.via_fma() && fma.via_fma(), "{name}");
             let pairs: Vec<(u16, u16)> = (0..4000u32)
                 .map(|i| {
                     let h = fingerprints::splitmix64(u64::from(i) + 977 * k as u64);
@@ -179,7 +181,7 @@ mod tests {
                 eval_batch(|_| w, &col(0), &col(1), &col(2), &mut d);
                 d
             };
-            assert_eq!(results(&direct), results(&fma), "{}", FORMS[k]);
+            assert_eq!(results(&direct), results(&fma), "{name}");
         }
     }
 

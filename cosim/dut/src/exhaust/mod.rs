@@ -82,10 +82,16 @@ fn expected(path: Option<&Path>) -> Result<Expected, Error> {
     }
 }
 
-/// What a design takes, from its record (the kit's RTL: everything).
+/// What a design takes, from its record; the kit's pipe takes everything, and a built-in
+/// design with only result ports (`rtl/alt/`, `--rtl alt`) only `fma.rnd{.ftz}{.sat}.f32`,
+/// so no half form at all.
 fn allowed(variant: &str) -> Result<Allowed, Error> {
     let Some(rec) = ptxfma_cosim_engine::dut::record_of(variant)? else {
-        return Ok(Allowed::default());
+        let pipe = ptxfma_cosim_engine::rtl::variant(variant)?.registers;
+        return Ok(Allowed {
+            families: (!pipe).then(|| vec![ptxfma_cosim_engine::stim::Family::F32]),
+            forms: None,
+        });
     };
     Ok(Allowed {
         families: Some(
