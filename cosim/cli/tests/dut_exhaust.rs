@@ -362,6 +362,10 @@ fn bad_input_is_one_line_and_exit_2() {
             "/nonexistent/a.json",
         ),
         (vec!["--rtl", "no_such_variant"], "no RTL variant"),
+        (
+            vec!["--a-range", "0..1", "--json", "/nonexistent/dir/x.json"],
+            "/nonexistent/dir",
+        ),
     ] {
         let mut all = args.clone();
         if !args.contains(&"--json") {

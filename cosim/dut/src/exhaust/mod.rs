@@ -282,6 +282,8 @@ pub fn run(opts: &Options, plan: Plan, progress: &Progress) -> Result<Exhaustion
         .flat_map(|fi| (lo..hi).map(move |a| (fi, a as u16)))
         .filter(|&(fi, a)| !done[fi][a as usize])
         .collect();
+    // Written before the first `a`, so that a --json that cannot be written is said at once.
+    snapshot(&file, &done, spent).write(&opts.json)?;
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<Done>();
     let mut failed = None;
