@@ -1,5 +1,6 @@
 //! `fma-cosim dut build` and `dut prove`: their arguments, handed to the crate
 //! `ptxfma-cosim-dut` (the same design, a level up: `ptxfma_cosim_engine::dut` loads what it builds).
+//! `dut exhaust`'s are in `exhaust.rs`.
 
 use std::path::PathBuf;
 
@@ -62,6 +63,9 @@ pub(crate) enum DutCommand {
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
     },
+    /// Run every input pair of the two-operand half forms the design takes through it alone,
+    /// compared per value of `a` with an H100's fingerprints (docs/dut.md, "Exhaustion").
+    Exhaust(crate::exhaust::ExhaustArgs),
 }
 
 pub(crate) fn dut(a: DutArgs) -> Result<u8, Error> {
@@ -133,5 +137,6 @@ pub(crate) fn dut(a: DutArgs) -> Result<u8, Error> {
             words,
             log,
         }),
+        DutCommand::Exhaust(a) => crate::exhaust::exhaust(a),
     }
 }

@@ -11,6 +11,7 @@
 mod bench;
 mod coverage;
 mod dut;
+mod exhaust;
 mod merge;
 mod replay;
 mod run;

@@ -13,6 +13,7 @@ mod dut;
 mod dut_build;
 mod dut_commands;
 mod dut_contract;
+mod dut_exhaust;
 mod dut_f64;
 mod dut_half;
 mod dut_latency;

@@ -5,10 +5,13 @@
 //! the command's own, unchanged ([`own_out`]). `fma-cosim
 //! dut prove`: its half-precision words proved equal to the kit's RTL ([`prove`], with the
 //! words from the decoder, [`half_words`], and the counterexample's trace, [`trace`]; its log and
-//! progress, [`prove_log`], and what it says at the end, [`prove_says`]).
+//! progress, [`prove_log`], and what it says at the end, [`prove_says`]). `fma-cosim dut
+//! exhaust`: every input pair of its two-operand half forms against an H100's fingerprints
+//! ([`exhaust`]).
 
 pub mod builder;
 pub mod children;
+pub mod exhaust;
 pub mod half_words;
 pub mod manifest;
 pub mod own_out;

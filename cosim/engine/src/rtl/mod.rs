@@ -332,6 +332,34 @@ impl Rtl {
         r
     }
 
+    /// Runs one cycle per encoded input and writes only the port words of each cycle
+    /// ([`frame::PORT_WORDS`]: valid, tag, d low, d high), tags widened and a handshake
+    /// design's results taken as [`Rtl::run_encoded`] does: for `dut exhaust`, which reads
+    /// nothing else, so that a design without registers is not spread into whole frames.
+    pub fn run_ports_only(&mut self, inputs: &[u64], ports: &mut [u32]) -> Result<(), Error> {
+        let cycles = inputs.len() / IN_WORDS;
+        if !inputs.len().is_multiple_of(IN_WORDS) || ports.len() != cycles * frame::PORT_WORDS {
+            return Err(Error::new("run_ports_only: buffer sizes do not match"));
+        }
+        if self.registers {
+            let mut frames = std::mem::take(&mut self.ports);
+            frames.resize(cycles * frame::WORDS, 0);
+            let r = self.run_batch(inputs, &mut frames);
+            for (p, f) in ports
+                .chunks_exact_mut(frame::PORT_WORDS)
+                .zip(frames.chunks_exact(frame::WORDS))
+            {
+                p.copy_from_slice(&f[..frame::PORT_WORDS]);
+            }
+            self.ports = frames;
+            return r;
+        }
+        if let (Some(h), Backend::Loaded(dut)) = (&mut self.handshake, &mut self.sim) {
+            return h.run(dut, self.tags.as_mut(), inputs, ports);
+        }
+        self.run_ports(inputs, ports)
+    }
+
     /// The port words of a ports-only design, one cycle per input, tags narrowed and widened
     /// for a design with narrower tags.
     fn run_ports(&mut self, inputs: &[u64], ports: &mut [u32]) -> Result<(), Error> {
