@@ -193,6 +193,7 @@ mod tests {
                 rnds: [true, false, false, false],
                 ftz: false,
                 sat: false,
+                ..Forms::ALL
             }),
         };
         let all = select(&rn_only, &[], false).unwrap();
