@@ -7,89 +7,59 @@
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::cosim;
 use common::headline::headline_numbers;
-use common::outside::one_line_error;
+use common::outside::{one_line_error, Outside};
 
 /// `exact_half`'s sources and its `fma.rn.f16` manifest copied to a fresh directory outside the
 /// checkout, with a second manifest planting the fault; removed when dropped.
-struct Unit(PathBuf);
+struct Unit(Outside);
 
 impl Unit {
     fn new(name: &str) -> Unit {
-        let d = std::env::temp_dir().join(format!("ptxfma-half-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
         let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dut/exact_half");
-        for f in ["exact_half_lane.sv", "exact_half_top.sv", "fma_rn_f16.toml"] {
-            std::fs::copy(from.join(f), d.join(f)).unwrap();
-        }
-        let text = std::fs::read_to_string(d.join("fma_rn_f16.toml")).unwrap();
+        let o = Outside::copy_of(
+            &format!("half-{name}"),
+            &from,
+            "",
+            &["exact_half_lane.sv", "exact_half_top.sv", "fma_rn_f16.toml"],
+        );
+        let text = std::fs::read_to_string(o.0.join("fma_rn_f16.toml")).unwrap();
         let fault = text.replacen(
             "[design]\n",
             "[design]\ndefines = [\"FAULT_EXACT_HALF_STICKY_SUBNORMAL\"]\n",
             1,
         );
         assert_ne!(fault, text);
-        std::fs::write(d.join("fault.toml"), fault).unwrap();
-        Unit(d)
+        std::fs::write(o.0.join("fault.toml"), fault).unwrap();
+        Unit(o)
     }
 
     fn path(&self, p: &str) -> String {
-        self.0.join(p).to_str().unwrap().to_string()
+        self.0.path(p)
     }
 
     /// `dut build MANIFEST --out OUT`, both in here.
     fn build(&self, manifest: &str, out: &str) {
-        let (code, out, err) = cosim(&[
-            "dut",
-            "build",
-            &self.path(manifest),
-            "--out",
-            &self.path(out),
-        ]);
+        let (code, out, err) = self.0.build(&self.path(manifest), out);
         assert_eq!(code, 0, "{out}{err}");
     }
 
     /// A manifest in here: `fma_rn_f16.toml`'s `[design]` and `[contract]` with `forms` in
     /// place of its `[forms]`.
     fn manifest_with(&self, name: &str, forms: &str) -> String {
-        let text = std::fs::read_to_string(self.0.join("fma_rn_f16.toml")).unwrap();
+        let text = std::fs::read_to_string(self.0 .0.join("fma_rn_f16.toml")).unwrap();
         let head = &text[..text.find("[forms]").unwrap()];
-        std::fs::write(self.0.join(name), format!("{head}[forms]\n{forms}")).unwrap();
+        std::fs::write(self.0 .0.join(name), format!("{head}[forms]\n{forms}")).unwrap();
         self.path(name)
     }
 }
 
-impl Drop for Unit {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// `run --dut BUILD --compare ports --count COUNT --jobs 2 EXTRA`.
+/// `run --dut BUILD --compare ports --count COUNT --jobs 2 EXTRA` ([`Outside::check_count`]).
 fn run(u: &Unit, build: &str, count: &str, extra: &[&str]) -> (i32, String, String) {
-    let dut = u.path(build);
-    let waves = u.path("waves");
-    let mut args = vec![
-        "run",
-        "--progress",
-        "off",
-        "--dut",
-        &dut,
-        "--compare",
-        "ports",
-        "--count",
-        count,
-        "--jobs",
-        "2",
-        "--waves-dir",
-        &waves,
-    ];
-    args.extend_from_slice(extra);
-    cosim(&args)
+    u.0.check_count(build, count, "2", extra)
 }
 
 #[test]
@@ -97,7 +67,7 @@ fn an_fma_rn_f16_unit_passes_a_million_operations_and_its_planted_fault_is_found
     let u = Unit::new("fma");
     u.build("fma_rn_f16.toml", "clean");
     let record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(u.0.join("clean/dut.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(u.0 .0.join("clean/dut.json")).unwrap())
             .unwrap();
     assert_eq!(record["families"], serde_json::json!(["half"]));
     assert_eq!(record["operations"], serde_json::json!(["fma"]));
@@ -213,7 +183,7 @@ fn a_word_outside_the_forms_is_refused_in_one_line() {
         assert!(line.contains(&format!("`{word}`")), "{line}");
         assert!(line.contains(key), "{line}");
         // The same word in a vectors file, after a word the design takes.
-        let file = u.0.join("v.txt");
+        let file = u.0 .0.join("v.txt");
         std::fs::write(
             &file,
             format!("fma.rn.f16 0x3c00 0x3c00 0x3c00\n{word} 0x3c00 0x3c00 0x3c00\n"),
@@ -260,7 +230,7 @@ fn a_word_outside_the_forms_is_refused_in_one_line() {
     // The record carries the forms: one naming an operation this build does not know is
     // refused; one of an earlier build, without the new keys, allows what its manifest could
     // not restrict (add.rn.f16, which exact_half computes).
-    let rec = u.0.join("clean/dut.json");
+    let rec = u.0 .0.join("clean/dut.json");
     let original: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     let add = || {

@@ -12,16 +12,27 @@ pub struct Outside(pub PathBuf);
 
 impl Outside {
     pub fn new(name: &str) -> Outside {
+        let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rtl/alt");
+        Outside::copy_of(
+            name,
+            &alt,
+            "src",
+            &[
+                "ptxfma_alt_exact.sv",
+                "ptxfma_alt_round.sv",
+                "ptxfma_alt_top.sv",
+            ],
+        )
+    }
+
+    /// A fresh directory with `files` of directory `from` copied into its subdirectory `to`
+    /// (`""`: itself): another team's design than `rtl/alt/`.
+    pub fn copy_of(name: &str, from: &Path, to: &str, files: &[&str]) -> Outside {
         let d = std::env::temp_dir().join(format!("ptxfma-dut-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(d.join("src")).unwrap();
-        let alt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rtl/alt");
-        for f in [
-            "ptxfma_alt_exact.sv",
-            "ptxfma_alt_round.sv",
-            "ptxfma_alt_top.sv",
-        ] {
-            std::fs::copy(alt.join(f), d.join("src").join(f)).unwrap();
+        std::fs::create_dir_all(d.join(to)).unwrap();
+        for f in files {
+            std::fs::copy(from.join(f), d.join(to).join(f)).unwrap();
         }
         Outside(d)
     }
@@ -83,6 +94,17 @@ impl Outside {
     /// off --dut BUILD --compare ports --count 100000 --jobs JOBS EXTRA --waves-dir WAVES`,
     /// the waveforms in `waves` in here.
     pub fn check(&self, build: &str, jobs: &str, extra: &[&str]) -> (i32, String, String) {
+        self.check_count(build, "100000", jobs, extra)
+    }
+
+    /// [`Outside::check`] of `count` operations.
+    pub fn check_count(
+        &self,
+        build: &str,
+        count: &str,
+        jobs: &str,
+        extra: &[&str],
+    ) -> (i32, String, String) {
         let (dut, waves) = (self.path(build), self.path("waves"));
         let mut args = vec![
             "run",
@@ -93,7 +115,7 @@ impl Outside {
             "--compare",
             "ports",
             "--count",
-            "100000",
+            count,
             "--jobs",
             jobs,
         ];
