@@ -211,7 +211,7 @@ def prove_mode(a, root, chosen, all_sites, files, dut):
         form = mutate_prove.Formal(root, a)  # checks the tools before anything is written
         return mutate_prove.prove_draw(root, a, chosen, files, load_equivalents(judged_file),
                                        write_mutated, lambda k: lint(k, form.rtl))
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"mutate: {e}", file=sys.stderr)
         return 2
 

@@ -393,10 +393,13 @@ def settle_survivors(root, a, all_sites, files, judged_file, write_mutated, lint
     --cite), its proof its reason; a failed one differs for some input of the module alone,
     and its counterexample is printed: it needs a stimulus or a reason the pipe never
     delivers that input."""
+    study = json.loads(Path(a.settle_survivors).read_text())
+    if not isinstance(study, dict) or not isinstance(study.get("mutants"), list) \
+            or not isinstance(study.get("modes"), list):
+        raise ValueError(f"{a.settle_survivors} is not a `make mutate` study (its --json file)")
+    modes = study["modes"]
     f = Formal(root, a)
     judged = load_equivalents(judged_file)
-    study = json.loads(Path(a.settle_survivors).read_text())
-    modes = study["modes"]
     want = []
     for r in study["mutants"]:
         surv = [m for m in modes if r[m]["verdict"] == "survived"]

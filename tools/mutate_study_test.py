@@ -66,5 +66,18 @@ class CheckStudy(unittest.TestCase):
         self.assertEqual(len(err.strip().splitlines()), 1)
 
 
+class SettleSurvivors(unittest.TestCase):
+    def test_a_file_that_is_no_study_is_one_line_and_exit_2(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "no.json"
+            p.write_text("[1]")
+            r = subprocess.run([sys.executable, str(ROOT / "tools" / "mutate.py"),
+                                "--settle-survivors", str(p)],
+                               capture_output=True, text=True, cwd=ROOT)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.strip().splitlines(),
+                         [f"mutate: {p} is not a `make mutate` study (its --json file)"])
+
+
 if __name__ == "__main__":
     unittest.main()
