@@ -98,20 +98,7 @@ module miter (
   miter_delay #(.W(65), .N(Edges - DutEdges)) u_dut_d (
     .clk_i(clk_i), .rst_ni(rst_n), .d_i({dut_valid, dut_d}), .q_o({cmp_dut_valid, cmp_dut_d}));
 
-  function automatic is_nan16(input bf16, input [15:0] x);
-    is_nan16 = bf16 ? (x[14:7] == 8'hff && x[6:0] != 7'd0)
-                    : (x[14:10] == 5'h1f && x[9:0] != 10'd0);
-  endfunction
-
-  // One 16-bit lane under the NaN convention: bit-exact unless the kit's lane is a NaN.
-  function automatic lane_ok(input bf16, input [15:0] got, input [15:0] want);
-    if (!is_nan16(bf16, want)) lane_ok = got == want;
-`ifdef NAN_CANONICAL
-    else lane_ok = got == (bf16 ? 16'(`CANON_BF16) : 16'(`CANON_F16));
-`else
-    else lane_ok = is_nan16(bf16, got);
-`endif
-  endfunction
+`include "miter_lane.svh"
 
   wire cmp_x2   = ctrl_x2(cmp_ctrl);
   wire cmp_bf16 = ctrl_bf16(cmp_ctrl);

@@ -58,6 +58,21 @@ pub(crate) enum DutCommand {
         /// Prove only these of the manifest's words (PTX spellings, comma-separated).
         #[arg(long, value_delimiter = ',', value_name = "SPELLING")]
         words: Vec<String>,
+        /// One operation from reset, both products cut and driven from one specification
+        /// multiplier, the operands split into cases, each a claim of its own
+        /// (docs/formal.md, "Proof by cases"); the two-lane words are left out.
+        #[arg(long, conflicts_with = "depth")]
+        by_cases: bool,
+        /// With --by-cases: claims run at a time (default: the machine's cores).
+        #[arg(long, requires = "by_cases", value_parser = clap::value_parser!(u64).range(1..=256))]
+        jobs: Option<u64>,
+        /// With --by-cases: prove only these cases of each word (numbers, comma-separated).
+        #[arg(long, requires = "by_cases", value_delimiter = ',', value_name = "K")]
+        cases: Vec<usize>,
+        /// With --by-cases: run only these parts of the kit's product claim (numbers,
+        /// comma-separated; default: all, or none with --cases).
+        #[arg(long, requires = "by_cases", value_delimiter = ',', value_name = "P")]
+        parts: Option<Vec<u32>>,
         /// The tools' output as they run, kept whatever the outcome (default: OUT.log beside
         /// OUT; an existing file is replaced only if it is an earlier such log).
         #[arg(long, value_name = "FILE")]
@@ -128,6 +143,10 @@ pub(crate) fn dut(a: DutArgs) -> Result<u8, Error> {
             dut,
             words,
             log,
+            by_cases,
+            jobs,
+            cases,
+            parts,
         } => ptxfma_cosim_dut::prove_says::run(&ptxfma_cosim_dut::prove::ProveArgs {
             manifest,
             depth,
@@ -136,6 +155,13 @@ pub(crate) fn dut(a: DutArgs) -> Result<u8, Error> {
             dut,
             words,
             log,
+            by_cases,
+            jobs: jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |j| j as usize,
+            ),
+            cases,
+            parts,
         }),
         DutCommand::Exhaust(a) => crate::exhaust::exhaust(a),
     }

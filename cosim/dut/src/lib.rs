@@ -10,14 +10,18 @@
 //! ([`exhaust`]).
 
 pub mod builder;
+pub mod cases;
 pub mod children;
 pub mod exhaust;
 pub mod half_words;
 pub mod manifest;
 pub mod own_out;
 pub mod prove;
+pub mod prove_cases;
+pub mod prove_cases_says;
 pub mod prove_log;
 pub mod prove_says;
+pub mod prove_stage;
 pub mod runtime_cache;
 pub mod toolchain;
 pub mod trace;

@@ -34,6 +34,10 @@
 //! sat = false                      # no .sat words (default true)
 //! relu = false                     # no .relu words (default true)
 //! oob = false                      # no .oob words (default true)
+//!
+//! [prove.product.f16]              # `dut prove --by-cases`: the wire that carries the product
+//! wire = "u_lane.sig_prod"         #   of a's and b's significands (flattened name), and the
+//! stage = 1                        #   edges from issue to the step it holds the operation's
 //! ```
 
 use std::collections::BTreeMap;
@@ -54,6 +58,30 @@ pub struct Manifest {
     pub contract: Contract,
     #[serde(default)]
     pub forms: Forms,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prove: Option<Prove>,
+}
+
+/// What `dut prove --by-cases` needs to know of the design's insides (docs/formal.md, "Proof by
+/// cases").
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prove {
+    /// By half format (`f16`, `bf16`): the design's significand product, cut there and driven
+    /// from the specification multiplier once it is proved to be that product.
+    #[serde(default)]
+    pub product: BTreeMap<String, ProductWire>,
+}
+
+/// A wire of the flattened design that holds the unsigned product of a's and b's significands
+/// (hidden bit included, none for a subnormal) in its low bits and zeros above.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductWire {
+    /// Its name after flattening (Yosys: `u_lane.sig_prod` for `sig_prod` in instance `u_lane`).
+    pub wire: String,
+    /// Rising edges from the operation's issue to the cycle the wire holds its product.
+    pub stage: u64,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -376,6 +404,27 @@ impl Manifest {
                     range.start(),
                     range.end()
                 )));
+            }
+        }
+        if let Some(p) = &manifest.prove {
+            for (format, w) in &p.product {
+                if !["f16", "bf16"].contains(&format.as_str()) {
+                    return Err(at(format!(
+                        "prove.product.{format}: a product is named for f16 or bf16"
+                    )));
+                }
+                if w.wire.is_empty() || w.wire.chars().any(|c| c.is_whitespace() || c == ';') {
+                    return Err(at(format!(
+                        "prove.product.{format}.wire `{}` is not a wire name",
+                        w.wire
+                    )));
+                }
+                if manifest.contract.latency.is_some_and(|l| w.stage >= l) {
+                    return Err(at(format!(
+                        "prove.product.{format}.stage {} is not before the result (contract.latency)",
+                        w.stage
+                    )));
+                }
             }
         }
         if let Some(l) = manifest.contract.latency {

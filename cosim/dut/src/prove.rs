@@ -22,13 +22,14 @@ use ptxfma_cosim_outputs::command::ShellCommand;
 use super::children;
 use super::half_words::{self, HalfWord};
 use super::manifest::{Manifest, Resolved};
+use super::prove_stage::{copy_designs, smt_model, Staged};
 use super::trace::Trace;
 
 /// The miter, compiled into the binary so that `dut prove` runs outside the checkout.
 const MITER_SV: &str = include_str!("../../../formal/miter_half.sv");
 
-/// The kit's RTL: the checkout this binary was built from.
-const KIT_RTL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rtl");
+/// How both miters compare a result lane (the NaN convention), included by each.
+pub(crate) const MITER_LANE_SVH: &str = include_str!("../../../formal/miter_lane.svh");
 
 /// Rising edges from issue to the kit's result (`ptxfma_top`'s four register stages): its
 /// latency, as docs/dut.md ("Latency") counts it and `contract.latency` is given.
@@ -77,13 +78,25 @@ pub struct ProveArgs {
     pub words: Vec<String>,
     /// Where the tools' output goes as they run (default: `OUT.log` beside `--out`).
     pub log: Option<PathBuf>,
+    /// One operation, the products cut, split into cases ([`crate::prove_cases`]).
+    pub by_cases: bool,
+    /// Claims (and Yosys runs) at a time, with `by_cases`.
+    pub jobs: usize,
+    /// With `by_cases`: only these cases of each word (by number; empty: all).
+    pub cases: Vec<usize>,
+    /// With `by_cases`: only these parts of the kit's product claim (None: all, or none when
+    /// `cases` picks a slice).
+    pub parts: Option<Vec<u32>>,
 }
 
 /// How a proof ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// No divergence in `depth` steps.
+    /// No divergence in `depth` steps (by cases: every claim proved).
     Proved,
+    /// By cases: a claim other than a case's failed (the cover, a product), none of the
+    /// cases'.
+    ClaimFailed(String),
     /// A divergence: the operation that retired wrong.
     Counterexample(Divergence),
     /// Out of time; `steps` is how many steps were checked in full (steps 0 to `steps - 1`).
@@ -119,13 +132,15 @@ pub struct Proved {
     pub words: Vec<HalfWord>,
     pub replay: Option<ShellCommand>,
     pub trace: Option<PathBuf>,
+    /// The claims, by cases.
+    pub by_cases: Option<crate::prove_cases::ByCases>,
 }
 
 /// Exit status of each verdict: 0 proved, 1 a counterexample, 3 out of time.
 pub fn exit_status(v: &Verdict) -> u8 {
     match v {
         Verdict::Proved => 0,
-        Verdict::Counterexample(_) => 1,
+        Verdict::Counterexample(_) | Verdict::ClaimFailed(_) => 1,
         Verdict::OutOfTime { .. } => 3,
     }
 }
@@ -156,7 +171,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
 
 /// The tools, by name on PATH: `yosys` (the WebAssembly build, with `read_slang`),
 /// `yosys-smtbmc` and the `boolector` it calls.
-fn tools() -> Result<(PathBuf, PathBuf), Error> {
+pub(crate) fn tools() -> Result<(PathBuf, PathBuf), Error> {
     let find = |t: &str| {
         on_path(t).ok_or_else(|| {
             Error::new(format!(
@@ -174,7 +189,7 @@ fn tools() -> Result<(PathBuf, PathBuf), Error> {
 /// The design's edges from issue to result (its `contract.latency`: docs/dut.md counts latency
 /// in rising edges from the one that takes an operation to the one that hands its result over),
 /// from its manifest, and the words to prove.
-fn check(m: &Resolved) -> Result<(u64, Vec<HalfWord>), Error> {
+pub(crate) fn check(m: &Resolved) -> Result<(u64, Vec<HalfWord>), Error> {
     let at = |s: String| Error::new(format!("dut prove: {s}"));
     let c = &m.manifest.contract;
     if c.handshake {
@@ -230,112 +245,14 @@ fn pick(allowed: &[HalfWord], spellings: &[String]) -> Result<Vec<HalfWord>, Err
     Ok(out)
 }
 
-/// The NaN rule's defines for the miter.
-fn nan_defines(m: &Resolved) -> Vec<String> {
-    match m.manifest.contract.nan.as_deref() {
-        Some("canonical") => {
-            let mut nans = ptxfma_ptx::CanonicalNans::default();
-            for (name, v) in &m.canonical_nan {
-                let _ = nans.set(name, *v);
-            }
-            vec![
-                "NAN_CANONICAL".into(),
-                format!("CANON_F16=16'h{:04x}", nans.f16),
-                format!("CANON_BF16=16'h{:04x}", nans.bf16),
-            ]
-        }
-        // ptx and any: any NaN for a NaN (S10 leaves a half NaN's bits open).
-        _ => Vec::new(),
-    }
-}
-
-/// `path` below `root` by its absolute path, so that files keep their relative places.
-fn mirrored(root: &Path, path: &Path) -> PathBuf {
-    root.join(path.strip_prefix("/").unwrap_or(path))
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
-    std::fs::create_dir_all(to).map_err(io(to))?;
-    for e in std::fs::read_dir(from).map_err(io(from))? {
-        let e = e.map_err(io(from))?;
-        let p = e.path();
-        if p.is_dir() {
-            copy_tree(&p, &to.join(e.file_name()))?;
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).map_err(io(&p))?;
-        }
-    }
-    Ok(())
-}
-
-/// A word of a Yosys script: quoted where it holds a space or a quote.
-fn ys(word: &str) -> String {
-    if word
-        .chars()
-        .any(|c| c.is_whitespace() || c == '"' || c == ';')
-    {
-        format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
-    } else {
-        word.to_string()
-    }
-}
-
 /// Copies both designs into `work` and writes the Yosys script that reads them into the miter.
 fn stage(m: &Resolved, dut_edges: u64, words: &[HalfWord], work: &Path) -> Result<(), Error> {
-    let kit = Path::new(KIT_RTL);
-    let list = kit.join("files.txt");
-    let names = std::fs::read_to_string(&list).map_err(|e| {
-        Error::new(format!(
-            "dut prove: the kit's RTL list {}: {e} (fma-cosim reads the kit's RTL from the \
-             checkout it was built in)",
-            list.display()
-        ))
-    })?;
-    let kit_dir = work.join("kit");
-    std::fs::create_dir_all(&kit_dir).map_err(io(&kit_dir))?;
-    let mut kit_files = Vec::new();
-    for n in names.lines().map(str::trim).filter(|n| n.ends_with(".sv")) {
-        std::fs::copy(kit.join(n), kit_dir.join(n)).map_err(io(&kit.join(n)))?;
-        kit_files.push(format!("kit/{n}"));
-    }
-    let dut_root = work.join("dut");
-    let rel = |p: &Path| -> String { mirrored(Path::new("dut"), p).to_string_lossy().into_owned() };
-    let mut dut_args: Vec<String> = Vec::new();
-    for d in &m.defines {
-        dut_args.push("-D".into());
-        dut_args.push(ys(d));
-    }
-    for i in &m.include_dirs {
-        copy_tree(i, &mirrored(&dut_root, i))?;
-        dut_args.push("-I".into());
-        dut_args.push(ys(&rel(i)));
-    }
-    for (name, p) in &m.parameters {
-        let value = match p {
-            ptxfma_cosim_engine::dut::Parameter::Integer(v) => v.to_string(),
-            ptxfma_cosim_engine::dut::Parameter::Text(t) => format!("\"{t}\""),
-        };
-        dut_args.push("-G".into());
-        dut_args.push(ys(&format!("{name}={value}")));
-    }
-    for s in &m.sources {
-        let to = mirrored(&dut_root, s);
-        std::fs::create_dir_all(to.parent().unwrap_or(&dut_root)).map_err(io(&to))?;
-        std::fs::copy(s, &to).map_err(io(s))?;
-        dut_args.push(ys(&rel(s)));
-    }
-    let top = &m.manifest.design.top;
-    let mut miter_defines = vec![format!("DUT_EDGES={dut_edges}")];
-    if let Some(w) = m
-        .manifest
-        .contract
-        .tag_width
-        .or(Some(16))
-        .filter(|w| *w > 0)
-    {
-        miter_defines.push(format!("DUT_TAG_W={w}"));
-    }
-    miter_defines.extend(nan_defines(m));
+    let Staged {
+        kit_files,
+        dut_args,
+        top,
+        miter_defines,
+    } = copy_designs(m, dut_edges, work)?;
     let script = format!(
         "read_slang -j 1 {kit} --top ptxfma_top\n\
          hierarchy -top ptxfma_top\nproc\nflatten\n\
@@ -350,32 +267,24 @@ fn stage(m: &Resolved, dut_edges: u64, words: &[HalfWord], work: &Path) -> Resul
          read_verilog -formal -sv {defs} miter_half.sv\n\
          # prep merges the logic both designs share (opt_merge): a copy of the kit proves fast.\n\
          prep -flatten -top miter\n\
-         # The model for yosys-smtbmc, as SBY prepares one (async2sync: the resets act at once).\n\
-         hierarchy -smtcheck\nrename -witness\nscc -select\nsimplemap\nselect -clear\n\
-         memory_nordff\nasync2sync\nchformal -assume -early\nopt_clean\n\
-         formalff -setundef -clk2ff -ff2anyinit -hierarchy\n\
-         chformal -live -fair -cover -remove\nopt_clean\ncheck\n\
-         setundef -undriven -anyseq\nopt -fast\nrename -witness\nopt_clean\n\
-         delete */t:$print\nformalff -assume\ndffunmap\nwrite_smt2 -wires miter.smt2\n",
-        kit = kit_files.join(" "),
-        dut = dut_args.join(" "),
-        defs = miter_defines
-            .iter()
-            .map(|d| format!("-D{d}"))
-            .collect::<Vec<_>>()
-            .join(" "),
+         {model}",
+        kit = kit_files,
+        dut = dut_args,
+        defs = miter_defines,
+        model = smt_model("miter.smt2"),
     );
     let write = |name: &str, text: &str| -> Result<(), Error> {
         std::fs::write(work.join(name), text).map_err(io(&work.join(name)))
     };
     write("prep.ys", &script)?;
     write("miter_half.sv", MITER_SV)?;
+    write("miter_lane.svh", MITER_LANE_SVH)?;
     write("miter_forms.svh", &half_words::svh(words))
 }
 
 /// The line of `log` from byte `from` on (one tool's section) that says what went wrong:
 /// Yosys's `ERROR:`, else slang's first `error:`, else the last line.
-fn first_error(log: &Path, from: u64) -> String {
+pub(crate) fn first_error(log: &Path, from: u64) -> String {
     let text = section_text(log, from);
     let lines: Vec<&str> = text
         .lines()
@@ -474,6 +383,52 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         log.display()
     ));
     let spellings: Vec<&str> = words.iter().map(|w| w.spelling.as_str()).collect();
+    if a.by_cases {
+        say(format_args!(
+            "words ({}): {}; one operation from reset, a, b, c free, split into cases",
+            spellings.len(),
+            spellings.join(", ")
+        ));
+        let by =
+            crate::prove_cases::prove_by_cases(a, &m, dut_edges, words, &tmp, &log, t0, &|l| {
+                say(l)
+            })?;
+        let verdict = crate::prove_cases::verdict(&by);
+        let seconds = t0.elapsed().as_secs_f64();
+        let record = crate::prove_cases::record(&by, &final_dir);
+        let mut fields = serde_json::json!({
+            "record": RECORD_KIND,
+            "manifest": a.manifest.canonicalize().unwrap_or_else(|_| a.manifest.clone()),
+            "top": m.manifest.design.top,
+            "method": "cases",
+            "verdict": verdict_name(&verdict),
+            "design_edges": dut_edges,
+            "kit_edges": KIT_EDGES,
+            "log": log,
+            "nan": m.manifest.contract.nan.clone().unwrap_or_else(|| "ptx".into()),
+            "seconds": seconds,
+            "timeout_seconds": a.timeout.as_secs(),
+            "jobs": a.jobs,
+            "replay": by.replay.as_ref().map(|r| r.to_string()),
+        });
+        if let (Some(f), Some(r)) = (fields.as_object_mut(), record.as_object()) {
+            f.extend(r.clone());
+        }
+        keep(&tmp, &final_dir, fields, &mut scratch)?;
+        let words = by.words.clone();
+        return Ok(Proved {
+            verdict,
+            dir: final_dir,
+            log,
+            depth: edges + 2,
+            edges,
+            seconds,
+            words,
+            replay: by.replay.clone(),
+            trace: None,
+            by_cases: Some(by),
+        });
+    }
     say(format_args!(
         "words ({}): {}; a, b, c free; from reset, any operation in any cycle",
         spellings.len(),
@@ -587,17 +542,12 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         ),
         _ => (None, None),
     };
-    let files = crate::own_out::listing(&tmp, RECORD)?;
     let record = serde_json::json!({
         "record": RECORD_KIND,
-        "files": files,
+        "method": "stream",
         "manifest": a.manifest.canonicalize().unwrap_or_else(|_| a.manifest.clone()),
         "top": m.manifest.design.top,
-        "verdict": match &verdict {
-            Verdict::Proved => "proved",
-            Verdict::Counterexample(_) => "counterexample",
-            Verdict::OutOfTime { .. } => "out of time",
-        },
+        "verdict": verdict_name(&verdict),
         "depth": depth,
         "steps_checked": match &verdict {
             Verdict::OutOfTime { steps } => *steps,
@@ -613,20 +563,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         "replay": replay.as_ref().map(|r| r.to_string()),
         "trace": trace,
     });
-    std::fs::write(
-        tmp.join(RECORD),
-        serde_json::to_string_pretty(&record).expect("a record serialises") + "\n",
-    )
-    .map_err(io(&tmp))?;
-    refuse_foreign_out(&final_dir)?;
-    children::commit(|| {
-        if final_dir.exists() {
-            std::fs::remove_dir_all(&final_dir)?;
-        }
-        std::fs::rename(&tmp, &final_dir)
-    })?
-    .map_err(io(&final_dir))?;
-    scratch.0 = None;
+    keep(&tmp, &final_dir, record, &mut scratch)?;
     Ok(Proved {
         verdict,
         dir: final_dir,
@@ -637,7 +574,44 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         words,
         replay,
         trace,
+        by_cases: None,
     })
+}
+
+fn verdict_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Proved => "proved",
+        Verdict::Counterexample(_) => "counterexample",
+        Verdict::ClaimFailed(_) => "a claim failed",
+        Verdict::OutOfTime { .. } => "out of time",
+    }
+}
+
+/// Writes `record` (with `files`, every file of the run and its SHA-256) into the run `tmp`
+/// and renames it into `final_dir`, past the point where Ctrl-C leaves nothing.
+fn keep(
+    tmp: &Path,
+    final_dir: &Path,
+    mut record: serde_json::Value,
+    scratch: &mut Scratch,
+) -> Result<(), Error> {
+    let files = crate::own_out::listing(tmp, RECORD)?;
+    record["files"] = serde_json::to_value(files).expect("a listing serialises");
+    std::fs::write(
+        tmp.join(RECORD),
+        serde_json::to_string_pretty(&record).expect("a record serialises") + "\n",
+    )
+    .map_err(io(tmp))?;
+    refuse_foreign_out(final_dir)?;
+    children::commit(|| {
+        if final_dir.exists() {
+            std::fs::remove_dir_all(final_dir)?;
+        }
+        std::fs::rename(tmp, final_dir)
+    })?
+    .map_err(io(final_dir))?;
+    scratch.0 = None;
+    Ok(())
 }
 
 /// A progress line, printed as the proof goes (an unwritable stdout does not stop it).

@@ -1,0 +1,668 @@
+//! `fma-cosim dut prove --by-cases`: a team's design proved equal to the kit's `ptxfma_top`,
+//! one half-precision word at a time, by claims small enough for a SAT solver
+//! (`formal/miter_cases.sv`, docs/formal.md "Proof by cases"):
+//!
+//! - one operation, issued after reset into an empty pipe with bubbles around it, its operands
+//!   free but held still; the pipe's handling of streams is `dut prove`'s other mode and
+//!   `run --dut`'s;
+//! - both significand products cut and driven from one specification multiplier, each cut
+//!   justified by a claim of its own (the kit's Booth array, the design's product wire), so
+//!   that the two multipliers never meet in one miter;
+//! - the operand triples split into cases ([`crate::cases`]), each its own claim, and a claim
+//!   that the cases cover every triple.
+//!
+//! Yosys reads both designs once per word and writes every claim's model; the claims then run
+//! `--jobs` at a time, each reported as it ends (proved, counterexample, out of time, with its
+//! time). A counterexample is a `replay --dut` line. As the other mode, the run is made beside
+//! `--out` and renamed into place.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use ptxfma_cosim_engine::Error;
+use ptxfma_cosim_outputs::command::ShellCommand;
+
+use super::cases::{self, Case};
+use super::children;
+use super::half_words::HalfWord;
+use super::manifest::Resolved;
+use super::prove::{self, ProveArgs};
+use super::prove_stage::{self, Staged};
+use super::trace::Trace;
+
+/// The miter, compiled into the binary as `prove`'s is.
+const MITER_SV: &str = include_str!("../../../formal/miter_cases.sv");
+
+/// What one claim says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimKind {
+    /// The cases cover every operand triple.
+    Cover,
+    /// The kit's multiplier computes the specification product, for the b whose significand's
+    /// top bits are the part ([`cases::kit_product_bits`]; None: b is a constant).
+    KitProduct(Option<u32>),
+    /// The design's product wire holds the specification product.
+    DutProduct,
+    /// Both designs agree on every operand triple of the case.
+    Case(usize),
+}
+
+/// How a claim ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClaimVerdict {
+    Proved,
+    /// Operands (as issued: a, b, c) for which the claim fails, with both results where the
+    /// claim compares them (kit, design; None: the design retired nothing).
+    Counterexample {
+        a: u64,
+        b: u64,
+        c: u64,
+        results: Option<(u64, Option<u64>)>,
+    },
+    /// Cut off by `--timeout`.
+    OutOfTime,
+    /// Never started: `--timeout` had passed.
+    NotStarted,
+}
+
+/// One claim of one word: its model and how it ended.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub word: usize,
+    pub kind: ClaimKind,
+    pub name: String,
+    pub verdict: ClaimVerdict,
+    pub seconds: f64,
+    /// The claim's yosys-smtbmc output, relative to the run's directory.
+    pub log: PathBuf,
+}
+
+/// The words proved, their claims, and the replay line of the first counterexample.
+pub struct ByCases {
+    pub words: Vec<HalfWord>,
+    /// Words of the manifest left to the stream proof (two lanes).
+    pub left: Vec<HalfWord>,
+    pub claims: Vec<Claim>,
+    pub replay: Option<ShellCommand>,
+    /// What `--cases` or `--parts` left out, by word (empty: nothing; the run is the proof).
+    pub not_run: Vec<String>,
+}
+
+/// Rising edges from issue to the compare step, and the model's depth (reset, issue, the pipe).
+fn depth(edges: u64) -> u64 {
+    edges + 2
+}
+
+/// The models of a word, one per kind of claim: each claim runs one of them (a split claim's
+/// part pinned by a constraint file, [`smtc`]).
+const MODELS: [(&str, &str); 4] = [
+    ("cover", "-DCLAIM_COVER"),
+    ("kit_product", "-DCLAIM_KIT_PRODUCT"),
+    ("dut_product", "-DCLAIM_DUT_PRODUCT"),
+    ("case", "-DCLAIM_CASE"),
+];
+
+/// The model a claim runs.
+fn model(kind: ClaimKind) -> &'static str {
+    match kind {
+        ClaimKind::Cover => MODELS[0].0,
+        ClaimKind::KitProduct(_) => MODELS[1].0,
+        ClaimKind::DutProduct => MODELS[2].0,
+        ClaimKind::Case(_) => MODELS[3].0,
+    }
+}
+
+/// The file stem of a claim's log, trace and constraints in its word's directory.
+fn stem(kind: ClaimKind) -> String {
+    match kind {
+        ClaimKind::KitProduct(Some(p)) => format!("kit_product{p}"),
+        ClaimKind::Case(k) => format!("case{k}"),
+        k => model(k).into(),
+    }
+}
+
+/// The yosys-smtbmc constraint file that pins a split claim's part (an anyconst of the miter).
+fn smtc(kind: ClaimKind) -> Option<String> {
+    let (reg, v) = match kind {
+        ClaimKind::Case(k) => ("case_sel", k as u32),
+        ClaimKind::KitProduct(Some(p)) => ("part_sel", p),
+        _ => return None,
+    };
+    Some(format!("always\nassume (= [{reg}] #b{v:08b})\n"))
+}
+
+/// Steps of a claim's bounded check: reset, issue and the steps to its check.
+fn claim_depth(kind: ClaimKind, edges: u64, dut_stage: u64) -> u64 {
+    match kind {
+        ClaimKind::Cover | ClaimKind::KitProduct(_) => 2,
+        ClaimKind::DutProduct => 2 + dut_stage,
+        ClaimKind::Case(_) => depth(edges),
+    }
+}
+
+fn describe(kind: ClaimKind, w: &HalfWord, cases: &[Case]) -> String {
+    match kind {
+        ClaimKind::Cover => "the cases cover every operand triple".into(),
+        ClaimKind::KitProduct(None) => "the kit's multiplier is the specification product".into(),
+        ClaimKind::KitProduct(Some(p)) => format!(
+            "the kit's multiplier is the specification product, b's significand's top {} bits \
+             {p:#x}",
+            cases::kit_product_bits(w)
+        ),
+        ClaimKind::DutProduct => "the design's product wire is the specification product".into(),
+        ClaimKind::Case(k) => format!("case {k}, {}", cases[k].name),
+    }
+}
+
+/// The Yosys script of one word: both designs read once (each product cut), then every claim's
+/// model written from a copy.
+fn word_script(s: &Staged, dir: &str, cut: Option<&str>) -> String {
+    let top = &s.top;
+    let mut y = format!(
+        "read_slang -j 1 {kit} --top ptxfma_top\n\
+         hierarchy -top ptxfma_top\nproc\nflatten\n\
+         # The kit's product: the Booth array's carry-save pair, cut before its adder.\n\
+         expose -cut -sep _ w:mul_sum w:mul_carry\n\
+         cd ptxfma_top\nrename mul_sum cut_sum_o\nrename mul_sum_i cut_sum_i\n\
+         rename mul_carry cut_carry_o\nrename mul_carry_i cut_carry_i\ncd\n\
+         opt_clean -purge\nrename ptxfma_top miter_kit\nhierarchy -top miter_kit\n\
+         design -stash kit\n\
+         read_slang -j 1 {dut} --top {top}\n\
+         hierarchy -top {top}\nproc\nflatten\n",
+        kit = s.kit_files,
+        dut = s.dut_args,
+    );
+    if let Some(w) = cut {
+        y += &format!(
+            "expose -cut -sep _ w:{w}\ncd {top}\nrename {w} cut_prod_o\nrename {w}_i cut_prod_i\n\
+             cd\n"
+        );
+    }
+    y += &format!(
+        "opt_clean\nrename {top} miter_dut\nhierarchy -top miter_dut\ndesign -stash dut\n\
+         design -copy-from kit -as miter_kit miter_kit\n\
+         design -copy-from dut -as miter_dut miter_dut\ndesign -save both\n"
+    );
+    for (name, claim) in MODELS {
+        if name == "dut_product" && cut.is_none() {
+            continue;
+        }
+        y += &format!(
+            "design -load both\n\
+             read_verilog -formal -sv -I {dir} {defs} {claim} miter_cases.sv\n\
+             hierarchy -top miter\nproc\n\
+             # The bits of the miter's product wire past the design's read zero.\n\
+             setundef -undriven -zero miter/w:dut_p_o\n\
+             prep -flatten -top miter\n{model}",
+            defs = s.miter_defines,
+            model = prove_stage::smt_model(&format!("{dir}/{name}.smt2")),
+        );
+    }
+    y
+}
+
+/// Runs `work(i)` for i in 0..n, `jobs` at a time, in order of i.
+fn pool<R: Send>(jobs: usize, n: usize, work: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<R>>> = Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, n.max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= n {
+                    break;
+                }
+                let r = work(i);
+                out.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
+            });
+        }
+    });
+    out.into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every item is worked"))
+        .collect()
+}
+
+/// The operands and results of a failed claim from its trace: the operation is issued in step
+/// 1 and compared `edges` edges later.
+fn counterexample(trace: &Path, kind: ClaimKind, edges: u64) -> Result<ClaimVerdict, Error> {
+    let t = Trace::read(trace)?;
+    let at = (1 + edges) as usize;
+    let results = matches!(kind, ClaimKind::Case(_)).then(|| {
+        let design = (t.at(at, "dut_valid") == 1).then(|| t.at(at, "dut_d"));
+        (t.at(at, "kit_d"), design)
+    });
+    Ok(ClaimVerdict::Counterexample {
+        a: t.at(1, "op_a"),
+        b: t.at(1, "op_b"),
+        c: t.at(1, "op_c"),
+        results,
+    })
+}
+
+/// Proves `words` of `m` by cases into the run directory `tmp`; `log` is the run's log.
+#[allow(clippy::too_many_arguments)]
+pub fn prove_by_cases(
+    a: &ProveArgs,
+    m: &Resolved,
+    dut_edges: u64,
+    all_words: Vec<HalfWord>,
+    tmp: &Path,
+    log: &Path,
+    t0: Instant,
+    say: &(dyn Fn(std::fmt::Arguments<'_>) + Sync),
+) -> Result<ByCases, Error> {
+    let (words, left): (Vec<HalfWord>, Vec<HalfWord>) =
+        all_words.into_iter().partition(|w| !w.x2());
+    if words.is_empty() {
+        return Err(Error::new(
+            "dut prove --by-cases: the words are all two-lane (.f16x2, .bf16x2), which the \
+             cases do not split; prove them without --by-cases",
+        ));
+    }
+    if !left.is_empty() {
+        let names: Vec<&str> = left.iter().map(|w| w.spelling.as_str()).collect();
+        say(format_args!(
+            "left to the stream proof (two lanes, not split into cases): {}",
+            names.join(", ")
+        ));
+    }
+    let edges = prove::compare_edges(dut_edges);
+    let staged = prove_stage::copy_designs(m, dut_edges, tmp)?;
+    std::fs::write(tmp.join("miter_cases.sv"), MITER_SV).map_err(io(tmp))?;
+    std::fs::write(tmp.join("miter_lane.svh"), prove::MITER_LANE_SVH).map_err(io(tmp))?;
+    let products = m.manifest.prove.as_ref().map(|p| &p.product);
+    let cut_of = |w: &HalfWord| {
+        let name = if w.bf16() { "bf16" } else { "f16" };
+        products.and_then(|p| p.get(name))
+    };
+
+    // Each word's claims, in the order they run: the cover and the cuts first.
+    let mut plan: Vec<(usize, Vec<Case>, Vec<ClaimKind>)> = Vec::new();
+    let mut not_run: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let all = cases::cases(w);
+        // The cheap claims first, then the cases, then the kit's product parts: a fault in
+        // the design shows in a case's minute, not after the kit's half hour.
+        let mut kinds = vec![ClaimKind::Cover];
+        if cut_of(w).is_some() {
+            kinds.push(ClaimKind::DutProduct);
+        }
+        let mut kit_parts = Vec::new();
+        let bits = cases::kit_product_bits(w);
+        if bits == 0 {
+            kit_parts.push(ClaimKind::KitProduct(None));
+        } else {
+            // A slice of the cases runs none of the kit's product parts unless named.
+            let all_parts = 1u32 << bits;
+            let parts: Vec<u32> = match &a.parts {
+                Some(p) => p.clone(),
+                None if a.cases.is_empty() => (0..all_parts).collect(),
+                None => Vec::new(),
+            };
+            if let Some(p) = parts.iter().find(|&&p| p >= all_parts) {
+                return Err(Error::new(format!(
+                    "--parts {p}: the kit's product claim of `{}` has parts 0 to {}",
+                    w.spelling,
+                    all_parts - 1
+                )));
+            }
+            if (parts.len() as u32) < all_parts {
+                not_run.push(format!(
+                    "{}: {} of the {all_parts} parts of the kit's product claim",
+                    w.spelling,
+                    all_parts as usize - parts.len()
+                ));
+                say(format_args!(
+                    "{}: {} of the {all_parts} parts of the kit's product claim run here; the \
+                     cases rest on all of them",
+                    w.spelling,
+                    parts.len()
+                ));
+            }
+            kit_parts.extend(parts.iter().map(|&p| ClaimKind::KitProduct(Some(p))));
+        }
+        let picked: Vec<usize> = if a.cases.is_empty() {
+            (0..all.len()).collect()
+        } else {
+            a.cases.clone()
+        };
+        if let Some(k) = picked.iter().find(|&&k| k >= all.len()) {
+            return Err(Error::new(format!(
+                "--cases {k}: `{}` has cases 0 to {}",
+                w.spelling,
+                all.len() - 1
+            )));
+        }
+        if picked.len() < all.len() {
+            not_run.push(format!(
+                "{}: {} of its {} cases",
+                w.spelling,
+                all.len() - picked.len(),
+                all.len()
+            ));
+        }
+        kinds.extend(picked.iter().map(|&k| ClaimKind::Case(k)));
+        kinds.extend(kit_parts);
+        let dir = tmp.join(format!("w{i}"));
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let svh = cases::svh(w, &all, cut_of(w).map(|c| c.stage));
+        std::fs::write(dir.join("miter_case.svh"), svh).map_err(io(&dir))?;
+        say(format_args!("{}: {} case(s)", w.spelling, all.len()));
+        for (k, c) in all.iter().enumerate() {
+            if picked.contains(&k) {
+                say(format_args!("  case {k}: {}", c.name));
+            }
+        }
+        plan.push((i, all, kinds));
+    }
+    match products {
+        Some(p) if !p.is_empty() => {}
+        _ => say(format_args!(
+            "the manifest names no product wire ([prove.product]): the design's multiplier \
+             stays in every case, beside the specification's"
+        )),
+    }
+
+    let (yosys, smtbmc) = prove::tools()?;
+    let deadline = t0 + a.timeout;
+    let left_time = || deadline.saturating_duration_since(Instant::now());
+    let log_lock = Mutex::new(());
+
+    // Yosys: every claim's model of each word, words `jobs` at a time.
+    say(format_args!(
+        "reading both designs and writing each claim's model (Yosys), {} word(s) ...",
+        plan.len()
+    ));
+    let read = pool(a.jobs, plan.len(), |p| -> Result<Option<f64>, Error> {
+        let (i, _, _) = &plan[p];
+        let dir = format!("w{i}");
+        let script = word_script(&staged, &dir, cut_of(&words[*i]).map(|c| c.wire.as_str()));
+        let ys = tmp.join(format!("{dir}/prep.ys"));
+        std::fs::write(&ys, script).map_err(io(&ys))?;
+        let ylog = tmp.join(format!("{dir}/yosys.log"));
+        let t = Instant::now();
+        let status = children::run_logged(
+            Command::new(&yosys)
+                .args(["-q", "-s"])
+                .arg(format!("{dir}/prep.ys"))
+                .current_dir(tmp),
+            &ylog,
+            left_time(),
+            || {},
+        )?
+        .map_err(|e| Error::new(format!("dut prove: {}: {e}", yosys.display())))?;
+        append(log, &log_lock, &ylog);
+        match status {
+            None => Ok(None),
+            Some(s) if !s.success() => Err(Error::new(format!(
+                "dut prove: Yosys could not read the designs into the miter for `{}`: {} \
+                 (log: {})",
+                words[*i].spelling,
+                prove::first_error(&ylog, 0),
+                ylog.display()
+            ))),
+            Some(_) => Ok(Some(t.elapsed().as_secs_f64())),
+        }
+    });
+    let mut read_ok = Vec::new();
+    for (r, (i, _, _)) in read.into_iter().zip(&plan) {
+        let r = r?;
+        if let Some(s) = r {
+            say(format_args!("  {}: models in {s:.1} s", words[*i].spelling));
+        }
+        read_ok.push(r.is_some());
+    }
+
+    // The claims, `jobs` at a time.
+    let work: Vec<(usize, ClaimKind)> = plan
+        .iter()
+        .zip(&read_ok)
+        .flat_map(|((i, _, kinds), ok)| kinds.iter().map(move |k| (*i, *k, *ok)))
+        .filter_map(|(i, k, ok)| ok.then_some((i, k)))
+        .collect();
+    say(format_args!(
+        "{} claim(s), {} at a time, each a bounded check of {} steps (yosys-smtbmc) ...",
+        work.len(),
+        a.jobs,
+        depth(edges)
+    ));
+    let claims = pool(a.jobs, work.len(), |n| -> Result<Claim, Error> {
+        let (i, kind) = work[n];
+        let all = &plan.iter().find(|p| p.0 == i).expect("planned").1;
+        let dir = tmp.join(format!("w{i}"));
+        let s = stem(kind);
+        let clog = dir.join(format!("{s}.log"));
+        let name = describe(kind, &words[i], all);
+        let t = Instant::now();
+        let limit = left_time();
+        let verdict = if limit.is_zero() || children::interrupted() {
+            ClaimVerdict::NotStarted
+        } else {
+            let stage = cut_of(&words[i]).map_or(0, |c| c.stage);
+            let mut cmd = Command::new(&smtbmc);
+            cmd.args([
+                "-s",
+                "boolector",
+                "--presat",
+                "--unroll",
+                "--noprogress",
+                "-t",
+            ])
+            .arg(claim_depth(kind, edges, stage).to_string())
+            .arg("--dump-vcd")
+            .arg(format!("{s}.vcd"));
+            if let Some(text) = smtc(kind) {
+                let f = dir.join(format!("{s}.smtc"));
+                std::fs::write(&f, text).map_err(io(&f))?;
+                cmd.arg("--smtc").arg(format!("{s}.smtc"));
+            }
+            let status = children::run_logged(
+                cmd.arg(format!("{}.smt2", model(kind))).current_dir(&dir),
+                &clog,
+                limit,
+                || {},
+            )?
+            .map_err(|e| Error::new(format!("dut prove: {}: {e}", smtbmc.display())))?;
+            let text = std::fs::read_to_string(&clog).unwrap_or_default();
+            match status {
+                None => ClaimVerdict::OutOfTime,
+                Some(_) if text.contains("Status: PASSED") => ClaimVerdict::Proved,
+                Some(_) if text.contains("Status: FAILED") => {
+                    counterexample(&dir.join(format!("{s}.vcd")), kind, edges)?
+                }
+                Some(_) => {
+                    return Err(Error::new(format!(
+                        "dut prove: yosys-smtbmc ended without a verdict on `{}` {name}: {} \
+                         (log: {})",
+                        words[i].spelling,
+                        prove::first_error(&clog, 0),
+                        clog.display()
+                    )))
+                }
+            }
+        };
+        let seconds = t.elapsed().as_secs_f64();
+        append(log, &log_lock, &clog);
+        let claim = Claim {
+            word: i,
+            kind,
+            name,
+            verdict,
+            seconds,
+            log: PathBuf::from(format!("w{i}/{s}.log")),
+        };
+        say(format_args!("  {}", line(&claim, &words[i])));
+        Ok(claim)
+    });
+    let claims = claims.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if children::interrupted() {
+        return Err(Error::new("interrupted"));
+    }
+    let build = a
+        .dut
+        .clone()
+        .unwrap_or_else(|| a.out.join(prove::DUT_BUILD));
+    let replay = claims.iter().find_map(|c| match (&c.verdict, c.kind) {
+        (ClaimVerdict::Counterexample { a: x, b, c: z, .. }, ClaimKind::Case(_)) => {
+            Some(replay_line(&build, &words[c.word], *x, *b, *z))
+        }
+        _ => None,
+    });
+    Ok(ByCases {
+        words,
+        left,
+        claims,
+        replay,
+        not_run,
+    })
+}
+
+/// `fma-cosim replay --dut BUILD` of one operation.
+pub fn replay_line(build: &Path, w: &HalfWord, a: u64, b: u64, c: u64) -> ShellCommand {
+    ShellCommand::cosim()
+        .arg("replay")
+        .arg("--dut")
+        .path(build)
+        .args(["--ctrl".to_string(), w.spelling.clone()])
+        .args(["--a".to_string(), format!("{a:#x}")])
+        .args(["--b".to_string(), format!("{b:#x}")])
+        .args(["--c".to_string(), format!("{c:#x}")])
+}
+
+/// A claim's line in the report.
+pub fn line(c: &Claim, w: &HalfWord) -> String {
+    let what = match &c.verdict {
+        ClaimVerdict::Proved => format!("proved in {:.1} s", c.seconds),
+        ClaimVerdict::OutOfTime => format!("out of time after {:.1} s", c.seconds),
+        ClaimVerdict::NotStarted => "not started (out of time)".to_string(),
+        ClaimVerdict::Counterexample {
+            a,
+            b,
+            c: z,
+            results,
+        } => {
+            let ops = format!("a={a:#06x} b={b:#06x} c={z:#06x}");
+            match results {
+                Some((kit, Some(got))) => format!(
+                    "counterexample in {:.1} s: {ops}: the design gave {got:#06x}, the kit {kit:#06x}",
+                    c.seconds
+                ),
+                Some((kit, None)) => format!(
+                    "counterexample in {:.1} s: {ops}: the design retired nothing at its latency \
+                     where the kit gave {kit:#06x}",
+                    c.seconds
+                ),
+                None => format!("fails in {:.1} s: {ops}", c.seconds),
+            }
+        }
+    };
+    format!("{} {}: {what}", w.spelling, c.name)
+}
+
+/// Appends a claim's or a word's own log to the run's log, one at a time.
+fn append(log: &Path, lock: &Mutex<()>, part: &Path) {
+    use std::io::Write as _;
+    let _held = lock.lock().unwrap_or_else(|p| p.into_inner());
+    let text = std::fs::read(part).unwrap_or_default();
+    if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(log) {
+        let _ = writeln!(f, "\n== {} ==", part.display());
+        let _ = f.write_all(&text);
+    }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::new(format!("{}: {e}", path.display()))
+}
+
+/// The run's verdict: proved when every claim is; a counterexample when a case has one (the
+/// first); a failed claim when the cover or a product claim fails; else out of time.
+pub fn verdict(by: &ByCases) -> prove::Verdict {
+    use prove::{Divergence, Verdict};
+    for c in &by.claims {
+        if let (
+            ClaimVerdict::Counterexample {
+                a,
+                b,
+                c: z,
+                results: Some((kit, design)),
+            },
+            ClaimKind::Case(_),
+        ) = (&c.verdict, c.kind)
+        {
+            return Verdict::Counterexample(Divergence {
+                issue_step: 1,
+                ctrl: by.words[c.word].word,
+                a: *a,
+                b: *b,
+                c: *z,
+                design_d: *design,
+                kit_d: *kit,
+                spurious: false,
+            });
+        }
+    }
+    if let Some(c) = by
+        .claims
+        .iter()
+        .find(|c| matches!(c.verdict, ClaimVerdict::Counterexample { .. }))
+    {
+        return Verdict::ClaimFailed(line(c, &by.words[c.word]));
+    }
+    if by.claims.iter().all(|c| c.verdict == ClaimVerdict::Proved) {
+        Verdict::Proved
+    } else {
+        Verdict::OutOfTime { steps: 0 }
+    }
+}
+
+/// The claims in `prove.json`: by word, each claim's name, verdict, time and log (relative to
+/// the run's directory `dir`).
+pub fn record(by: &ByCases, dir: &Path) -> serde_json::Value {
+    let words: Vec<serde_json::Value> =
+        by.words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let claims: Vec<serde_json::Value> = by
+                .claims
+                .iter()
+                .filter(|c| c.word == i)
+                .map(|c| {
+                    let (verdict, cex) = match &c.verdict {
+                        ClaimVerdict::Proved => ("proved", serde_json::Value::Null),
+                        ClaimVerdict::OutOfTime => ("out of time", serde_json::Value::Null),
+                        ClaimVerdict::NotStarted => ("not started", serde_json::Value::Null),
+                        ClaimVerdict::Counterexample { a, b, c: z, results } => (
+                            "counterexample",
+                            serde_json::json!({
+                                "a": format!("{a:#x}"), "b": format!("{b:#x}"),
+                                "c": format!("{z:#x}"),
+                                "kit": results.map(|r| format!("{:#06x}", r.0)),
+                                "design": results.and_then(|r| r.1).map(|d| format!("{d:#06x}")),
+                            }),
+                        ),
+                    };
+                    serde_json::json!({
+                        "claim": c.name,
+                        "case": match c.kind { ClaimKind::Case(k) => Some(k), _ => None },
+                        "verdict": verdict,
+                        "seconds": (c.seconds * 10.0).round() / 10.0,
+                        "counterexample": cex,
+                        "log": dir.join(&c.log),
+                    })
+                })
+                .collect();
+                serde_json::json!({ "word": w.spelling, "claims": claims })
+            })
+            .collect();
+    serde_json::json!({
+        "words": words,
+        "not_run": by.not_run,
+        "left_to_the_stream_proof": by.left.iter().map(|w| &w.spelling).collect::<Vec<_>>(),
+    })
+}
