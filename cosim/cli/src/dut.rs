@@ -37,7 +37,8 @@ pub(crate) enum DutCommand {
         cxx_opt: u32,
     },
     /// Prove the design equal to the kit's RTL on the half-precision words its manifest allows
-    /// (docs/formal.md): a bounded check of a miter of both, every input free.
+    /// (docs/formal.md): a bounded check of a miter of both, every input free; or, with
+    /// --by-cases, one operation at a time, split into claims a solver takes in seconds.
     Prove {
         /// The design's manifest (TOML), with `contract.latency`.
         #[arg(value_name = "MANIFEST")]

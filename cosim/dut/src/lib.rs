@@ -12,6 +12,7 @@
 pub mod builder;
 pub mod cases;
 pub mod children;
+pub mod claims;
 pub mod exhaust;
 pub mod half_words;
 pub mod manifest;

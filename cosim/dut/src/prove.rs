@@ -132,8 +132,6 @@ pub struct Proved {
     pub words: Vec<HalfWord>,
     pub replay: Option<ShellCommand>,
     pub trace: Option<PathBuf>,
-    /// The claims, by cases.
-    pub by_cases: Option<crate::prove_cases::ByCases>,
 }
 
 /// Exit status of each verdict: 0 proved, 1 a counterexample, 3 out of time.
@@ -335,8 +333,21 @@ fn section_text(log: &Path, from: u64) -> String {
     String::from_utf8_lossy(bytes.get(from as usize..).unwrap_or_default()).into_owned()
 }
 
-/// Runs the proof of `a.manifest` into `a.out`.
-pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
+/// A run made ready: the manifest read and checked, the words, the run's directory (a
+/// temporary beside `--out`, removed on drop unless kept) and the log, named.
+pub struct Prepared {
+    pub m: Resolved,
+    pub dut_edges: u64,
+    pub words: Vec<HalfWord>,
+    pub tmp: PathBuf,
+    pub final_dir: PathBuf,
+    pub log: PathBuf,
+    pub t0: Instant,
+    scratch: Scratch,
+}
+
+/// Reads and checks what `a` names, and makes the run's directory and log.
+pub fn prepare(a: &ProveArgs) -> Result<Prepared, Error> {
     let t0 = Instant::now();
     children::install()?;
     let m = Manifest::load(&a.manifest)?;
@@ -345,8 +356,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         words = pick(&words, &a.words)?;
     }
     let edges = compare_edges(dut_edges);
-    let depth = a.depth.unwrap_or_else(|| default_depth(dut_edges));
-    if depth < edges + 2 {
+    if let Some(depth) = a.depth.filter(|d| *d < edges + 2) {
         return Err(Error::new(format!(
             "dut prove: --depth {depth} is below {}: no operation would retire in it (reset in \
              step 0, a result compared {edges} edges after its issue)",
@@ -355,7 +365,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
     }
     let out = &a.out;
     refuse_foreign_out(out)?;
-    let (yosys, smtbmc) = tools()?;
+    tools()?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -370,7 +380,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
     ptxfma_cosim_engine::temporary::sweep(&parent);
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-    let mut scratch = Scratch(Some(tmp.clone()));
+    let scratch = Scratch(Some(tmp.clone()));
 
     // The log in plain sight, before anything runs (prove_log's module doc).
     let log_path = a
@@ -382,53 +392,34 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         "log: {} (Yosys, then yosys-smtbmc, as they run)",
         log.display()
     ));
+    Ok(Prepared {
+        m,
+        dut_edges,
+        words,
+        tmp,
+        final_dir,
+        log,
+        t0,
+        scratch,
+    })
+}
+
+/// Runs the proof of `a.manifest` into `a.out`: the stream mode.
+pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
+    let mut p = prepare(a)?;
+    let (dut_edges, words, tmp, final_dir, log, t0) = (
+        p.dut_edges,
+        p.words.clone(),
+        p.tmp.clone(),
+        p.final_dir.clone(),
+        p.log.clone(),
+        p.t0,
+    );
+    let m = p.m.clone();
+    let (yosys, smtbmc) = tools()?;
+    let edges = compare_edges(dut_edges);
+    let depth = a.depth.unwrap_or_else(|| default_depth(dut_edges));
     let spellings: Vec<&str> = words.iter().map(|w| w.spelling.as_str()).collect();
-    if a.by_cases {
-        say(format_args!(
-            "words ({}): {}; one operation from reset, a, b, c free, split into cases",
-            spellings.len(),
-            spellings.join(", ")
-        ));
-        let by =
-            crate::prove_cases::prove_by_cases(a, &m, dut_edges, words, &tmp, &log, t0, &|l| {
-                say(l)
-            })?;
-        let verdict = crate::prove_cases::verdict(&by);
-        let seconds = t0.elapsed().as_secs_f64();
-        let record = crate::prove_cases::record(&by, &final_dir);
-        let mut fields = serde_json::json!({
-            "record": RECORD_KIND,
-            "manifest": a.manifest.canonicalize().unwrap_or_else(|_| a.manifest.clone()),
-            "top": m.manifest.design.top,
-            "method": "cases",
-            "verdict": verdict_name(&verdict),
-            "design_edges": dut_edges,
-            "kit_edges": KIT_EDGES,
-            "log": log,
-            "nan": m.manifest.contract.nan.clone().unwrap_or_else(|| "ptx".into()),
-            "seconds": seconds,
-            "timeout_seconds": a.timeout.as_secs(),
-            "jobs": a.jobs,
-            "replay": by.replay.as_ref().map(|r| r.to_string()),
-        });
-        if let (Some(f), Some(r)) = (fields.as_object_mut(), record.as_object()) {
-            f.extend(r.clone());
-        }
-        keep(&tmp, &final_dir, fields, &mut scratch)?;
-        let words = by.words.clone();
-        return Ok(Proved {
-            verdict,
-            dir: final_dir,
-            log,
-            depth: edges + 2,
-            edges,
-            seconds,
-            words,
-            replay: by.replay.clone(),
-            trace: None,
-            by_cases: Some(by),
-        });
-    }
     say(format_args!(
         "words ({}): {}; a, b, c free; from reset, any operation in any cycle",
         spellings.len(),
@@ -563,7 +554,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         "replay": replay.as_ref().map(|r| r.to_string()),
         "trace": trace,
     });
-    keep(&tmp, &final_dir, record, &mut scratch)?;
+    keep(&tmp, &final_dir, record, &mut p)?;
     Ok(Proved {
         verdict,
         dir: final_dir,
@@ -574,11 +565,10 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
         words,
         replay,
         trace,
-        by_cases: None,
     })
 }
 
-fn verdict_name(v: &Verdict) -> &'static str {
+pub(crate) fn verdict_name(v: &Verdict) -> &'static str {
     match v {
         Verdict::Proved => "proved",
         Verdict::Counterexample(_) => "counterexample",
@@ -589,11 +579,11 @@ fn verdict_name(v: &Verdict) -> &'static str {
 
 /// Writes `record` (with `files`, every file of the run and its SHA-256) into the run `tmp`
 /// and renames it into `final_dir`, past the point where Ctrl-C leaves nothing.
-fn keep(
+pub(crate) fn keep(
     tmp: &Path,
     final_dir: &Path,
     mut record: serde_json::Value,
-    scratch: &mut Scratch,
+    p: &mut Prepared,
 ) -> Result<(), Error> {
     let files = crate::own_out::listing(tmp, RECORD)?;
     record["files"] = serde_json::to_value(files).expect("a listing serialises");
@@ -610,17 +600,17 @@ fn keep(
         std::fs::rename(tmp, final_dir)
     })?
     .map_err(io(final_dir))?;
-    scratch.0 = None;
+    p.scratch.0 = None;
     Ok(())
 }
 
 /// A progress line, printed as the proof goes (an unwritable stdout does not stop it).
-fn say(line: std::fmt::Arguments<'_>) {
+pub(crate) fn say(line: std::fmt::Arguments<'_>) {
     let _ = ptxfma_cli_common::outln!("{line}");
 }
 
 /// A directory removed on drop unless kept.
-struct Scratch(Option<PathBuf>);
+pub(crate) struct Scratch(Option<PathBuf>);
 
 impl Drop for Scratch {
     fn drop(&mut self) {

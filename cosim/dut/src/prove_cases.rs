@@ -27,69 +27,14 @@ use ptxfma_cosim_outputs::command::ShellCommand;
 
 use super::cases::{self, Case};
 use super::children;
+use super::claims::{describe, line, record, verdict, ByCases, Claim, ClaimKind, ClaimVerdict};
 use super::half_words::HalfWord;
-use super::manifest::Resolved;
 use super::prove::{self, ProveArgs};
 use super::prove_stage::{self, Staged};
 use super::trace::Trace;
 
 /// The miter, compiled into the binary as `prove`'s is.
 const MITER_SV: &str = include_str!("../../../formal/miter_cases.sv");
-
-/// What one claim says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClaimKind {
-    /// The cases cover every operand triple.
-    Cover,
-    /// The kit's multiplier computes the specification product, for the b whose significand's
-    /// top bits are the part ([`cases::kit_product_bits`]; None: b is a constant).
-    KitProduct(Option<u32>),
-    /// The design's product wire holds the specification product.
-    DutProduct,
-    /// Both designs agree on every operand triple of the case.
-    Case(usize),
-}
-
-/// How a claim ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ClaimVerdict {
-    Proved,
-    /// Operands (as issued: a, b, c) for which the claim fails, with both results where the
-    /// claim compares them (kit, design; None: the design retired nothing).
-    Counterexample {
-        a: u64,
-        b: u64,
-        c: u64,
-        results: Option<(u64, Option<u64>)>,
-    },
-    /// Cut off by `--timeout`.
-    OutOfTime,
-    /// Never started: `--timeout` had passed.
-    NotStarted,
-}
-
-/// One claim of one word: its model and how it ended.
-#[derive(Clone, Debug)]
-pub struct Claim {
-    pub word: usize,
-    pub kind: ClaimKind,
-    pub name: String,
-    pub verdict: ClaimVerdict,
-    pub seconds: f64,
-    /// The claim's yosys-smtbmc output, relative to the run's directory.
-    pub log: PathBuf,
-}
-
-/// The words proved, their claims, and the replay line of the first counterexample.
-pub struct ByCases {
-    pub words: Vec<HalfWord>,
-    /// Words of the manifest left to the stream proof (two lanes).
-    pub left: Vec<HalfWord>,
-    pub claims: Vec<Claim>,
-    pub replay: Option<ShellCommand>,
-    /// What `--cases` or `--parts` left out, by word (empty: nothing; the run is the proof).
-    pub not_run: Vec<String>,
-}
 
 /// Rising edges from issue to the compare step, and the model's depth (reset, issue, the pipe).
 fn depth(edges: u64) -> u64 {
@@ -140,20 +85,6 @@ fn claim_depth(kind: ClaimKind, edges: u64, dut_stage: u64) -> u64 {
         ClaimKind::Cover | ClaimKind::KitProduct(_) => 2,
         ClaimKind::DutProduct => 2 + dut_stage,
         ClaimKind::Case(_) => depth(edges),
-    }
-}
-
-fn describe(kind: ClaimKind, w: &HalfWord, cases: &[Case]) -> String {
-    match kind {
-        ClaimKind::Cover => "the cases cover every operand triple".into(),
-        ClaimKind::KitProduct(None) => "the kit's multiplier is the specification product".into(),
-        ClaimKind::KitProduct(Some(p)) => format!(
-            "the kit's multiplier is the specification product, b's significand's top {} bits \
-             {p:#x}",
-            cases::kit_product_bits(w)
-        ),
-        ClaimKind::DutProduct => "the design's product wire is the specification product".into(),
-        ClaimKind::Case(k) => format!("case {k}, {}", cases[k].name),
     }
 }
 
@@ -244,18 +175,71 @@ fn counterexample(trace: &Path, kind: ClaimKind, edges: u64) -> Result<ClaimVerd
     })
 }
 
-/// Proves `words` of `m` by cases into the run directory `tmp`; `log` is the run's log.
-#[allow(clippy::too_many_arguments)]
-pub fn prove_by_cases(
+/// What a run by cases found, where it left its files.
+pub struct Outcome {
+    pub by: ByCases,
+    pub verdict: prove::Verdict,
+    pub dir: PathBuf,
+    pub log: PathBuf,
+    pub seconds: f64,
+}
+
+/// Runs `dut prove --by-cases` of `a.manifest` into `a.out`.
+pub fn prove(a: &ProveArgs) -> Result<Outcome, Error> {
+    let mut p = prove::prepare(a)?;
+    let spellings: Vec<&str> = p.words.iter().map(|w| w.spelling.as_str()).collect();
+    prove::say(format_args!(
+        "words ({}): {}; one operation from reset, a, b, c free, split into cases",
+        spellings.len(),
+        spellings.join(", ")
+    ));
+    let by = by_cases(a, &p, &|l| prove::say(l))?;
+    let verdict = verdict(&by);
+    let seconds = p.t0.elapsed().as_secs_f64();
+    let mut fields = serde_json::json!({
+        "record": prove::RECORD_KIND,
+        "manifest": a.manifest.canonicalize().unwrap_or_else(|_| a.manifest.clone()),
+        "top": p.m.manifest.design.top,
+        "method": "cases",
+        "verdict": prove::verdict_name(&verdict),
+        "design_edges": p.dut_edges,
+        "kit_edges": prove::KIT_EDGES,
+        "log": p.log,
+        "nan": p.m.manifest.contract.nan.clone().unwrap_or_else(|| "ptx".into()),
+        "seconds": seconds,
+        "timeout_seconds": a.timeout.as_secs(),
+        "jobs": a.jobs,
+        "replay": by.replay.as_ref().map(|r| r.to_string()),
+    });
+    let claims = record(&by, &p.final_dir);
+    if let (Some(f), Some(r)) = (fields.as_object_mut(), claims.as_object()) {
+        f.extend(r.clone());
+    }
+    let (tmp, final_dir) = (p.tmp.clone(), p.final_dir.clone());
+    prove::keep(&tmp, &final_dir, fields, &mut p)?;
+    Ok(Outcome {
+        by,
+        verdict,
+        dir: final_dir,
+        log: p.log.clone(),
+        seconds,
+    })
+}
+
+/// Proves the words of `p` by cases in its run directory.
+fn by_cases(
     a: &ProveArgs,
-    m: &Resolved,
-    dut_edges: u64,
-    all_words: Vec<HalfWord>,
-    tmp: &Path,
-    log: &Path,
-    t0: Instant,
+    p: &prove::Prepared,
     say: &(dyn Fn(std::fmt::Arguments<'_>) + Sync),
 ) -> Result<ByCases, Error> {
+    let (m, dut_edges, all_words, tmp, log, t0) = (
+        &p.m,
+        p.dut_edges,
+        p.words.clone(),
+        p.tmp.as_path(),
+        p.log.as_path(),
+        p.t0,
+    );
     let (words, left): (Vec<HalfWord>, Vec<HalfWord>) =
         all_words.into_iter().partition(|w| !w.x2());
     if words.is_empty() {
@@ -534,36 +518,6 @@ pub fn replay_line(build: &Path, w: &HalfWord, a: u64, b: u64, c: u64) -> ShellC
         .args(["--c".to_string(), format!("{c:#x}")])
 }
 
-/// A claim's line in the report.
-pub fn line(c: &Claim, w: &HalfWord) -> String {
-    let what = match &c.verdict {
-        ClaimVerdict::Proved => format!("proved in {:.1} s", c.seconds),
-        ClaimVerdict::OutOfTime => format!("out of time after {:.1} s", c.seconds),
-        ClaimVerdict::NotStarted => "not started (out of time)".to_string(),
-        ClaimVerdict::Counterexample {
-            a,
-            b,
-            c: z,
-            results,
-        } => {
-            let ops = format!("a={a:#06x} b={b:#06x} c={z:#06x}");
-            match results {
-                Some((kit, Some(got))) => format!(
-                    "counterexample in {:.1} s: {ops}: the design gave {got:#06x}, the kit {kit:#06x}",
-                    c.seconds
-                ),
-                Some((kit, None)) => format!(
-                    "counterexample in {:.1} s: {ops}: the design retired nothing at its latency \
-                     where the kit gave {kit:#06x}",
-                    c.seconds
-                ),
-                None => format!("fails in {:.1} s: {ops}", c.seconds),
-            }
-        }
-    };
-    format!("{} {}: {what}", w.spelling, c.name)
-}
-
 /// Appends a claim's or a word's own log to the run's log, one at a time.
 fn append(log: &Path, lock: &Mutex<()>, part: &Path) {
     use std::io::Write as _;
@@ -577,92 +531,4 @@ fn append(log: &Path, lock: &Mutex<()>, part: &Path) {
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |e| Error::new(format!("{}: {e}", path.display()))
-}
-
-/// The run's verdict: proved when every claim is; a counterexample when a case has one (the
-/// first); a failed claim when the cover or a product claim fails; else out of time.
-pub fn verdict(by: &ByCases) -> prove::Verdict {
-    use prove::{Divergence, Verdict};
-    for c in &by.claims {
-        if let (
-            ClaimVerdict::Counterexample {
-                a,
-                b,
-                c: z,
-                results: Some((kit, design)),
-            },
-            ClaimKind::Case(_),
-        ) = (&c.verdict, c.kind)
-        {
-            return Verdict::Counterexample(Divergence {
-                issue_step: 1,
-                ctrl: by.words[c.word].word,
-                a: *a,
-                b: *b,
-                c: *z,
-                design_d: *design,
-                kit_d: *kit,
-                spurious: false,
-            });
-        }
-    }
-    if let Some(c) = by
-        .claims
-        .iter()
-        .find(|c| matches!(c.verdict, ClaimVerdict::Counterexample { .. }))
-    {
-        return Verdict::ClaimFailed(line(c, &by.words[c.word]));
-    }
-    if by.claims.iter().all(|c| c.verdict == ClaimVerdict::Proved) {
-        Verdict::Proved
-    } else {
-        Verdict::OutOfTime { steps: 0 }
-    }
-}
-
-/// The claims in `prove.json`: by word, each claim's name, verdict, time and log (relative to
-/// the run's directory `dir`).
-pub fn record(by: &ByCases, dir: &Path) -> serde_json::Value {
-    let words: Vec<serde_json::Value> =
-        by.words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| {
-                let claims: Vec<serde_json::Value> = by
-                .claims
-                .iter()
-                .filter(|c| c.word == i)
-                .map(|c| {
-                    let (verdict, cex) = match &c.verdict {
-                        ClaimVerdict::Proved => ("proved", serde_json::Value::Null),
-                        ClaimVerdict::OutOfTime => ("out of time", serde_json::Value::Null),
-                        ClaimVerdict::NotStarted => ("not started", serde_json::Value::Null),
-                        ClaimVerdict::Counterexample { a, b, c: z, results } => (
-                            "counterexample",
-                            serde_json::json!({
-                                "a": format!("{a:#x}"), "b": format!("{b:#x}"),
-                                "c": format!("{z:#x}"),
-                                "kit": results.map(|r| format!("{:#06x}", r.0)),
-                                "design": results.and_then(|r| r.1).map(|d| format!("{d:#06x}")),
-                            }),
-                        ),
-                    };
-                    serde_json::json!({
-                        "claim": c.name,
-                        "case": match c.kind { ClaimKind::Case(k) => Some(k), _ => None },
-                        "verdict": verdict,
-                        "seconds": (c.seconds * 10.0).round() / 10.0,
-                        "counterexample": cex,
-                        "log": dir.join(&c.log),
-                    })
-                })
-                .collect();
-                serde_json::json!({ "word": w.spelling, "claims": claims })
-            })
-            .collect();
-    serde_json::json!({
-        "words": words,
-        "not_run": by.not_run,
-        "left_to_the_stream_proof": by.left.iter().map(|w| &w.spelling).collect::<Vec<_>>(),
-    })
 }

@@ -13,6 +13,9 @@ use super::prove::{exit_status, prove, ProveArgs, Verdict, DUT_BUILD, RECORD};
 /// verdict's ([`exit_status`]), 130 after Ctrl-C.
 pub fn run(a: &ProveArgs) -> Result<u8, Error> {
     use ptxfma_cli_common::{errln, outln};
+    if a.by_cases {
+        return crate::prove_cases_says::run(a);
+    }
     outln!(
         "fma-cosim dut prove: {} against the kit's ptxfma_top (limit {} s)",
         a.manifest.display(),
@@ -32,36 +35,14 @@ pub fn run(a: &ProveArgs) -> Result<u8, Error> {
         }
         r => r?,
     };
-    if let Some(by) = &p.by_cases {
-        crate::prove_cases_says::summary(by, p.seconds)?;
-    }
     match &p.verdict {
-        Verdict::Proved if p.by_cases.as_ref().is_some_and(|b| !b.not_run.is_empty()) => outln!(
-            "proved: every claim run ({:.1} s), a slice: not run here, {}",
-            p.seconds,
-            p.by_cases
-                .as_ref()
-                .map_or(String::new(), |b| b.not_run.join("; "))
-        )?,
-        Verdict::Proved if p.by_cases.is_some() => outln!(
-            "proved: every claim of {} word(s), one operation each ({:.1} s)",
-            p.words.len(),
-            p.seconds
-        )?,
-        Verdict::ClaimFailed(why) => outln!(
-            "not proved: a claim the cases rest on fails ({:.1} s): {why}",
-            p.seconds
-        )?,
-        Verdict::OutOfTime { .. } if p.by_cases.is_some() => outln!(
-            "not proved: out of time ({:.1} s); the claims left are named above",
-            p.seconds
-        )?,
         Verdict::Proved => outln!(
             "proved: every result of every operation issued in {} steps after reset is the \
              kit's ({:.1} s)",
             p.depth,
             p.seconds
         )?,
+        Verdict::ClaimFailed(why) => outln!("not proved: {why}")?,
         Verdict::OutOfTime { steps } => outln!(
             "{}",
             crate::prove_log::out_of_time(p.seconds, *steps, p.depth, p.edges)

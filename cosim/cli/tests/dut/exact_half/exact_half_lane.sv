@@ -22,12 +22,12 @@
 //   should round up. About 3,600 pairs of mul.rn.f16 reach it, one in a million; random
 //   operations seldom do.
 // - FAULT_HALF_STICKY_FAR (cosim/cli/tests/dut_prove.rs) loses the addend's share of the
-//   sticky bit in one exponent range of fma: binary16, like signs, c's exponent field 1, a's
-//   and b's summing to 40, where c lies wholly below the product's last bit. The sticky bit
-//   is then the product's own, which differs only where the product's bits below its
-//   rounding bit are all zero: a product that ties rounds to even where c should round it
-//   away. 1,000,000 random operations seldom meet it (docs/formal.md); `dut prove
-//   --by-cases` finds it in its case `d >= 14`.
+//   sticky bit in one exponent range of fma: binary16, like signs, exponent fields 27 (a), 13
+//   (b) and 1 (c), where c lies wholly below the product's last bit. The sticky bit is then
+//   the product's own, which differs only where the product's bits below its rounding bit are
+//   all zero: a product that ties rounds to even where c should round it away. 3,000,000
+//   random operations do not meet it (docs/formal.md); `dut prove --by-cases` finds it in its
+//   case `d >= 14`.
 
 module exact_half_lane #(
   parameter int EW = 5,
@@ -120,7 +120,7 @@ module exact_half_lane #(
     if (lead < NormLead) st = 1'b0;
 `endif
 `ifdef FAULT_HALF_STICKY_FAR
-    if (EW == 5 && ec == 5'd1 && int'(ea) + int'(eb) == 40 && sp == sc) begin
+    if (EW == 5 && ea == 5'd27 && eb == 5'd13 && ec == 5'd1 && sp == sc) begin
       st = (prod & ((W'(1) << (q - 1)) - 1)) != '0;
     end
 `endif
