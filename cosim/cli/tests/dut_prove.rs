@@ -119,8 +119,14 @@ impl Drop for Team {
     }
 }
 
-/// `fma-cosim dut prove ARGS` with the formal tools (`make formal-tools`) first on PATH.
+/// `fma-cosim dut prove ARGS` with the formal tools (`make formal-tools`) first on PATH, and no
+/// cache of the kit's claims.
 fn prove(args: &[&str]) -> (i32, String, String) {
+    prove_cached(args, "")
+}
+
+/// `prove` with the kit's claims kept in `cache` (empty: none).
+fn prove_cached(args: &[&str], cache: &str) -> (i32, String, String) {
     let path = format!(
         "{}:{}",
         repo().join("target/formal/bin").display(),
@@ -130,6 +136,7 @@ fn prove(args: &[&str]) -> (i32, String, String) {
         .args(["dut", "prove"])
         .args(args)
         .env("PATH", path)
+        .env(ptxfma_cosim_dut::runtime_cache::ENV, cache)
         .output()
         .unwrap();
     (
@@ -408,18 +415,22 @@ fn the_independent_half_fma_by_cases_a_slice_is_proved() {
     // A slice of the proof: the cover, the design's product wire, case 16 (d = 1, like signs)
     // and one part of the kit's product claim.
     let m = t.exact_half_f16("f16.toml", "", "u_f16.sig_prod");
-    let (code, out, err) = prove(&[
-        &m,
-        "--by-cases",
-        "--cases",
-        "16",
-        "--parts",
-        "0",
-        "--jobs",
-        "2",
-        "--out",
-        &t.path("slice"),
-    ]);
+    let cache = t.path("cache");
+    let (code, out, err) = prove_cached(
+        &[
+            &m,
+            "--by-cases",
+            "--cases",
+            "16",
+            "--parts",
+            "0",
+            "--jobs",
+            "2",
+            "--out",
+            &t.path("slice"),
+        ],
+        &cache,
+    );
     assert_eq!(code, 0, "{out}{err}");
     for claim in [
         "fma.rn.f16 the cases cover every operand triple: proved in ",
@@ -440,6 +451,40 @@ fn the_independent_half_fma_by_cases_a_slice_is_proved() {
     assert_eq!(record["method"], "cases");
     assert_eq!(record["verdict"], "proved");
     assert_eq!(record["words"][0]["claims"].as_array().unwrap().len(), 4);
+
+    // The kit's part, proved, is kept: a second run (another slice) does not prove it again.
+    let (code, out, err) = prove_cached(
+        &[
+            &m,
+            "--by-cases",
+            "--cases",
+            "0",
+            "--parts",
+            "0",
+            "--out",
+            &t.path("again"),
+        ],
+        &cache,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("top 8 bits 0x0: proved before, kept in the cache ("),
+        "{out}"
+    );
+    assert!(out.contains("(1 kept from an earlier run"), "{out}");
+    // Without the cache it is proved again.
+    let (code, out, err) = prove(&[
+        &m,
+        "--by-cases",
+        "--cases",
+        "0",
+        "--parts",
+        "0",
+        "--out",
+        &t.path("again"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("top 8 bits 0x0: proved in "), "{out}");
 }
 
 #[test]

@@ -52,6 +52,9 @@ pub struct Claim {
     pub seconds: f64,
     /// The claim's yosys-smtbmc output, relative to the run's directory.
     pub log: PathBuf,
+    /// A kit claim proved before, kept in the cache ([`crate::kit_claims`]): the seconds it
+    /// took then.
+    pub cached: Option<f64>,
 }
 
 /// The words proved, their claims, and the replay line of the first counterexample.
@@ -83,7 +86,10 @@ pub fn describe(kind: ClaimKind, w: &HalfWord, cases: &[Case]) -> String {
 /// A claim's line in the report.
 pub fn line(c: &Claim, w: &HalfWord) -> String {
     let what = match &c.verdict {
-        ClaimVerdict::Proved => format!("proved in {:.1} s", c.seconds),
+        ClaimVerdict::Proved => match c.cached {
+            Some(then) => format!("proved before, kept in the cache ({then:.1} s then)"),
+            None => format!("proved in {:.1} s", c.seconds),
+        },
         ClaimVerdict::OutOfTime => format!("out of time after {:.1} s", c.seconds),
         ClaimVerdict::NotStarted => "not started (out of time)".to_string(),
         ClaimVerdict::Counterexample {
@@ -182,6 +188,7 @@ pub fn record(by: &ByCases, dir: &Path) -> serde_json::Value {
                         "case": match c.kind { ClaimKind::Case(k) => Some(k), _ => None },
                         "verdict": verdict,
                         "seconds": (c.seconds * 10.0).round() / 10.0,
+                        "cached": c.cached.is_some(),
                         "counterexample": cex,
                         "log": dir.join(&c.log),
                     })

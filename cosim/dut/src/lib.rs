@@ -15,6 +15,7 @@ pub mod children;
 pub mod claims;
 pub mod exhaust;
 pub mod half_words;
+pub mod kit_claims;
 pub mod manifest;
 pub mod own_out;
 pub mod prove;

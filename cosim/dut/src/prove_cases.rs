@@ -29,6 +29,7 @@ use super::cases::{self, Case};
 use super::children;
 use super::claims::{describe, line, record, verdict, ByCases, Claim, ClaimKind, ClaimVerdict};
 use super::half_words::HalfWord;
+use super::kit_claims::KitClaim;
 use super::prove::{self, ProveArgs};
 use super::prove_stage::{self, Staged};
 use super::trace::Trace;
@@ -94,7 +95,7 @@ fn word_script(s: &Staged, dir: &str, cut: Option<&str>) -> String {
     let top = &s.top;
     let mut y = format!(
         "read_slang -j 1 {kit} --top ptxfma_top\n\
-         hierarchy -top ptxfma_top\nproc\nflatten\n\
+         hierarchy -top ptxfma_top\nproc\nflatten\nchformal -remove\n\
          # The kit's product: the Booth array's carry-save pair, cut before its adder.\n\
          expose -cut -sep _ w:mul_sum w:mul_carry\n\
          cd ptxfma_top\nrename mul_sum cut_sum_o\nrename mul_sum_i cut_sum_i\n\
@@ -102,7 +103,10 @@ fn word_script(s: &Staged, dir: &str, cut: Option<&str>) -> String {
          opt_clean -purge\nrename ptxfma_top miter_kit\nhierarchy -top miter_kit\n\
          design -stash kit\n\
          read_slang -j 1 {dut} --top {top}\n\
-         hierarchy -top {top}\nproc\nflatten\n",
+         hierarchy -top {top}\nproc\nflatten\n\
+         # The design's own assertions and assumptions are not the miter's: an assumption of \
+         theirs would narrow every claim.\n\
+         chformal -remove\n",
         kit = s.kit_files,
         dut = s.dut_args,
     );
@@ -415,6 +419,32 @@ fn by_cases(
         a.jobs,
         depth(edges)
     ));
+    // The kit's product claims proved before (kit_claims): everything they depend on.
+    let cache = crate::runtime_cache::dir().map(|d| d.join("proofs"));
+    let mut kit_rtl = Vec::new();
+    for f in staged.kit_files.split_whitespace() {
+        kit_rtl.extend_from_slice(f.as_bytes());
+        kit_rtl.extend(std::fs::read(tmp.join(f)).map_err(io(&tmp.join(f)))?);
+    }
+    let model_prep = prove_stage::smt_model("");
+    let kit_claim = |i: usize, part: Option<u32>| {
+        let all = &plan.iter().find(|p| p.0 == i).expect("planned").1;
+        let svh = cases::svh(&words[i], all, None);
+        let part = format!("{part:?}");
+        cache.as_ref().map(|d| {
+            KitClaim::new(
+                d,
+                &[
+                    &kit_rtl,
+                    MITER_SV.as_bytes(),
+                    prove::MITER_LANE_SVH.as_bytes(),
+                    model_prep.as_bytes(),
+                    svh.as_bytes(),
+                    part.as_bytes(),
+                ],
+            )
+        })
+    };
     let claims = pool(a.jobs, work.len(), |n| -> Result<Claim, Error> {
         let (i, kind) = work[n];
         let all = &plan.iter().find(|p| p.0 == i).expect("planned").1;
@@ -422,6 +452,28 @@ fn by_cases(
         let s = stem(kind);
         let clog = dir.join(format!("{s}.log"));
         let name = describe(kind, &words[i], all);
+        let kept = match kind {
+            ClaimKind::KitProduct(part) => kit_claim(i, part),
+            _ => None,
+        };
+        if let Some(then) = kept.as_ref().and_then(KitClaim::proved) {
+            let claim = Claim {
+                word: i,
+                kind,
+                name,
+                verdict: ClaimVerdict::Proved,
+                seconds: 0.0,
+                log: PathBuf::from(format!("w{i}/{s}.log")),
+                cached: Some(then),
+            };
+            let entry = kept
+                .as_ref()
+                .map_or(PathBuf::new(), |k| k.path().to_path_buf());
+            std::fs::write(&clog, format!("proved before: {}\n", entry.display()))
+                .map_err(io(&clog))?;
+            say(format_args!("  {}", line(&claim, &words[i])));
+            return Ok(claim);
+        }
         let t = Instant::now();
         let limit = left_time();
         let verdict = if limit.is_zero() || children::interrupted() {
@@ -479,7 +531,11 @@ fn by_cases(
             verdict,
             seconds,
             log: PathBuf::from(format!("w{i}/{s}.log")),
+            cached: None,
         };
+        if let (Some(k), ClaimVerdict::Proved) = (&kept, &claim.verdict) {
+            k.keep(&claim.name, seconds);
+        }
         say(format_args!("  {}", line(&claim, &words[i])));
         Ok(claim)
     });

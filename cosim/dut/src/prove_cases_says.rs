@@ -101,7 +101,17 @@ fn summary(by: &ByCases, seconds: f64) -> Result<(), Error> {
             .iter()
             .filter(|c| c.verdict == ClaimVerdict::Proved)
             .count();
-        outln!("  {}: {proved} of {} proved", w.spelling, mine.len())?;
+        let kept = mine.iter().filter(|c| c.cached.is_some()).count();
+        if kept > 0 {
+            outln!(
+                "  {}: {proved} of {} proved ({kept} kept from an earlier run: the kit's, the \
+                 same for every design)",
+                w.spelling,
+                mine.len()
+            )?;
+        } else {
+            outln!("  {}: {proved} of {} proved", w.spelling, mine.len())?;
+        }
         for c in mine.iter().filter(|c| c.verdict != ClaimVerdict::Proved) {
             outln!("    not proved: {}", line(c, w))?;
         }
