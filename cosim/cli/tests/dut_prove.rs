@@ -485,6 +485,24 @@ fn the_independent_half_fma_by_cases_a_slice_is_proved() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("top 8 bits 0x0: proved in "), "{out}");
+
+    // Cut off while Yosys reads: no claim ran, and none is called proved.
+    let (code, out, err) = prove(&[
+        &m,
+        "--by-cases",
+        "--cases",
+        "0",
+        "--timeout",
+        "2",
+        "--out",
+        &t.path("cut"),
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("case 0, NaN or infinity: not started (out of time)"),
+        "{out}"
+    );
+    assert!(out.contains("not proved: out of time"), "{out}");
 }
 
 #[test]

@@ -149,7 +149,7 @@ pub fn verdict(by: &ByCases) -> Verdict {
     {
         return Verdict::ClaimFailed(line(c, &by.words[c.word]));
     }
-    if by.claims.iter().all(|c| c.verdict == ClaimVerdict::Proved) {
+    if !by.claims.is_empty() && by.claims.iter().all(|c| c.verdict == ClaimVerdict::Proved) {
         Verdict::Proved
     } else {
         Verdict::OutOfTime { steps: 0 }

@@ -539,7 +539,25 @@ fn by_cases(
         say(format_args!("  {}", line(&claim, &words[i])));
         Ok(claim)
     });
-    let claims = claims.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut claims = claims.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // A word whose models the time limit cut off: each of its claims, not started.
+    for ((i, all, kinds), ok) in plan.iter().zip(&read_ok) {
+        if !ok {
+            for &kind in kinds {
+                let claim = Claim {
+                    word: *i,
+                    kind,
+                    name: describe(kind, &words[*i], all),
+                    verdict: ClaimVerdict::NotStarted,
+                    seconds: 0.0,
+                    log: PathBuf::from(format!("w{i}/yosys.log")),
+                    cached: None,
+                };
+                say(format_args!("  {}", line(&claim, &words[*i])));
+                claims.push(claim);
+            }
+        }
+    }
     if children::interrupted() {
         return Err(Error::new("interrupted"));
     }
