@@ -224,8 +224,22 @@ farm: $(if $(FARM_BIN),,deps) ## the regression as a Slurm job array of FARM_SHA
 	FARM_SBATCH_ARGS='$(FARM_SBATCH_ARGS)' FARM_BUILD_CMD='$(FARM_BUILD_CMD)' CARGO='$(CARGO)' \
 	FARM_GITIGNORE='$(FARM_RESULTS_DEFAULT)' tools/farm-run.sh --seed '$(COSIM_SEED)' --count '$(COSIM_COUNT)' \
 	  --filter '$(COSIM_FILTER)' --rtl '$(COSIM_RTL)' $(if $(FARM_CHUNK),--chunk-size '$(FARM_CHUNK)')
+# make farm-exhaust: `fma-cosim dut exhaust` (docs/dut.md, "Exhaustion") as FARM_SHARDS shards
+# of the values of `a`, merged; EXHAUST_DUT a `dut build` directory (default: the kit's RTL,
+# COSIM_RTL), EXHAUST_FORMS (comma-separated; default every form the design takes),
+# EXHAUST_A_RANGE (LO..HI; default all 65,536).
+EXHAUST_DUT ?=
+EXHAUST_FORMS ?=
+EXHAUST_A_RANGE ?=
+farm-exhaust: $(if $(FARM_BIN),,deps) ## every input pair of the half forms (dut exhaust) as a Slurm job array of FARM_SHARDS shards, merged
+	@FARM_MODE=exhaust FARM_SHARDS='$(FARM_SHARDS)' FARM_RESULTS='$(abspath $(FARM_RESULTS))' FARM_BIN='$(FARM_BIN)' \
+	FARM_PARTITION='$(FARM_PARTITION)' FARM_TIME='$(FARM_TIME)' FARM_CPUS='$(FARM_CPUS)' \
+	FARM_SBATCH_ARGS='$(FARM_SBATCH_ARGS)' FARM_BUILD_CMD='$(FARM_BUILD_CMD)' CARGO='$(CARGO)' \
+	FARM_GITIGNORE='$(FARM_RESULTS_DEFAULT)' tools/farm-run.sh \
+	  $(if $(EXHAUST_DUT),--dut '$(abspath $(EXHAUST_DUT))',--rtl '$(COSIM_RTL)') \
+	  $(if $(EXHAUST_FORMS),--forms '$(EXHAUST_FORMS)') $(if $(EXHAUST_A_RANGE),--a-range '$(EXHAUST_A_RANGE)')
 farm-test: export FARM_BUILD = $(if $(TEST_BUILT),$(TEST_BUILD) --no-run)
-farm-test: ## make farm on a private one-node Slurm: a pass, an injected fault, a missing shard
+farm-test: ## make farm and farm-exhaust on a private one-node Slurm: a pass, an injected fault, a missing shard
 	tests/farm/local-slurm.sh
 
 # Python: the `ptxfma` module (python/, pyo3 + maturin) and the cocotb example (examples/cocotb/).

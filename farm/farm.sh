@@ -24,6 +24,10 @@
 #                     0: none)
 #   FARM_SBATCH_ARGS  more sbatch options, split on spaces (e.g. "--account=dv --qos=regress")
 #   SBATCH, SCANCEL   the commands (default sbatch, scancel)
+#   FARM_MODE         run (the default: the options are `fma-cosim run`'s) or exhaust (they are
+#                     `fma-cosim dut exhaust`'s; the merge is `dut exhaust --merge` into
+#                     DIR/merged.json, exit 1 where a sum differs, 2 where a shard is missing
+#                     or unfinished; no JUnit, no --verify: every pair is run once)
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,6 +40,11 @@ case "$shards" in
     '' | *[!0-9]* | 0*) die "FARM_SHARDS must be a positive number (got \`$shards')" ;;
 esac
 [ -n "$results" ] || die "FARM_RESULTS (the results directory) is not set"
+mode=${FARM_MODE:-run}
+case "$mode" in
+    run | exhaust) ;;
+    *) die "FARM_MODE must be run or exhaust (got \`$mode')" ;;
+esac
 verify=${FARM_VERIFY:-1}
 case "$verify" in
     '' | *[!0-9]* | 0?*) die "FARM_VERIFY must be a number of chunks, 0 or more (got \`$verify')" ;;
@@ -65,10 +74,12 @@ args=(--array="1-$shards" --chdir="$results" --parsable --wait)
 [ -n "${FARM_SBATCH_ARGS:-}" ] && args+=($FARM_SBATCH_ARGS)
 
 say "submitting $shards shard(s) to Slurm, results in $results"
-say "$sbatch ${args[*]} $here/ptxfma.sbatch $*"
+say "$sbatch ${args[*]} $here/ptxfma.sbatch $([ "$mode" = exhaust ] && echo 'exhaust ')$*"
 start=$(date +%s.%N)
 # In the background so that an interrupt can cancel the job: sbatch --wait leaves it queued.
-"$sbatch" "${args[@]}" "$here/ptxfma.sbatch" "$@" > "$results/job-id" &
+task=("$here/ptxfma.sbatch")
+[ "$mode" = exhaust ] && task+=(exhaust)
+"$sbatch" "${args[@]}" "${task[@]}" "$@" > "$results/job-id" &
 sbatch_pid=$!
 job_id() { local id=; [ -s "$results/job-id" ] && id=$(head -n 1 "$results/job-id"); echo "${id%%;*}"; }
 # shellcheck disable=SC2317 # a trap handler
@@ -108,6 +119,17 @@ files=("$results"/shard-*.json)
 shopt -u nullglob
 if [ ${#files[@]} = 0 ]; then
     die "no shard wrote a result; see the logs $results/shard-*.log"
+fi
+if [ "$mode" = exhaust ]; then
+    say "merging the shards' exhaustions"
+    "$bin" dut exhaust --merge "${files[@]}" --json "$results/merged.json"
+    rc=$?
+    if [ -s "$results/merged.json" ]; then
+        say "merge exit status $rc; wrote $results/merged.json"
+    else
+        say "merge exit status $rc; it wrote no merged result"
+    fi
+    exit $rc
 fi
 verify_args=()
 if [ "$verify" != 0 ]; then

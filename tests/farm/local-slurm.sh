@@ -10,7 +10,9 @@
 #   2. the injected fault (COSIM_RTL=fault_sticky_rz) as 2 shards: `make farm` must fail and
 #      the merged JUnit XML must carry a <failure> that names align_sticky;
 #   3. a shard that writes no result (a wrapper FARM_BIN that fails for task 2): `make farm`
-#      must fail and the merge must name the missing shard.
+#      must fail and the merge must name the missing shard;
+#   4. `make farm-exhaust` of a few values of `a` of the kit's RTL as 2 shards: it must pass with
+#      a complete merged file; with task 2 failing, it must exit 2 and name the missing shard.
 # Whatever happens (failure, Ctrl-C), the jobs are cancelled, exactly the daemons started here
 # are stopped (by their recorded pids) and the directory is removed.
 #
@@ -342,6 +344,36 @@ if [ "$missing_rc" != 0 ] && [ -s "$results/missing/shard-1.json" ] &&
     pass "a shard without a result fails the farm and is named by the merge"
 else
     fail "missing shard (exit status $missing_rc; see the output above)"
+fi
+
+# 4. make farm-exhaust: two shards of an exhaustion of the kit's RTL merge into a complete file;
+#    a shard that writes nothing leaves the merge incomplete, named, and the farm failing.
+run_farm_exhaust() { # log knobs...
+    local log=$1
+    shift
+    make -C "$root" --no-print-directory farm-exhaust FARM_BIN= FARM_PARTITION= FARM_TIME= \
+        FARM_CPUS= FARM_SBATCH_ARGS= EXHAUST_DUT= COSIM_RTL=default EXHAUST_FORMS=mul.rn.f16 \
+        EXHAUST_A_RANGE=0x3c00..0x3c06 "$@" 2>&1 | tee "$log"
+}
+say "== make farm-exhaust: mul.rn.f16, a 0x3c00..0x3c06, 2 shards"
+run_farm_exhaust "$tmp/exhaust.log" FARM_SHARDS=2 FARM_RESULTS="$results/exhaust"
+exhaust_rc=$?
+if [ "$exhaust_rc" = 0 ] && grep -q '"complete": true' "$results/exhaust/merged.json" 2>/dev/null &&
+   grep -q '6 of 6 values of a done, 0 differ' "$tmp/exhaust.log"; then
+    pass "2-shard make farm-exhaust passes, the merged file complete"
+else
+    fail "2-shard make farm-exhaust (exit status $exhaust_rc; see the output above)"
+fi
+say "== make farm-exhaust with a shard that writes no result (task 2 of 2)"
+run_farm_exhaust "$tmp/exhaust-missing.log" FARM_SHARDS=2 FARM_RESULTS="$results/exhaust-missing" \
+    FARM_BIN="$tmp/broken-fma-cosim"
+exhaust_missing_rc=$?
+if [ "$exhaust_missing_rc" = 2 ] &&
+   grep -q 'shard 2/2 (a 0x3c03..0x3c06) wrote no file' "$tmp/exhaust-missing.log" &&
+   grep -q '"complete": false' "$results/exhaust-missing/merged.json" 2>/dev/null; then
+    pass "a shard of an exhaustion without a result fails the farm (2) and is named"
+else
+    fail "missing shard of an exhaustion (exit status $exhaust_missing_rc; see the output above)"
 fi
 
 # --- summary ---------------------------------------------------------------------------------

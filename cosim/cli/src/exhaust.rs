@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use ptxfma_cli_common::fingerprints::PER_FORM;
 use ptxfma_cli_common::{errln, outln};
-use ptxfma_cosim_dut::exhaust::{self, record::Exhaustion, Options};
+use ptxfma_cosim_dut::exhaust::record::{Exhaustion, ShardOf};
+use ptxfma_cosim_dut::exhaust::{self, Options};
 use ptxfma_cosim_engine::chunk::Shard;
 use ptxfma_cosim_engine::regress::Progress;
 use ptxfma_cosim_engine::Error;
@@ -73,20 +74,23 @@ fn a_range(s: &str) -> Result<[u32; 2], String> {
     Ok([lo as u32, hi as u32])
 }
 
-/// Part `shard` of `[lo, hi)`: the K-th of N ranges as equal as can be.
-fn shard_of([lo, hi]: [u32; 2], shard: Option<Shard>) -> Result<[u32; 2], Error> {
+/// Part `shard` of `whole`: the K-th of N ranges as equal as can be.
+fn shard_of(whole: [u32; 2], shard: Option<Shard>) -> Result<Option<ShardOf>, Error> {
     let Some(s) = shard else {
-        return Ok([lo, hi]);
+        return Ok(None);
     };
-    let n = u64::from(hi - lo);
-    let (k, count) = (u64::from(s.index), u64::from(s.count));
-    if count > n {
+    let n = whole[1] - whole[0];
+    if s.count > n {
         return Err(Error::new(format!(
-            "--shard {s}: {n} values of a cannot be cut into {count} shards"
+            "--shard {s}: {n} values of a cannot be cut into {} shards",
+            s.count
         )));
     }
-    let at = |i: u64| lo + (n * i / count) as u32;
-    Ok([at(k - 1), at(k)])
+    Ok(Some(ShardOf {
+        index: s.index,
+        count: s.count,
+        of: whole,
+    }))
 }
 
 pub(crate) fn exhaust(a: ExhaustArgs) -> Result<u8, Error> {
@@ -110,11 +114,14 @@ pub(crate) fn exhaust(a: ExhaustArgs) -> Result<u8, Error> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
+    let whole = a.a_range.unwrap_or([0, PER_FORM as u32]);
+    let shard = shard_of(whole, a.shard)?;
     let opts = Options {
         variant,
         forms: a.forms,
         via_fma: a.via_fma,
-        a_range: shard_of(a.a_range.unwrap_or([0, PER_FORM as u32]), a.shard)?,
+        a_range: shard.map_or(whole, |s| s.range()),
+        shard,
         jobs,
         json: a.json,
         resume: a.resume,
@@ -233,7 +240,8 @@ fn summary(file: &Exhaustion) -> Result<(), Error> {
     Ok(())
 }
 
-/// `--merge`: the files as one, written to `out`; exit 1 where any `a` differs.
+/// `--merge`: the files as one, written to `out`; exit 1 where any `a` differs, 2 where the
+/// files do not cover their range (a shard missing or unfinished), after the summary.
 fn merge(files: &[PathBuf], out: &Path) -> Result<u8, Error> {
     let read: Vec<Exhaustion> = files
         .iter()
@@ -246,5 +254,31 @@ fn merge(files: &[PathBuf], out: &Path) -> Result<u8, Error> {
     })?;
     merged.write(out)?;
     summary(&merged)?;
-    Ok(u8::from(merged.differences() > 0))
+    if merged.complete {
+        return Ok(u8::from(merged.differences() > 0));
+    }
+    let missing = Exhaustion::missing_shards(&read);
+    let what: Vec<String> = if missing.is_empty() {
+        let left = merged.not_done();
+        let mut named: Vec<String> = left
+            .iter()
+            .take(4)
+            .map(|(f, [lo, hi])| format!("{f} a {lo:#06x}..{hi:#06x}"))
+            .collect();
+        if left.len() > 4 {
+            named.push(format!("{} more ranges", left.len() - 4));
+        }
+        named
+    } else {
+        missing
+            .iter()
+            .map(|s| format!("{s} wrote no file"))
+            .collect()
+    };
+    errln!(
+        "--merge: incomplete, not checked: {}; run what is missing (--shard K/N, or --resume \
+         an unfinished shard) and merge again",
+        what.join(", ")
+    )?;
+    Ok(2)
 }

@@ -335,6 +335,48 @@ fn shards_merge_into_one_file() {
     assert!(out.contains("4 of 4 values of a done, 0 differ"), "{out}");
     assert_eq!(json(&m)["complete"], true);
     assert_eq!(json(&m)["a_range"], serde_json::json!([0x4000, 0x4004]));
+    assert_eq!(
+        json(&s2)["shard"]["of"],
+        serde_json::json!([0x4000, 0x4004])
+    );
+
+    // One shard alone is not the exhaustion: the missing one is named, exit 2.
+    let (code, out, err) = exhaust(&["--merge", &s1, "--json", &m]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("2 of 4 values of a done"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("incomplete, not checked: shard 2/2 (a 0x4002..0x4004) wrote no file"),
+        "{err}"
+    );
+    assert_eq!(json(&m)["complete"], false);
+    // A shard twice, or shards of two splits, are refused.
+    let (code, _, err) = exhaust(&["--merge", &s1, &s1, "--json", &m]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("shard 1/2 (a 0x4000..0x4002) is given twice"),
+        "{err}"
+    );
+    let s3 = path("s1-of-3.json");
+    let (code, out, err) = exhaust(&[
+        "--forms",
+        "add.rn.bf16",
+        "--a-range",
+        "0x4000..0x4003",
+        "--shard",
+        "1/3",
+        "--json",
+        &s3,
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = exhaust(&["--merge", &s2, &s3, "--json", &m]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("shards of different splits (`2/2` and `1/3`"),
+        "{err}"
+    );
 }
 
 #[test]

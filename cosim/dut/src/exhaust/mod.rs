@@ -40,6 +40,8 @@ pub struct Options {
     pub via_fma: bool,
     /// The values of `a`, `[first, last + 1)`.
     pub a_range: [u32; 2],
+    /// The shard `a_range` is (`--shard`), recorded so that a merge knows the whole split.
+    pub shard: Option<record::ShardOf>,
     pub jobs: usize,
     /// The findings (and the state a rerun with `resume` continues).
     pub json: PathBuf,
@@ -134,6 +136,7 @@ fn fresh(
         nan: nan.describe(),
         against: against.into(),
         a_range: opts.a_range,
+        shard: opts.shard,
         forms: forms
             .iter()
             .map(|f| FormRecord {

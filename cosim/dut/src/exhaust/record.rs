@@ -29,11 +29,45 @@ pub struct Exhaustion {
     pub against: String,
     /// The values of `a` this file covers, `[first, last + 1)`.
     pub a_range: [u32; 2],
+    /// The shard this file is (`--shard K/N`), and the range its N shards split; none for a
+    /// run of its whole range. A merge refuses shards of different splits and is complete only
+    /// with every shard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardOf>,
     pub forms: Vec<FormRecord>,
     /// Every form done over the whole range.
     pub complete: bool,
     /// Seconds spent, over every run that resumed it.
     pub seconds: f64,
+}
+
+/// Shard `index` of `count` (from 1) of the values of `a` in `of`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardOf {
+    pub index: u32,
+    pub count: u32,
+    pub of: [u32; 2],
+}
+
+impl ShardOf {
+    /// Its values of `a`: the `index`-th of `count` ranges of `of`, as equal as can be.
+    pub fn range(&self) -> [u32; 2] {
+        let [lo, hi] = self.of;
+        let n = u64::from(hi - lo);
+        let at = |i: u32| lo + (n * u64::from(i) / u64::from(self.count)) as u32;
+        [at(self.index - 1), at(self.index)]
+    }
+}
+
+impl std::fmt::Display for ShardOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [lo, hi] = self.range();
+        write!(
+            f,
+            "shard {}/{} (a {lo:#06x}..{hi:#06x})",
+            self.index, self.count
+        )
+    }
 }
 
 /// One form's progress and findings.
@@ -93,6 +127,20 @@ impl Exhaustion {
         })
     }
 
+    /// The values of `a` in the range not done, by form: `(form, [first, last + 1))`.
+    pub fn not_done(&self) -> Vec<(&str, [u32; 2])> {
+        let [lo, hi] = self.a_range;
+        let mut out = Vec::new();
+        for f in &self.forms {
+            let mut left = flags(&f.done);
+            left.iter_mut().for_each(|d| *d = !*d);
+            left[..lo as usize].fill(false);
+            left[hi as usize..].fill(false);
+            out.extend(ranges(&left).into_iter().map(|r| (f.form.as_str(), r)));
+        }
+        out
+    }
+
     /// Differing values of `a`, over every form.
     pub fn differences(&self) -> usize {
         self.forms.iter().map(|f| f.differ.len()).sum()
@@ -148,10 +196,40 @@ impl Exhaustion {
     }
 
     /// The files of shards (or of parts) as one: the values of `a` done by any, every
-    /// difference once; the error says why two cannot be merged.
+    /// difference once; the error says why two cannot be merged. Shards of one split merge into
+    /// the whole range they split, so that a shard that wrote no file leaves the merge
+    /// incomplete ([`Exhaustion::missing_shards`]) rather than unnoticed.
     pub fn merge(files: &[Exhaustion]) -> Result<Exhaustion, String> {
         let (first, rest) = files.split_first().ok_or("nothing to merge")?;
+        let split = |f: &Exhaustion| f.shard.map(|s| (s.count, s.of));
+        if let Some(f) = rest.iter().find(|f| split(f) != split(first)) {
+            let says = |f: &Exhaustion| {
+                f.shard.map_or("no shard".to_string(), |s| {
+                    format!("{}/{}", s.index, s.count)
+                })
+            };
+            return Err(format!(
+                "shards of different splits (`{}` and `{}`, of a {:#06x}..{:#06x} and \
+                 {:#06x}..{:#06x}): merge the shards of one --shard K/N split",
+                says(first),
+                says(f),
+                first.shard.map_or(first.a_range, |s| s.of)[0],
+                first.shard.map_or(first.a_range, |s| s.of)[1],
+                f.shard.map_or(f.a_range, |s| s.of)[0],
+                f.shard.map_or(f.a_range, |s| s.of)[1],
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for s in files.iter().filter_map(|f| f.shard) {
+            if !seen.insert(s.index) {
+                return Err(format!("{s} is given twice"));
+            }
+        }
         let mut out = first.clone();
+        if let Some(s) = first.shard {
+            out.a_range = s.of;
+            out.shard = None;
+        }
         for f in rest {
             if let Some(why) = out.mismatch(f) {
                 return Err(why);
@@ -190,6 +268,18 @@ impl Exhaustion {
         out.complete = out.covered();
         Ok(out)
     }
+
+    /// The shards of the split of `files` that none of them is (empty for files that are not
+    /// shards).
+    pub fn missing_shards(files: &[Exhaustion]) -> Vec<ShardOf> {
+        let Some(s) = files.iter().find_map(|f| f.shard) else {
+            return Vec::new();
+        };
+        (1..=s.count)
+            .filter(|&k| !files.iter().any(|f| f.shard.is_some_and(|x| x.index == k)))
+            .map(|index| ShardOf { index, ..s })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -212,6 +302,7 @@ mod tests {
             nan: "ptx".into(),
             against: "h100".into(),
             a_range: [lo, hi],
+            shard: None,
             forms: vec![FormRecord {
                 form: "mul.rn.f16".into(),
                 issued: "mul.rn.f16".into(),
@@ -225,6 +316,37 @@ mod tests {
         assert_eq!(m.a_range, [0, 200]);
         assert_eq!(m.forms[0].done, vec![[0, 200]]);
         assert!(m.complete);
+        // Shards of one split merge into the range they split; one missing is named.
+        let shard = |index: u32| {
+            let s = ShardOf {
+                index,
+                count: 3,
+                of: [0, 300],
+            };
+            let [lo, hi] = s.range();
+            Exhaustion {
+                shard: Some(s),
+                ..part(lo, hi)
+            }
+        };
+        let two = Exhaustion::merge(&[shard(3), shard(1)]).unwrap();
+        assert_eq!(two.a_range, [0, 300]);
+        assert!(!two.complete);
+        assert_eq!(two.not_done(), vec![("mul.rn.f16", [100, 200])]);
+        let missing = Exhaustion::missing_shards(&[shard(3), shard(1)]);
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].to_string(), "shard 2/3 (a 0x0064..0x00c8)");
+        assert!(
+            Exhaustion::merge(&[shard(1), shard(2), shard(3)])
+                .unwrap()
+                .complete
+        );
+        assert!(Exhaustion::merge(&[shard(2), shard(2)])
+            .unwrap_err()
+            .contains("given twice"));
+        assert!(Exhaustion::merge(&[shard(2), part(0, 100)])
+            .unwrap_err()
+            .contains("different splits"));
         let mut other = part(200, 300);
         other.nan = "canonical".into();
         assert!(Exhaustion::merge(&[m, other]).unwrap_err().contains("nan"));
