@@ -146,6 +146,15 @@ fn prove_cached(args: &[&str], cache: &str) -> (i32, String, String) {
     )
 }
 
+/// `dut prove MANIFEST --by-cases SLICE.. --out OUT`, the kit's claims kept in `cache` (empty:
+/// none).
+fn by_cases(manifest: &str, slice: &[&str], out: &str, cache: &str) -> (i32, String, String) {
+    let mut args = vec![manifest, "--by-cases"];
+    args.extend_from_slice(slice);
+    args.extend_from_slice(&["--out", out]);
+    prove_cached(&args, cache)
+}
+
 /// The steps the progress lines say were started (`  step N of 0..M started at T s: ...`).
 fn said_steps(out: &str) -> Vec<u64> {
     out.lines()
@@ -416,21 +425,8 @@ fn the_independent_half_fma_by_cases_a_slice_is_proved() {
     // and one part of the kit's product claim.
     let m = t.exact_half_f16("f16.toml", "", "u_f16.sig_prod");
     let cache = t.path("cache");
-    let (code, out, err) = prove_cached(
-        &[
-            &m,
-            "--by-cases",
-            "--cases",
-            "16",
-            "--parts",
-            "0",
-            "--jobs",
-            "2",
-            "--out",
-            &t.path("slice"),
-        ],
-        &cache,
-    );
+    let slice = ["--cases", "16", "--parts", "0", "--jobs", "2"];
+    let (code, out, err) = by_cases(&m, &slice, &t.path("slice"), &cache);
     assert_eq!(code, 0, "{out}{err}");
     for claim in [
         "fma.rn.f16 the cases cover every operand triple: proved in ",
@@ -453,19 +449,8 @@ fn the_independent_half_fma_by_cases_a_slice_is_proved() {
     assert_eq!(record["words"][0]["claims"].as_array().unwrap().len(), 4);
 
     // The kit's part, proved, is kept: a second run (another slice) does not prove it again.
-    let (code, out, err) = prove_cached(
-        &[
-            &m,
-            "--by-cases",
-            "--cases",
-            "0",
-            "--parts",
-            "0",
-            "--out",
-            &t.path("again"),
-        ],
-        &cache,
-    );
+    let another = ["--cases", "0", "--parts", "0"];
+    let (code, out, err) = by_cases(&m, &another, &t.path("again"), &cache);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("top 8 bits 0x0: proved before, kept in the cache ("),
@@ -473,30 +458,13 @@ fn the_independent_half_fma_by_cases_a_slice_is_proved() {
     );
     assert!(out.contains("(1 kept from an earlier run"), "{out}");
     // Without the cache it is proved again.
-    let (code, out, err) = prove(&[
-        &m,
-        "--by-cases",
-        "--cases",
-        "0",
-        "--parts",
-        "0",
-        "--out",
-        &t.path("again"),
-    ]);
+    let (code, out, err) = by_cases(&m, &another, &t.path("again"), "");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("top 8 bits 0x0: proved in "), "{out}");
 
     // Cut off while Yosys reads: no claim ran, and none is called proved.
-    let (code, out, err) = prove(&[
-        &m,
-        "--by-cases",
-        "--cases",
-        "0",
-        "--timeout",
-        "2",
-        "--out",
-        &t.path("cut"),
-    ]);
+    let cut = ["--cases", "0", "--timeout", "2"];
+    let (code, out, err) = by_cases(&m, &cut, &t.path("cut"), "");
     assert_eq!(code, 3, "{out}{err}");
     assert!(
         out.contains("case 0, NaN or infinity: not started (out of time)"),
@@ -508,7 +476,8 @@ fn the_independent_half_fma_by_cases_a_slice_is_proved() {
 #[test]
 #[ignore = "runs the WebAssembly solvers for minutes: make prove-dut-test"]
 fn by_cases_a_planted_fault_is_found_and_replays_and_a_wrong_product_wire_fails() {
-    let t = Team::new("far");
+    // A space in every path: the replay line must quote it.
+    let t = Team::new("far sticky");
     // The planted fault, and (one run for two checks) the manifest naming the bfloat16 lane's
     // product, of the same bits, as the binary16 one: the wire's claim fails, while the fault
     // is still found by the case that holds it (the binary16 lane keeps its own multiplier).
@@ -525,18 +494,8 @@ fn by_cases_a_planted_fault_is_found_and_replays_and_a_wrong_product_wire_fails(
         "0",
     ]);
     assert_eq!(code, 0, "{out}{err}");
-    let (code, out, err) = prove(&[
-        &m,
-        "--by-cases",
-        "--cases",
-        "3",
-        "--jobs",
-        "2",
-        "--out",
-        &t.path("far"),
-        "--dut",
-        &build,
-    ]);
+    let slice = ["--cases", "3", "--jobs", "2", "--dut", &build];
+    let (code, out, err) = by_cases(&m, &slice, &t.path("far"), "");
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("the design's product wire is the specification product: fails in "),

@@ -469,14 +469,7 @@ pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
             let mut steps = crate::prove_log::Steps::new(&log, from, t0, depth, edges);
             let status = children::run_logged(
                 Command::new(&smtbmc)
-                    .args([
-                        "-s",
-                        "boolector",
-                        "--presat",
-                        "--unroll",
-                        "--noprogress",
-                        "-t",
-                    ])
+                    .args(crate::prove_stage::SMTBMC_ARGS)
                     .arg(depth.to_string())
                     .args(["--dump-vcd", TRACE, "miter.smt2"])
                     .current_dir(&tmp),

@@ -481,17 +481,10 @@ fn by_cases(
         } else {
             let stage = cut_of(&words[i]).map_or(0, |c| c.stage);
             let mut cmd = Command::new(&smtbmc);
-            cmd.args([
-                "-s",
-                "boolector",
-                "--presat",
-                "--unroll",
-                "--noprogress",
-                "-t",
-            ])
-            .arg(claim_depth(kind, edges, stage).to_string())
-            .arg("--dump-vcd")
-            .arg(format!("{s}.vcd"));
+            cmd.args(crate::prove_stage::SMTBMC_ARGS)
+                .arg(claim_depth(kind, edges, stage).to_string())
+                .arg("--dump-vcd")
+                .arg(format!("{s}.vcd"));
             if let Some(text) = smtc(kind) {
                 let f = dir.join(format!("{s}.smtc"));
                 std::fs::write(&f, text).map_err(io(&f))?;

@@ -3,11 +3,10 @@
 //! as it ended, [`crate::prove_cases::line`]), then the verdict, the replay line of a
 //! counterexample, and where the record and the log are.
 
-use ptxfma_cli_common::{errln, outln};
+use ptxfma_cli_common::outln;
 use ptxfma_cosim_engine::Error;
 use ptxfma_cosim_outputs::command::ShellCommand;
 
-use super::children;
 use super::claims::{line, ByCases, ClaimVerdict};
 use super::prove::{exit_status, ProveArgs, Verdict, DUT_BUILD, RECORD};
 
@@ -20,19 +19,8 @@ pub fn run(a: &ProveArgs) -> Result<u8, Error> {
         a.timeout.as_secs(),
         a.jobs
     )?;
-    let o = match super::prove_cases::prove(a) {
-        Err(_) if children::interrupted() => {
-            let log = a
-                .log
-                .clone()
-                .unwrap_or_else(|| crate::prove_log::default_path(&a.out));
-            errln!(
-                "fma-cosim dut prove: interrupted; nothing was written but the log, {}",
-                log.display()
-            )?;
-            return Ok(130);
-        }
-        r => r?,
+    let Some(o) = super::prove_says::or_interrupted(a, super::prove_cases::prove(a))? else {
+        return Ok(130);
     };
     summary(&o.by, o.seconds)?;
     match &o.verdict {

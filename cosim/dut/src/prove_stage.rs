@@ -12,6 +12,18 @@ use super::manifest::Resolved;
 /// The kit's RTL: the checkout this binary was built from.
 const KIT_RTL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rtl");
 
+/// yosys-smtbmc's options for both modes, up to the depth that follows `-t`: boolector, every
+/// step's assumptions checked satisfiable first (`--presat`: a case no operands meet is then
+/// `PREUNSAT`, never proved), the model unrolled.
+pub const SMTBMC_ARGS: [&str; 6] = [
+    "-s",
+    "boolector",
+    "--presat",
+    "--unroll",
+    "--noprogress",
+    "-t",
+];
+
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |e| Error::new(format!("{}: {e}", path.display()))
 }
@@ -35,9 +47,24 @@ fn nan_defines(m: &Resolved) -> Vec<String> {
     }
 }
 
-/// `path` below `root` by its absolute path, so that files keep their relative places.
+/// `path` below `root` by its absolute path, so that files keep their relative places; each
+/// byte outside `[A-Za-z0-9._+-]` of a name written `%XX`, since Yosys's `read_slang` takes a
+/// quoted file name's quotes as part of it (a team's checkout under `My Designs/` is read).
 fn mirrored(root: &Path, path: &Path) -> PathBuf {
-    root.join(path.strip_prefix("/").unwrap_or(path))
+    let mut out = root.to_path_buf();
+    for part in path.strip_prefix("/").unwrap_or(path).iter() {
+        let mut name = String::new();
+        for b in part.as_encoded_bytes() {
+            match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'+' | b'-' => {
+                    name.push(char::from(*b))
+                }
+                _ => name.push_str(&format!("%{b:02X}")),
+            }
+        }
+        out.push(name);
+    }
+    out
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
@@ -153,4 +180,18 @@ pub fn smt_model(out: &str) -> String {
          setundef -undriven -anyseq\nopt -fast\nrename -witness\nopt_clean\n\
          delete */t:$print\nformalff -assume\ndffunmap\nwrite_smt2 -wires {out}\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirrored_names_keep_their_places_and_lose_their_spaces() {
+        let m = mirrored(Path::new("dut"), Path::new("/home/a b/src/x%y.sv"));
+        assert_eq!(m, Path::new("dut/home/a%20b/src/x%25y.sv"));
+        // Distinct names stay distinct: `a b` and `a_b` do not meet.
+        let n = mirrored(Path::new("dut"), Path::new("/home/a_b/src/x%y.sv"));
+        assert_ne!(m, n);
+    }
 }
