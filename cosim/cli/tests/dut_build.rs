@@ -408,6 +408,7 @@ fn the_verilator_runtime_is_compiled_once_and_then_taken_from_the_cache() {
         let _ = std::fs::remove_file(&log);
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_fma-cosim"))
             .args(["dut", "build", &manifest, "--out", &d.path(out)])
+            .args(["--no-trace", "--cxx-opt", "0"])
             .env("PTXFMA_RTL_CXX", &wrapper)
             .env("PTXFMA_DUT_CACHE_DIR", cache_env)
             .output()
