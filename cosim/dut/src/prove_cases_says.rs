@@ -19,7 +19,11 @@ pub fn run(a: &ProveArgs) -> Result<u8, Error> {
         a.timeout.as_secs(),
         a.jobs
     )?;
-    let Some(o) = super::prove_says::or_interrupted(a, super::prove_cases::prove(a))? else {
+    let log = a
+        .log
+        .clone()
+        .unwrap_or_else(|| crate::prove_log::default_path(&a.out));
+    let Some(o) = crate::prove_log::or_interrupted(&log, super::prove_cases::prove(a))? else {
         return Ok(130);
     };
     summary(&o.by, o.seconds)?;

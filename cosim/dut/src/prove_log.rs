@@ -232,6 +232,21 @@ pub fn out_of_time(seconds: f64, steps: u64, depth: u64, edges: u64) -> String {
     }
 }
 
+/// `r`, or None after Ctrl-C stopped the proof (said on stderr, with `log`, where the tools'
+/// output is): both modes then exit 130. Any other error is returned.
+pub fn or_interrupted<T>(log: &Path, r: Result<T, Error>) -> Result<Option<T>, Error> {
+    match r {
+        Err(_) if crate::children::interrupted() => {
+            ptxfma_cli_common::errln!(
+                "fma-cosim dut prove: interrupted; nothing was written but the log, {}",
+                log.display()
+            )?;
+            Ok(None)
+        }
+        r => r.map(Some),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,6 @@
 use ptxfma_cosim_engine::Error;
 use ptxfma_cosim_outputs::command::ShellCommand;
 
-use super::children;
 use super::prove::{exit_status, prove, ProveArgs, Verdict, DUT_BUILD, RECORD};
 
 /// `fma-cosim dut prove`: runs the proof and says what it found; the exit status is the
@@ -21,7 +20,11 @@ pub fn run(a: &ProveArgs) -> Result<u8, Error> {
         a.manifest.display(),
         a.timeout.as_secs()
     )?;
-    let Some(p) = or_interrupted(a, prove(a))? else {
+    let log = a
+        .log
+        .clone()
+        .unwrap_or_else(|| crate::prove_log::default_path(&a.out));
+    let Some(p) = crate::prove_log::or_interrupted(&log, prove(a))? else {
         return Ok(130);
     };
     match &p.verdict {
@@ -76,23 +79,4 @@ pub fn run(a: &ProveArgs) -> Result<u8, Error> {
     outln!("record: {}", p.dir.join(RECORD).display())?;
     outln!("log: {}", p.log.display())?;
     Ok(exit_status(&p.verdict))
-}
-
-/// `r`, or None after Ctrl-C stopped the proof (said on stderr, with where its log is): both
-/// modes then exit 130. Any other error is returned.
-pub(crate) fn or_interrupted<T>(a: &ProveArgs, r: Result<T, Error>) -> Result<Option<T>, Error> {
-    match r {
-        Err(_) if children::interrupted() => {
-            let log = a
-                .log
-                .clone()
-                .unwrap_or_else(|| crate::prove_log::default_path(&a.out));
-            ptxfma_cli_common::errln!(
-                "fma-cosim dut prove: interrupted; nothing was written but the log, {}",
-                log.display()
-            )?;
-            Ok(None)
-        }
-        r => r.map(Some),
-    }
 }
