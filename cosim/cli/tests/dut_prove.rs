@@ -147,6 +147,23 @@ fn prove_cached(args: &[&str], cache: &str) -> (i32, String, String) {
     )
 }
 
+/// `dut build MANIFEST --out BUILD` without the traced model, at -O0: the replay lines need one
+/// operation.
+fn quick_build(manifest: &str, build: &str) {
+    let args = [
+        "dut",
+        "build",
+        manifest,
+        "--out",
+        build,
+        "--no-trace",
+        "--cxx-opt",
+        "0",
+    ];
+    let (code, out, err) = cosim(&args);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
 /// `dut prove MANIFEST --by-cases SLICE.. --out OUT`, the kit's claims kept in `cache` (empty:
 /// none).
 fn by_cases(manifest: &str, slice: &[&str], out: &str, cache: &str) -> (i32, String, String) {
@@ -308,17 +325,7 @@ fn a_planted_half_fault_in_a_copy_of_the_kit_is_found_and_replays() {
     let t = Team::new("fault");
     let m = t.kit_copy("fault.toml", true);
     let build = t.path("build");
-    let (code, out, err) = cosim(&[
-        "dut",
-        "build",
-        &m,
-        "--out",
-        &build,
-        "--no-trace",
-        "--cxx-opt",
-        "0",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+    quick_build(&m, &build);
     let (code, out, err) = prove(&[
         &m,
         "--words",
@@ -490,17 +497,7 @@ fn by_cases_a_planted_fault_is_found_and_replays_and_a_wrong_product_wire_fails(
     // is still found by the case that holds it (the binary16 lane keeps its own multiplier).
     let m = t.exact_half_f16("far.toml", "\"FAULT_HALF_STICKY_FAR\"", "u_bf16.sig_prod");
     let build = t.path("far-build");
-    let (code, out, err) = cosim(&[
-        "dut",
-        "build",
-        &m,
-        "--out",
-        &build,
-        "--no-trace",
-        "--cxx-opt",
-        "0",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+    quick_build(&m, &build);
     let slice = [
         "--cases", "3", "--parts", "0", "--jobs", "2", "--dut", &build,
     ];
