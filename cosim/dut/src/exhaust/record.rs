@@ -171,6 +171,25 @@ impl Exhaustion {
                 path.display()
             )));
         }
+        if let Some(s) = e.shard {
+            let size = s.of[1].saturating_sub(s.of[0]);
+            if bad_range(&s.of) || s.index == 0 || s.index > s.count || s.count > size {
+                return Err(Error::new(format!(
+                    "{}: shard {}/{} of a {}..{} is not a shard of that range",
+                    path.display(),
+                    s.index,
+                    s.count,
+                    s.of[0],
+                    s.of[1]
+                )));
+            }
+            if s.range() != e.a_range {
+                return Err(Error::new(format!(
+                    "{}: its range a {lo}..{hi} is not that of {s}",
+                    path.display()
+                )));
+            }
+        }
         Ok(e)
     }
 
@@ -347,6 +366,25 @@ mod tests {
         assert!(Exhaustion::merge(&[shard(2), part(0, 100)])
             .unwrap_err()
             .contains("different splits"));
+        // A file whose shard is not one (an index of 0, or its range not the shard's) is
+        // refused when read, in one line.
+        let dir = std::env::temp_dir().join(format!("ptxfma-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("bad.json");
+        for (index, a_range, says) in [
+            (0, [0, 100], "is not a shard of that range"),
+            (4, [0, 100], "is not a shard of that range"),
+            (2, [0, 100], "is not that of shard 2/3"),
+        ] {
+            let mut bad = shard(1);
+            bad.shard.as_mut().unwrap().index = index;
+            bad.a_range = a_range;
+            bad.write(&f).unwrap();
+            let e = Exhaustion::read(&f).unwrap_err().to_string();
+            assert!(e.contains(says), "{e}");
+            assert_eq!(e.lines().count(), 1, "{e}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
         let mut other = part(200, 300);
         other.nan = "canonical".into();
         assert!(Exhaustion::merge(&[m, other]).unwrap_err().contains("nan"));
