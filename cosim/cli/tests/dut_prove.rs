@@ -286,13 +286,24 @@ fn bad_manifests_and_arguments_are_one_line_errors() {
         (vec!["--words", "fma.rn.f32"], "not a half-precision word"),
         (vec!["--words", "fma.rz.f16"], "--words `fma.rz.f16`"),
         (vec!["--depth", "5"], "--depth 5 is below 6"),
+        (vec!["--by-cases", "--cases", "99"], "--cases 99: `"),
+        (
+            vec!["--by-cases", "--parts", "256"],
+            "--parts 256: the kit's product claim of `",
+        ),
     ] {
-        let mut all = vec![ok.as_str(), "--out", "out"];
+        let out_dir = t.path("out");
+        let mut all = vec![ok.as_str(), "--out", &out_dir];
         all.extend(args);
         let (code, out, err) = prove(&all);
         assert_eq!(code, 2, "{all:?}: {out}{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(says), "{all:?}: {err}");
+        // Refused before anything is written: no run directory, no log.
+        assert!(
+            !t.0.join("out").exists() && !t.0.join("out.log").exists(),
+            "{all:?}"
+        );
     }
     // A directory of someone else's as --out: refused in one line, left as it was.
     let theirs = t.0.join("theirs");

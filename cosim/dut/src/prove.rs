@@ -347,7 +347,10 @@ pub struct Prepared {
 }
 
 /// Reads and checks what `a` names, and makes the run's directory and log.
-pub fn prepare(a: &ProveArgs) -> Result<Prepared, Error> {
+pub fn prepare(
+    a: &ProveArgs,
+    check_words: &dyn Fn(&[HalfWord]) -> Result<(), Error>,
+) -> Result<Prepared, Error> {
     let t0 = Instant::now();
     children::install()?;
     let m = Manifest::load(&a.manifest)?;
@@ -355,6 +358,7 @@ pub fn prepare(a: &ProveArgs) -> Result<Prepared, Error> {
     if !a.words.is_empty() {
         words = pick(&words, &a.words)?;
     }
+    check_words(&words)?;
     let edges = compare_edges(dut_edges);
     if let Some(depth) = a.depth.filter(|d| *d < edges + 2) {
         return Err(Error::new(format!(
@@ -406,7 +410,7 @@ pub fn prepare(a: &ProveArgs) -> Result<Prepared, Error> {
 
 /// Runs the proof of `a.manifest` into `a.out`: the stream mode.
 pub fn prove(a: &ProveArgs) -> Result<Proved, Error> {
-    let mut p = prepare(a)?;
+    let mut p = prepare(a, &|_| Ok(()))?;
     let (dut_edges, words, tmp, final_dir, log, t0) = (
         p.dut_edges,
         p.words.clone(),

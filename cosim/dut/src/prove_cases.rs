@@ -190,7 +190,7 @@ pub struct Outcome {
 
 /// Runs `dut prove --by-cases` of `a.manifest` into `a.out`.
 pub fn prove(a: &ProveArgs) -> Result<Outcome, Error> {
-    let mut p = prove::prepare(a)?;
+    let mut p = prove::prepare(a, &|words| check_slice(a, words))?;
     let spellings: Vec<&str> = p.words.iter().map(|w| w.spelling.as_str()).collect();
     prove::say(format_args!(
         "words ({}): {}; one operation from reset, a, b, c free, split into cases",
@@ -228,6 +228,35 @@ pub fn prove(a: &ProveArgs) -> Result<Outcome, Error> {
         log: p.log.clone(),
         seconds,
     })
+}
+
+/// Whether `--cases` and `--parts` name cases and parts each one-lane word has: checked before
+/// anything is written (the log, the run's directory).
+fn check_slice(a: &ProveArgs, words: &[HalfWord]) -> Result<(), Error> {
+    for w in words.iter().filter(|w| !w.x2()) {
+        let bits = cases::kit_product_bits(w);
+        if let Some(p) = a
+            .parts
+            .iter()
+            .flatten()
+            .find(|&&p| bits > 0 && p >= 1 << bits)
+        {
+            return Err(Error::new(format!(
+                "--parts {p}: the kit's product claim of `{}` has parts 0 to {}",
+                w.spelling,
+                (1u32 << bits) - 1
+            )));
+        }
+        let all = cases::cases(w).len();
+        if let Some(k) = a.cases.iter().find(|&&k| k >= all) {
+            return Err(Error::new(format!(
+                "--cases {k}: `{}` has cases 0 to {}",
+                w.spelling,
+                all - 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Proves the words of `p` by cases in its run directory.
@@ -292,13 +321,6 @@ fn by_cases(
                 None if a.cases.is_empty() => (0..all_parts).collect(),
                 None => Vec::new(),
             };
-            if let Some(p) = parts.iter().find(|&&p| p >= all_parts) {
-                return Err(Error::new(format!(
-                    "--parts {p}: the kit's product claim of `{}` has parts 0 to {}",
-                    w.spelling,
-                    all_parts - 1
-                )));
-            }
             if (parts.len() as u32) < all_parts {
                 not_run.push(format!(
                     "{}: {} of the {all_parts} parts of the kit's product claim",
@@ -319,13 +341,6 @@ fn by_cases(
         } else {
             a.cases.clone()
         };
-        if let Some(k) = picked.iter().find(|&&k| k >= all.len()) {
-            return Err(Error::new(format!(
-                "--cases {k}: `{}` has cases 0 to {}",
-                w.spelling,
-                all.len() - 1
-            )));
-        }
         if picked.len() < all.len() {
             not_run.push(format!(
                 "{}: {} of its {} cases",
