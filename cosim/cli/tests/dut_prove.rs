@@ -524,6 +524,14 @@ fn by_cases_a_planted_fault_is_found_and_replays_and_a_wrong_product_wire_fails(
     assert!(said.contains("the design gave"), "{said}");
     let replay = line(&out, "replay: ");
     assert!(replay.contains("--ctrl fma.rn.f16 "), "{replay}");
+    // The case's waveform is named (not the failing wire claim's), and is the miter's.
+    let trace = PathBuf::from(line(&out, "trace: "));
+    assert!(trace.ends_with("case3.vcd"), "{out}");
+    let vcd = std::fs::read_to_string(&trace).unwrap();
+    assert!(
+        vcd.contains(" case_sel ") && vcd.contains(" kit_d "),
+        "not the miter's trace"
+    );
     // Run as printed: the faulted design diverges from the model on it.
     let run = std::process::Command::new("sh")
         .args(["-c", replay])
@@ -538,4 +546,7 @@ fn by_cases_a_planted_fault_is_found_and_replays_and_a_wrong_product_wire_fails(
             .unwrap();
     assert_eq!(record["verdict"], "counterexample");
     assert_eq!(record["replay"], replay);
+    let claims = record["words"][0]["claims"].as_array().unwrap();
+    let case3 = claims.iter().find(|c| c["case"] == 3).unwrap();
+    assert_eq!(case3["trace"].as_str(), trace.to_str());
 }

@@ -57,6 +57,15 @@ pub struct Claim {
     pub cached: Option<f64>,
 }
 
+impl Claim {
+    /// The counterexample's waveform (yosys-smtbmc's `--dump-vcd`, beside its log), relative
+    /// to the run's directory; none for a claim that has no counterexample.
+    pub fn trace(&self) -> Option<PathBuf> {
+        matches!(self.verdict, ClaimVerdict::Counterexample { .. })
+            .then(|| self.log.with_extension("vcd"))
+    }
+}
+
 /// The words proved, their claims, and the replay line of the first counterexample.
 pub struct ByCases {
     pub words: Vec<HalfWord>,
@@ -190,6 +199,7 @@ pub fn record(by: &ByCases, dir: &Path) -> serde_json::Value {
                         "seconds": (c.seconds * 10.0).round() / 10.0,
                         "cached": c.cached.is_some(),
                         "counterexample": cex,
+                        "trace": c.trace().map(|t| dir.join(t)),
                         "log": dir.join(&c.log),
                     })
                 })

@@ -7,7 +7,7 @@ use ptxfma_cli_common::outln;
 use ptxfma_cosim_engine::Error;
 use ptxfma_cosim_outputs::command::ShellCommand;
 
-use super::claims::{line, ByCases, ClaimVerdict};
+use super::claims::{line, ByCases, ClaimKind, ClaimVerdict};
 use super::prove::{exit_status, ProveArgs, Verdict, DUT_BUILD, RECORD};
 
 /// `fma-cosim dut prove --by-cases`: runs the claims and says what they found; the exit status
@@ -72,6 +72,16 @@ pub fn run(a: &ProveArgs) -> Result<u8, Error> {
             }
             if let Some(r) = &o.by.replay {
                 outln!("replay: {r}")?;
+            }
+            // The waveform of the case the replay line is of (else of the first claim that
+            // failed): the miter's signals in the cycles it ran.
+            let case = |c: &&super::claims::Claim| matches!(c.kind, ClaimKind::Case(_));
+            let first = o.by.claims.iter().filter(case).find_map(|c| c.trace());
+            if let Some(t) = first.or_else(|| o.by.claims.iter().find_map(|c| c.trace())) {
+                let t = o.dir.join(t);
+                if t.is_file() {
+                    outln!("trace: {}", t.display())?;
+                }
             }
         }
     }
